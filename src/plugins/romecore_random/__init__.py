@@ -1,0 +1,37 @@
+"""The uniform-random agent: picks among the legal actions with equal probability.
+
+Registered through the ``romecore`` entry point ``random``, exactly as a third-party agent
+plugin would be.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from typing import Any
+
+import romecore
+from romecore.spec import AgentSpec
+
+__all__ = ["RandomAgent"]
+
+
+class RandomAgent:
+    """Chooses uniformly among ``state.legal_actions()``; seeded, so reproducible."""
+
+    def __init__(self, game: Any = None, seed: int | None = None) -> None:
+        self.spec = "random"
+        self._rng = _random.Random(seed)
+
+    def step(self, state: romecore.State) -> int:
+        actions = state.legal_actions()
+        if not actions:
+            raise romecore.IllegalActionError("random agent: no legal action (the game is over)")
+        return actions[self._rng.randrange(len(actions))]
+
+    def restart(self) -> None:
+        pass
+
+
+@romecore.hookimpl
+def romecore_agents() -> list[AgentSpec]:
+    return [AgentSpec("random", RandomAgent, {}, "uniformly random legal actions")]

@@ -1,0 +1,44 @@
+"""romecore: four Rome-themed board and card games at engine speed.
+
+>>> import romecore
+>>> game = romecore.load_game("great_city_of_rome", players=4)
+>>> state = game.new_initial_state(seed=7)
+>>> state.is_chance_node()
+True
+"""
+
+from romecore.errors import (
+    AgentSpecError,
+    GameOptionError,
+    IllegalActionError,
+    RomecoreError,
+    SerializationError,
+    UnknownGameError,
+)
+from romecore.core.state import CHANCE, TERMINAL, Game, State
+from romecore.api import deserialize, list_agents, list_games, load_game, make_agent, make_evaluator
+from romecore.hookspecs import hookimpl
+from romecore.agents import Agent
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Agent",
+    "AgentSpecError",
+    "Game",
+    "GameOptionError",
+    "IllegalActionError",
+    "RomecoreError",
+    "SerializationError",
+    "State",
+    "UnknownGameError",
+    "deserialize",
+    "hookimpl",
+    "list_agents",
+    "list_games",
+    "load_game",
+    "make_agent",
+    "make_evaluator",
+]

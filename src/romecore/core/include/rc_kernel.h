@@ -1,0 +1,121 @@
+/* rc_kernel.h - the C-level game interface that every romecore game kernel honours.
+ *
+ * A game state is a plain, fixed-size C struct with no pointers: cloning is memcpy, a
+ * snapshot is its bytes.  A kernel is a constant table of function pointers over that
+ * struct (an explicit vtable, in the manner of OpenSpiel's Game/State interface, but
+ * with no allocation and no Python).  Search plugins drive any game through this table
+ * alone, so one search implementation serves all games at C speed.
+ *
+ * Conventions
+ *   - Players are 0..n-1.  current_player() returns RC_CHANCE at a chance node and
+ *     RC_TERMINAL when the game is over.
+ *   - legal_actions() writes the legal action ids in ascending order and returns their
+ *     number; at a chance node it writes the chance outcomes.  It returns 0 only at a
+ *     terminal state.  No list is ever longer than max_legal.
+ *   - apply() assumes its action is legal (callers check against legal_actions()); it
+ *     never allocates.
+ *   - returns() is meaningful at a terminal state: winners share 1.0, others get 0.0.
+ *   - resample(s, p, rng) rewrites everything p cannot see with a world drawn uniformly
+ *     from those consistent with p's knowledge (as the game keeps it in the struct).
+ *   - observe_action(s, p, a) says what player p perceives when action a is applied at s:
+ *     a itself when p sees it, otherwise RC_HIDDEN | (whatever part is public).
+ *   - validate(s) checks every field of a struct that came from outside (a snapshot) and
+ *     returns NULL when it is sound, else a static message naming the first fault.
+ */
+#ifndef RC_KERNEL_H
+#define RC_KERNEL_H
+
+#include <stdint.h>
+#include <string.h>
+#include "rc_rng.h"
+#include "rc_bits.h"
+
+#define RC_ABI_VERSION 1
+#define RC_CHANCE (-1)
+#define RC_TERMINAL (-4)
+#define RC_MAX_PLAYERS 5
+#define RC_MAX_PARAMS 8
+#define RC_HIDDEN 0x80000000u
+
+typedef struct rc_kernel {
+    uint32_t abi_version;       /* RC_ABI_VERSION at the kernel's build */
+    uint32_t state_size;        /* bytes of the state struct */
+    uint32_t state_version;     /* layout version of the struct, recorded in snapshots */
+    int32_t num_actions;        /* action ids are 0..num_actions-1 (player and chance actions) */
+    int32_t max_legal;          /* bound on legal_actions() and chance_outcomes() counts */
+    int32_t max_game_length;    /* bound on the number of actions in one game */
+
+    void (*init)(void *s, const int32_t *params);            /* params[0] = players */
+    int (*num_players)(const void *s);
+    int (*current_player)(const void *s);
+    int (*legal_actions)(const void *s, int32_t *out);
+    int (*chance_outcomes)(const void *s, int32_t *actions, double *probs);
+    /* Optional (may be NULL): draw one chance outcome directly, with the probabilities
+     * chance_outcomes() states; faster than listing them. */
+    int32_t (*sample_chance)(const void *s, rc_rng *rng);
+    void (*apply)(void *s, int32_t action);
+    void (*returns)(const void *s, double *out);
+    void (*resample)(void *s, int player, rc_rng *rng);
+    uint32_t (*observe_action)(const void *s, int observer, int32_t action);
+    const char *(*validate)(const void *s);
+} rc_kernel;
+
+/* ---- generic helpers written once against the interface ---- */
+
+/* Draws a chance outcome; `actions`/`probs` are scratch of max_legal entries. */
+static inline int32_t rc_sample_chance(const rc_kernel *k, const void *s, rc_rng *rng,
+                                       int32_t *actions, double *probs) {
+    if (k->sample_chance) return k->sample_chance(s, rng);
+    int n = k->chance_outcomes(s, actions, probs);
+    double u = rc_rng_double(rng), acc = 0.0;
+    for (int i = 0; i < n - 1; i++) {
+        acc += probs[i];
+        if (u < acc) return actions[i];
+    }
+    return actions[n - 1];
+}
+
+/* One uniformly random step (chance by its probabilities); returns the action applied,
+ * or -1 at a terminal state. */
+static inline int32_t rc_random_step(const rc_kernel *k, void *s, rc_rng *rng,
+                                     int32_t *actions, double *probs) {
+    int p = k->current_player(s);
+    int32_t a;
+    if (p == RC_TERMINAL) return -1;
+    if (p == RC_CHANCE) {
+        a = rc_sample_chance(k, s, rng, actions, probs);
+    } else {
+        int n = k->legal_actions(s, actions);
+        a = actions[n == 1 ? 0 : rc_rng_below(rng, (uint32_t)n)];
+    }
+    k->apply(s, a);
+    return a;
+}
+
+/* Plays uniformly random moves to the end; returns the number of actions applied. */
+static inline int rc_playout(const rc_kernel *k, void *s, rc_rng *rng,
+                             int32_t *actions, double *probs) {
+    int steps = 0;
+    while (rc_random_step(k, s, rng, actions, probs) >= 0) steps++;
+    return steps;
+}
+
+/* A 64-bit hash of a state's bytes (word-wise multiply-xorshift mixing). */
+static inline uint64_t rc_hash_bytes(const void *data, uint32_t size) {
+    const unsigned char *p = (const unsigned char *)data;
+    uint64_t h = 0x243F6A8885A308D3ULL ^ size;
+    uint32_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h ^= w + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+        h *= 0xBF58476D1CE4E5B9ULL;
+    }
+    uint64_t tail = 0;
+    for (uint32_t j = 0; i < size; i++, j += 8) tail |= (uint64_t)p[i] << j;
+    h ^= tail + 0x94D049BB133111EBULL;
+    h ^= h >> 31; h *= 0x94D049BB133111EBULL; h ^= h >> 29;
+    return h;
+}
+
+#endif

@@ -1,0 +1,733 @@
+# cython: language_level=3
+"""Generic :class:`Game` and :class:`State`: the Python API over any kernel.
+
+Everything that plays the game calls the kernel table; this module adds argument
+checking, the legal-action cache, the action history, the seeded dealer RNG, snapshots
+and the pieces of the API that are the same for every game.  A game's ``cdef class``
+derived from :class:`State` supplies the readable parts through a handful of underscore
+hooks (``_action_to_string``, ``_to_dict``, ``_load_dict``, ``_observation``, ``_scores``,
+``_score_breakdown``, ``_render``, ``_why_illegal``).
+"""
+import json
+import operator
+import os
+
+import msgpack
+
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_FromLong
+from cpython.ref cimport Py_INCREF
+from libc.stdlib cimport malloc, free, realloc
+from libc.string cimport memcpy, memcmp, memset
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+
+from romecore.core.kernel cimport (
+    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_sample_chance, rc_hash_bytes,
+    RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_MAX_PARAMS,
+)
+from romecore.errors import IllegalActionError, SerializationError, GameOptionError
+
+CHANCE = RC_CHANCE
+TERMINAL = RC_TERMINAL
+SNAPSHOT_FORMAT = 1
+_MAGIC = "romecore"
+cdef const char *_CAPSULE_NAME = "romecore.rc_kernel"
+
+
+cdef extern from "Python.h":
+    ctypedef struct PyTypeObject:
+        object (*tp_new)(PyTypeObject *, object, object)
+
+
+def _random_seed():
+    return int.from_bytes(os.urandom(8), "little")
+
+
+cdef inline uint64_t _seed64(object seed) except? 0:
+    if seed is None:
+        seed = _random_seed()
+    try:
+        seed = operator.index(seed)
+    except TypeError:
+        raise TypeError(f"seed must be an integer, got {type(seed).__name__}") from None
+    return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef bytes _msgpack_bin(const char *data, Py_ssize_t n):
+    """msgpack 'bin' encoding of n bytes, written by hand (it sits on the snapshot path)."""
+    cdef bytes head
+    if n < 256:
+        head = bytes((0xC4, n))
+    elif n < 65536:
+        head = bytes((0xC5, n >> 8, n & 0xFF))
+    else:
+        head = bytes((0xC6, (n >> 24) & 0xFF, (n >> 16) & 0xFF, (n >> 8) & 0xFF, n & 0xFF))
+    return head + PyBytes_FromStringAndSize(data, n)
+
+
+cdef class Game:
+    """A game with fixed options: makes states, loads snapshots and dicts.
+
+    Obtain one with :func:`romecore.load_game`.  Games are immutable and cheap; two games
+    with the same id and options are equal and make interchangeable states.
+    """
+
+    def __init__(self, spec, dict options, list params):
+        cdef object capsule = spec.kernel
+        if not PyCapsule_IsValid(capsule, _CAPSULE_NAME):
+            raise TypeError(f"game {spec.game_id!r}: kernel is not a romecore.rc_kernel capsule")
+        self.k = <const rc_kernel *>PyCapsule_GetPointer(capsule, _CAPSULE_NAME)
+        if self.k.abi_version != RC_ABI_VERSION:
+            raise ImportError(f"game {spec.game_id!r} was built for kernel ABI {self.k.abi_version}, "
+                              f"this romecore speaks {RC_ABI_VERSION}; rebuild the plugin")
+        if len(params) > RC_MAX_PARAMS:
+            raise ValueError("too many kernel parameters")
+        memset(self.params, 0, sizeof(self.params))
+        for i, v in enumerate(params):
+            self.params[i] = v
+        self._nplayers = params[0]
+        self.game_id = spec.game_id
+        self.spec = spec
+        self._options = dict(options)
+        self.state_class = spec.state_class
+        if not issubclass(self.state_class, State):
+            raise TypeError(f"game {spec.game_id!r}: state class must derive from romecore State")
+        head = msgpack.packb([_MAGIC, SNAPSHOT_FORMAT, self.game_id, self._options,
+                              self.k.state_version], use_bin_type=True)
+        # Array of 8: the five packed above, then struct, rng, history.
+        self._envelope_head = bytes((0x98,)) + head[1:]
+
+    # -- description --------------------------------------------------------------------
+    @property
+    def options(self):
+        """The normalised options, players included (a fresh dict each time)."""
+        return dict(self._options)
+
+    def num_players(self):
+        return self._nplayers
+
+    def num_distinct_actions(self):
+        """Action ids run from 0 to this number minus one (player and chance actions)."""
+        return self.k.num_actions
+
+    def max_chance_outcomes(self):
+        return self.k.max_legal
+
+    def max_legal_actions(self):
+        return self.k.max_legal
+
+    def max_game_length(self):
+        """An upper bound on the number of actions (chance included) in one game."""
+        return self.k.max_game_length
+
+    def state_size(self):
+        """Bytes in the kernel's state struct."""
+        return self.k.state_size
+
+    def __repr__(self):
+        opts = ", ".join(f"{k}={v!r}" for k, v in self._options.items())
+        return f"Game({self.game_id!r}, {opts})"
+
+    def __eq__(self, other):
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.game_id == (<Game>other).game_id and self._options == (<Game>other)._options
+
+    def __hash__(self):
+        return hash((self.game_id, tuple(sorted(self._options.items()))))
+
+    def __reduce__(self):
+        from romecore.api import load_game
+        return (_load_game_kw, (self.game_id, self._options))
+
+    # -- states -------------------------------------------------------------------------
+    cdef State _new_state(self):
+        cdef PyTypeObject *tp = <PyTypeObject *>self.state_class
+        cdef State st = <State>tp.tp_new(tp, (), None)
+        st._bind(self)
+        return st
+
+    def new_initial_state(self, seed=None):
+        """The state before the first action (usually a chance node: the set-up).
+
+        ``seed`` seeds the state's dealer RNG, used by :meth:`State.apply_random_chance`;
+        the kernel itself has no randomness, every chance event is an explicit action.
+        """
+        cdef uint64_t s64 = _seed64(seed)
+        cdef State st = self._new_state()
+        self.k.init(st.s, self.params)
+        rc_rng_seed(&st.rng, s64)
+        return st
+
+    def deserialize(self, blob):
+        """Loads a snapshot made by :meth:`State.serialize` of a state of this game.
+
+        Raises :class:`romecore.SerializationError` for anything else, before using it.
+        """
+        fields = _unpack_envelope(blob)
+        if fields[2] != self.game_id:
+            raise SerializationError(f"snapshot is of game {fields[2]!r}, not {self.game_id!r}")
+        if fields[3] != self._options:
+            raise SerializationError(f"snapshot options {fields[3]!r} differ from this game's "
+                                     f"{self._options!r}")
+        return self._load_fields(fields)
+
+    def _load_fields(self, list fields):
+        cdef bytes sb, rb, hb
+        if fields[4] != self.k.state_version:
+            raise SerializationError(f"snapshot has state layout {fields[4]!r}; this build reads "
+                                     f"layout {self.k.state_version}")
+        sb, rb, hb = fields[5], fields[6], fields[7]
+        if len(sb) != self.k.state_size:
+            raise SerializationError(f"snapshot state is {len(sb)} bytes, expected {self.k.state_size}")
+        if len(rb) != sizeof(rc_rng):
+            raise SerializationError("snapshot RNG field has the wrong size")
+        if hb is not None and len(hb) % 4 != 0:
+            raise SerializationError("snapshot history is not a whole number of actions")
+        cdef State st = self._new_state()
+        memcpy(st.s, PyBytes_AS_STRING(sb), self.k.state_size)
+        memcpy(&st.rng, PyBytes_AS_STRING(rb), sizeof(rc_rng))
+        if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0 and st.rng.s[3] == 0:
+            raise SerializationError("snapshot RNG state is all zero")
+        st._check_struct()
+        if hb is not None:
+            st._load_history_bytes(hb)
+        return st
+
+    def state_from_dict(self, d):
+        """Builds a state from the documented dict form (see the game's ``to_dict``).
+
+        Fields the dict leaves out keep the values of a fresh game after set-up where the
+        game documents that; anything inconsistent raises ``SerializationError``.
+        """
+        if not isinstance(d, dict):
+            raise SerializationError(f"state_from_dict expects a dict, got {type(d).__name__}")
+        g = d.get("game", self.game_id)
+        if g != self.game_id:
+            raise SerializationError(f"dict is of game {g!r}, not {self.game_id!r}")
+        opts = d.get("options")
+        if opts is not None and dict(opts) != self._options:
+            raise SerializationError(f"dict options {opts!r} differ from this game's {self._options!r}")
+        cdef State st = self._new_state()
+        self.k.init(st.s, self.params)
+        rc_rng_seed(&st.rng, _seed64(d.get("seed", 0)))
+        try:
+            st._load_dict(d)
+        except SerializationError:
+            raise
+        except (KeyError, ValueError, TypeError, IndexError, OverflowError) as e:
+            raise SerializationError(f"bad {self.game_id} state dict: {e}") from None
+        st._check_struct()
+        return st
+
+
+def _load_game_kw(game_id, options):
+    from romecore.api import load_game
+    return load_game(game_id, **options)
+
+
+def _unpack_envelope(blob):
+    """Unpacks and type-checks a snapshot envelope; returns its eight fields."""
+    if not isinstance(blob, (bytes, bytearray, memoryview)):
+        raise SerializationError(f"a snapshot is bytes, got {type(blob).__name__}")
+    try:
+        fields = msgpack.unpackb(bytes(blob), raw=False, strict_map_key=False,
+                                 max_bin_len=1 << 24, max_str_len=1 << 12,
+                                 max_array_len=1 << 12, max_map_len=256)
+    except Exception as e:  # msgpack raises several unrelated types on bad input
+        raise SerializationError(f"snapshot is not valid msgpack: {e}") from None
+    if not isinstance(fields, list) or len(fields) != 8:
+        raise SerializationError("snapshot is not a romecore envelope")
+    if fields[0] != _MAGIC:
+        raise SerializationError("snapshot is not a romecore envelope (bad magic)")
+    if fields[1] != SNAPSHOT_FORMAT:
+        raise SerializationError(f"snapshot format {fields[1]!r} is not supported "
+                                 f"(this build reads format {SNAPSHOT_FORMAT})")
+    if not isinstance(fields[2], str) or not isinstance(fields[3], dict):
+        raise SerializationError("snapshot game id or options are malformed")
+    if not isinstance(fields[4], int) or isinstance(fields[4], bool):
+        raise SerializationError("snapshot state layout version is malformed")
+    if not isinstance(fields[5], bytes) or not isinstance(fields[6], bytes):
+        raise SerializationError("snapshot state or RNG field is not binary")
+    if fields[7] is not None and not isinstance(fields[7], bytes):
+        raise SerializationError("snapshot history field is malformed")
+    return fields
+
+
+def peek_snapshot(blob):
+    """(game id, options) of a snapshot, checked as far as the envelope goes."""
+    fields = _unpack_envelope(blob)
+    return fields[2], fields[3]
+
+
+cdef class State:
+    """A game position.  Mutable: :meth:`apply_action` changes it in place.
+
+    Made by :meth:`Game.new_initial_state`, :meth:`Game.deserialize`,
+    :meth:`Game.state_from_dict`, :meth:`clone` and :meth:`resample`.
+    """
+
+    def __cinit__(self):
+        self.k = NULL
+        self.s = NULL
+        self.legal = NULL
+        self.legal_n = -1
+        self.hist = NULL
+        self.hist_len = 0
+        self.hist_cap = 0
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("states are made by Game.new_initial_state(), deserialize() or clone()")
+
+    def __dealloc__(self):
+        free(self.s)  # one block: struct, then the legal-action cache
+        free(self.hist)
+
+    cdef _bind(self, Game game):
+        cdef size_t struct_bytes = (game.k.state_size + 15) & ~(<size_t>15)
+        self.s = malloc(struct_bytes + sizeof(int32_t) * game.k.max_legal)
+        if self.s == NULL:
+            raise MemoryError()
+        memset(self.s, 0, game.k.state_size)
+        self.legal = <int32_t *>((<char *>self.s) + struct_bytes)
+        self.k = game.k
+        self.game = game
+
+    cdef int _refresh_legal(self) except -1:
+        if self.legal_n < 0:
+            self.legal_n = self.k.legal_actions(self.s, self.legal)
+        return self.legal_n
+
+    cdef int _reserve_history(self, int extra) except -1:
+        cdef int32_t *grown
+        cdef int cap = self.hist_cap if self.hist_cap else 64
+        while cap < self.hist_len + extra:
+            cap *= 2
+        if cap != self.hist_cap:
+            grown = <int32_t *>realloc(self.hist, sizeof(int32_t) * cap)
+            if grown == NULL:
+                raise MemoryError()
+            self.hist = grown
+            self.hist_cap = cap
+        return 0
+
+    cdef int _push_history(self, int32_t a) except -1:
+        if self.hist_len == self.hist_cap:
+            self._reserve_history(1)
+        self.hist[self.hist_len] = a
+        self.hist_len += 1
+        return 0
+
+    cdef int _apply_unchecked(self, int32_t a) except -1:
+        self._push_history(a)
+        self.k.apply(self.s, a)
+        self.legal_n = -1
+        return 0
+
+    cdef State _copy(self):
+        cdef State c = self.game._new_state()
+        memcpy(c.s, self.s, self.k.state_size)
+        c.rng = self.rng
+        if self.hist_len:
+            c.hist = <int32_t *>malloc(sizeof(int32_t) * self.hist_cap)
+            if c.hist == NULL:
+                raise MemoryError()
+            memcpy(c.hist, self.hist, sizeof(int32_t) * self.hist_len)
+            c.hist_cap = self.hist_cap
+            c.hist_len = self.hist_len
+        return c
+
+    def _check_struct(self):
+        cdef const char *msg = self.k.validate(self.s)
+        if msg != NULL:
+            raise SerializationError(f"inconsistent {self.game.game_id} state: "
+                                     f"{msg.decode('utf-8', 'replace')}")
+
+    def _load_history_bytes(self, bytes hb):
+        cdef Py_ssize_t n = len(hb) // 4
+        cdef const int32_t *src = <const int32_t *>PyBytes_AS_STRING(hb)
+        cdef Py_ssize_t i
+        for i in range(n):
+            if src[i] < 0 or src[i] >= self.k.num_actions:
+                raise SerializationError(f"snapshot history holds action {src[i]}, out of range")
+        for i in range(n):
+            self._push_history(src[i])
+
+    # -- whose turn -------------------------------------------------------------------
+    def current_player(self):
+        """0..n-1, or ``romecore.CHANCE`` (-1), or ``romecore.TERMINAL`` (-4)."""
+        return self.k.current_player(self.s)
+
+    def is_terminal(self):
+        return self.k.current_player(self.s) == RC_TERMINAL
+
+    def is_chance_node(self):
+        return self.k.current_player(self.s) == RC_CHANCE
+
+    def is_player_node(self):
+        return self.k.current_player(self.s) >= 0
+
+    def num_players(self):
+        return self.k.num_players(self.s)
+
+    # -- actions ------------------------------------------------------------------------
+    def legal_actions(self):
+        """Legal action ids, ascending; at a chance node, the chance outcomes; ``[]`` at the end."""
+        cdef int n = self._refresh_legal()
+        cdef list out = PyList_New(n)
+        cdef int i
+        cdef object v
+        for i in range(n):
+            v = PyLong_FromLong(self.legal[i])
+            Py_INCREF(v)
+            PyList_SET_ITEM(out, i, v)
+        return out
+
+    def legal_actions_mask(self):
+        """A bytes of length ``num_distinct_actions()``: 1 where the action is legal."""
+        cdef int n = self._refresh_legal()
+        cdef bytearray mask = bytearray(self.k.num_actions)
+        cdef int i
+        for i in range(n):
+            mask[self.legal[i]] = 1
+        return bytes(mask)
+
+    def chance_outcomes(self):
+        """``[(action, probability), ...]`` at a chance node, ``[]`` elsewhere."""
+        if self.k.current_player(self.s) != RC_CHANCE:
+            return []
+        cdef int32_t *acts = <int32_t *>malloc(sizeof(int32_t) * self.k.max_legal)
+        cdef double *probs = <double *>malloc(sizeof(double) * self.k.max_legal)
+        cdef int n, i
+        try:
+            if acts == NULL or probs == NULL:
+                raise MemoryError()
+            n = self.k.chance_outcomes(self.s, acts, probs)
+            return [(acts[i], probs[i]) for i in range(n)]
+        finally:
+            free(acts)
+            free(probs)
+
+    cdef bint _is_legal(self, int32_t a):
+        cdef int lo = 0, hi = self._refresh_legal() - 1, mid
+        while lo <= hi:
+            mid = (lo + hi) >> 1
+            if self.legal[mid] == a:
+                return True
+            if self.legal[mid] < a:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        return False
+
+    def is_legal(self, action):
+        """True when ``action`` may be applied now."""
+        try:
+            a = operator.index(action)
+        except TypeError:
+            return False
+        if a < 0 or a >= self.k.num_actions:
+            return False
+        return self._is_legal(<int32_t>a)
+
+    def apply_action(self, action):
+        """Applies a legal action (a player's move or a chance outcome).
+
+        Raises :class:`romecore.IllegalActionError`, naming the action and why, and leaves
+        the state unchanged, if the action is not legal here.
+        """
+        cdef int32_t a
+        if type(action) is int and -2147483648 <= action <= 2147483647:
+            a = action
+        else:
+            a = self._coerce_action(action)
+        if not self._is_legal(a):
+            self._raise_illegal(a)
+        self._apply_unchecked(a)
+
+    cdef int32_t _coerce_action(self, object action) except? -1:
+        try:
+            v = operator.index(action)
+        except TypeError:
+            raise IllegalActionError(f"action {action!r}: an action is an int, "
+                                     f"not {type(action).__name__}") from None
+        if not -2147483648 <= v <= 2147483647:
+            raise IllegalActionError(f"action {v}: out of range 0..{self.k.num_actions - 1}")
+        return <int32_t>v
+
+    def _raise_illegal(self, int32_t a):
+        cdef int p = self.k.current_player(self.s)
+        if p == RC_TERMINAL:
+            raise IllegalActionError(f"action {a}: the game is over")
+        if a < 0 or a >= self.k.num_actions:
+            raise IllegalActionError(f"action {a}: out of range 0..{self.k.num_actions - 1}")
+        try:
+            name = self._action_to_string(a)
+        except Exception:
+            name = "?"
+        why = self._why_illegal(a)
+        who = "chance" if p == RC_CHANCE else f"player {p}"
+        raise IllegalActionError(f"action {a} ({name}) is not legal for {who}: {why}")
+
+    def apply_random_chance(self):
+        """At a chance node, applies an outcome drawn by the state's seeded dealer RNG and
+        returns it.  This is how a seeded game resolves its chance events reproducibly."""
+        if self.k.current_player(self.s) != RC_CHANCE:
+            raise IllegalActionError("apply_random_chance: not a chance node")
+        cdef int32_t *acts = <int32_t *>malloc(sizeof(int32_t) * self.k.max_legal)
+        cdef double *probs = <double *>malloc(sizeof(double) * self.k.max_legal)
+        cdef int32_t a
+        try:
+            if acts == NULL or probs == NULL:
+                raise MemoryError()
+            a = rc_sample_chance(self.k, self.s, &self.rng, acts, probs)
+        finally:
+            free(acts)
+            free(probs)
+        self._apply_unchecked(a)
+        return a
+
+    def resolve_chance(self):
+        """Applies dealer-RNG chance outcomes until a player is to move or the game ends;
+        returns the outcomes applied."""
+        out = []
+        while self.k.current_player(self.s) == RC_CHANCE:
+            out.append(self.apply_random_chance())
+        return out
+
+    def action_to_string(self, action):
+        """A readable name of the action in this state, e.g. ``"build Market at (1,2)"``."""
+        a = operator.index(action)
+        if a < 0 or a >= self.k.num_actions:
+            raise IllegalActionError(f"action {a}: out of range 0..{self.k.num_actions - 1}")
+        return self._action_to_string(a)
+
+    def string_to_action(self, text):
+        """The legal action whose name is ``text`` (case and spacing ignored; a unique
+        prefix or the action's number also work).  Raises ``IllegalActionError``."""
+        if not isinstance(text, str):
+            raise IllegalActionError(f"string_to_action expects a str, got {type(text).__name__}")
+        t = " ".join(text.lower().split())
+        if not t:
+            raise IllegalActionError("empty action name")
+        legal = self.legal_actions()
+        if t.lstrip("-").isdigit():
+            a = int(t)
+            if a in legal:
+                return a
+            self._raise_illegal(a) if -2147483648 <= a <= 2147483647 else None
+            raise IllegalActionError(f"action {a}: out of range")
+        names = {a: " ".join(self._action_to_string(a).lower().split()) for a in legal}
+        exact = [a for a, n in names.items() if n == t]
+        if len(exact) == 1:
+            return exact[0]
+        prefix = [a for a, n in names.items() if n.startswith(t)]
+        if len(prefix) == 1:
+            return prefix[0]
+        if len(prefix) > 1:
+            raise IllegalActionError(f"{text!r} is ambiguous: " +
+                                     ", ".join(repr(self._action_to_string(a)) for a in prefix[:8]))
+        raise IllegalActionError(f"no legal action is named {text!r}")
+
+    # -- copies and history -------------------------------------------------------------
+    def clone(self):
+        """An independent copy (struct memcpy, history and dealer RNG included)."""
+        return self._copy()
+
+    def __copy__(self):
+        return self._copy()
+
+    def __deepcopy__(self, memo):
+        return self._copy()
+
+    def history(self):
+        """Every action applied since this state's game began (chance outcomes included),
+        as far as this object knows: a state loaded from a snapshot without history, or
+        made by :meth:`resample`, starts its history there."""
+        return [self.hist[i] for i in range(self.hist_len)]
+
+    def move_number(self):
+        return self.hist_len
+
+    def __len__(self):
+        return self.hist_len
+
+    # -- outcome ------------------------------------------------------------------------
+    def returns(self):
+        """One float per player: at the end, winners share 1.0 and others get 0.0; before
+        the end, all 0.0."""
+        cdef double out[RC_MAX_PLAYERS]
+        cdef int n = self.k.num_players(self.s), i
+        if self.k.current_player(self.s) != RC_TERMINAL:
+            return [0.0] * n
+        self.k.returns(self.s, out)
+        return [out[i] for i in range(n)]
+
+    def rewards(self):
+        """Rewards for the last action (this engine pays everything at the end)."""
+        return self.returns()
+
+    def scores(self):
+        """Points per player, counted as final scoring would count them now."""
+        return self._scores()
+
+    def score_breakdown(self, player):
+        """Player's points by score-pad category, with ``"total"``."""
+        return self._score_breakdown(self._player_arg(player))
+
+    def winners(self):
+        """Players with a positive return (terminal states only; ``[]`` before)."""
+        return [i for i, r in enumerate(self.returns()) if r > 0]
+
+    # -- hidden information -------------------------------------------------------------
+    def _player_arg(self, player):
+        try:
+            p = operator.index(player)
+        except TypeError:
+            raise TypeError(f"player must be an int, got {type(player).__name__}") from None
+        if not 0 <= p < self.k.num_players(self.s):
+            raise ValueError(f"player {p} out of range 0..{self.k.num_players(self.s) - 1}")
+        return p
+
+    def observation(self, player):
+        """A dict of everything ``player`` knows now, and nothing more."""
+        return self._observation(self._player_arg(player))
+
+    def observation_string(self, player):
+        """The observation as canonical JSON."""
+        return json.dumps(self.observation(player), sort_keys=True, separators=(",", ":"))
+
+    def information_state_string(self, player):
+        """A string equal for two states exactly when ``player`` cannot tell them apart.
+        Each kernel keeps in its struct everything a player recalls, so this is the
+        canonical JSON of :meth:`observation`."""
+        return self.observation_string(player)
+
+    def resample(self, player, seed=None):
+        """A state consistent with everything ``player`` knows: what the player cannot see
+        is redrawn from the worlds consistent with their knowledge.  The copy's history is
+        empty and its dealer RNG freshly seeded, so nothing hidden leaks through either."""
+        cdef int p = self._player_arg(player)
+        cdef uint64_t s64 = _seed64(seed)
+        cdef rc_rng r
+        cdef State c = self.game._new_state()
+        memcpy(c.s, self.s, self.k.state_size)
+        rc_rng_seed(&r, s64)
+        self.k.resample(c.s, p, &r)
+        rc_rng_seed(&c.rng, rc_rng_next(&r))
+        return c
+
+    # -- snapshots ----------------------------------------------------------------------
+    def serialize(self, history=False):
+        """A msgpack snapshot: format, game id, options, layout version, the struct's
+        bytes, the dealer RNG and, when asked, the history."""
+        cdef bytes hb
+        if history and self.hist_len:
+            tail = _msgpack_bin(<const char *>self.hist, sizeof(int32_t) * self.hist_len)
+        else:
+            tail = b"\xc0"
+        return (self.game._envelope_head
+                + _msgpack_bin(<const char *>self.s, self.k.state_size)
+                + _msgpack_bin(<const char *>&self.rng, sizeof(rc_rng))
+                + tail)
+
+    def state_bytes(self):
+        """The raw struct (for hashing and equality checks; not a snapshot)."""
+        return PyBytes_FromStringAndSize(<const char *>self.s, self.k.state_size)
+
+    def state_hash(self):
+        """A 64-bit hash of the position (the struct's bytes)."""
+        return rc_hash_bytes(self.s, self.k.state_size)
+
+    def __reduce__(self):
+        return (_state_from_snapshot, (self.serialize(history=True),))
+
+    def to_dict(self):
+        """A readable dict of the whole state; ``game.state_from_dict`` reads it back.
+        The per-game schema is documented in the game module."""
+        d = {"game": self.game.game_id, "options": self.game.options}
+        d.update(self._to_dict())
+        return d
+
+    def __eq__(self, other):
+        if not isinstance(other, State):
+            return NotImplemented
+        cdef State o = <State>other
+        return (self.game == o.game and
+                memcmp(self.s, o.s, self.k.state_size) == 0)
+
+    __hash__ = None
+
+    # -- random playout -----------------------------------------------------------------
+    def playout(self, seed=None):
+        """Plays uniformly random moves (chance by its probabilities) to the end, inside
+        C, changing this state; returns :meth:`returns`."""
+        cdef rc_rng r
+        cdef int32_t a
+        cdef int n, p
+        cdef int32_t *acts = self.legal
+        cdef double *probs
+        rc_rng_seed(&r, _seed64(seed))
+        self._reserve_history(self.k.max_game_length)  # the loop never allocates
+        probs = <double *>malloc(sizeof(double) * self.k.max_legal)
+        if probs == NULL:
+            raise MemoryError()
+        with nogil:
+            while True:
+                p = self.k.current_player(self.s)
+                if p == RC_TERMINAL:
+                    break
+                if p == RC_CHANCE:
+                    a = rc_sample_chance(self.k, self.s, &r, acts, probs)
+                else:
+                    n = self.k.legal_actions(self.s, acts)
+                    a = acts[0] if n == 1 else acts[rc_rng_below(&r, n)]
+                self.k.apply(self.s, a)
+                if self.hist_len < self.hist_cap:
+                    self.hist[self.hist_len] = a
+                    self.hist_len += 1
+        free(probs)
+        self.legal_n = -1
+        return self.returns()
+
+    # -- text ---------------------------------------------------------------------------
+    def __str__(self):
+        return self._render()
+
+    def __repr__(self):
+        p = self.k.current_player(self.s)
+        who = "terminal" if p == RC_TERMINAL else "chance" if p == RC_CHANCE else f"player {p} to move"
+        return f"<{type(self).__name__} {self.game.game_id} move {self.hist_len}, {who}>"
+
+    # -- hooks a game overrides ---------------------------------------------------------
+    def _action_to_string(self, int a):
+        return f"action {a}"
+
+    def _why_illegal(self, int a):
+        return "it is not one of the legal actions here"
+
+    def _to_dict(self):
+        return {"state_bytes": list(self.state_bytes())}
+
+    def _load_dict(self, dict d):
+        raise SerializationError(f"{self.game.game_id} has no dict loader")
+
+    def _observation(self, int p):
+        raise NotImplementedError
+
+    def _scores(self):
+        raise NotImplementedError
+
+    def _score_breakdown(self, int p):
+        raise NotImplementedError
+
+    def _render(self):
+        return repr(self)
+
+
+
+def _state_from_snapshot(blob):
+    from romecore.api import deserialize
+    return deserialize(blob)

@@ -1,0 +1,44 @@
+"""The exceptions romecore raises.  Every error a caller can provoke with bad input is one
+of these, so embedding code can catch :class:`RomecoreError` and nothing else."""
+
+from __future__ import annotations
+
+__all__ = [
+    "RomecoreError",
+    "IllegalActionError",
+    "SerializationError",
+    "GameOptionError",
+    "UnknownGameError",
+    "AgentSpecError",
+]
+
+
+class RomecoreError(Exception):
+    """Base class of every error romecore raises on bad input."""
+
+
+class IllegalActionError(RomecoreError, ValueError):
+    """An action that is not legal in the state it was applied to.
+
+    The message names the action and says why; the state is left unchanged.
+    """
+
+
+class SerializationError(RomecoreError, ValueError):
+    """A snapshot, record or dict that cannot be loaded: corrupt, truncated, foreign or
+    inconsistent.  Nothing is built from it."""
+
+
+class GameOptionError(RomecoreError, ValueError):
+    """An unknown game id option, or an option value out of its range."""
+
+
+class UnknownGameError(RomecoreError, KeyError):
+    """A game id that no installed plugin registers."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class AgentSpecError(RomecoreError, ValueError):
+    """An agent spec string naming an unknown agent or carrying bad parameters."""

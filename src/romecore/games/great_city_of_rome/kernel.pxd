@@ -1,0 +1,147 @@
+# cython: language_level=3
+"""The Great City of Rome kernel: the state struct and the C functions the Python state
+class reads it through.  See kernel.pyx for the rules and the action encoding."""
+from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
+
+cdef enum:
+    GC_NCARDS = 80        # 72 deck cards, then 8 starting buildings
+    GC_NDECKCARDS = 72
+    GC_NTYPES = 30
+    GC_MAXP = 4
+    GC_NDECKS = 4
+    GC_BOTTOM = 14        # cards a School can return under one deck, at most
+    GC_MAXDRAWN = 5       # School (4 neighbours) + University's extra draw
+    GC_NINFL = 6          # influence cards 3, 4, 6, 8, 10, 14
+    GC_NTOK = 8           # cards that can carry tokens: 4 brick holders, 4 baths
+
+    # zones (GCState.loc)
+    Z_POOL = 0            # + deck: unordered, face down
+    Z_BOTTOM = 4          # + deck: returned under the deck by a School, in bot[] order
+    Z_OFFER = 8
+    Z_HAND = 9            # + player
+    Z_CITY = 13           # + player
+    Z_BOX = 17
+    Z_DRAWN = 18          # drawn for the set-up draft or a School, not yet placed
+
+    # phases
+    PH_DRAFT_DEAL = 0
+    PH_DRAFT_PICK = 1
+    PH_STRIP = 2
+    PH_OFFER = 3
+    PH_EMISSARY = 4
+    PH_TAKE = 5
+    PH_MAIN = 6
+    PH_PLACE = 7
+    PH_SCHOOL_DECK = 8
+    PH_SCHOOL_DRAW = 9
+    PH_SCHOOL_KEEP = 10
+    PH_SCHOOL_BOTTOM = 11
+    PH_OVER = 12
+
+    # actions
+    A_PLACE = 0           # + cell (row * 8 + col): place the selected building
+    A_BUILD = 64          # + type: choose the building to build
+    A_PRODUCE = 94
+    A_END = 95            # end the turn
+    A_TAKE = 96           # + offer slot (offer cards by card id)
+    A_EMISSARY = 100      # + strip space 0..4 (0 is next to the emperor)
+    A_DRAFT = 105         # + drawn slot: keep this card in the set-up draft
+    A_SCHOOL_DECK = 109   # + deck - 1: draw from deck II, III or IV
+    A_KEEP = 112          # + drawn slot: keep this School draw
+    A_BOTTOM = 117        # + drawn slot: put this card under the deck next
+    CH_CARD = 122         # + type: chance, a card of this type is drawn
+    CH_STRIP = 152        # + strip: chance, this strip is revealed next
+    GC_NUM_ACTIONS = 158
+
+    INFL_NONE = 0xFF      # not (yet) in play
+    INFL_IN_PLAY = 0xFE
+
+    F_TOOK = 1
+    F_BUILT = 2
+    F_PRODUCED = 4
+
+ctypedef struct GCState:
+    uint64_t occ[GC_MAXP]          # occupied cells per city (8x8 board, bit = row*8+col)
+    int16_t coins[GC_MAXP]
+    int16_t influence[GC_MAXP]
+    uint8_t nplayers
+    uint8_t nrounds
+    uint8_t round                  # 1-based
+    uint8_t phase
+    uint8_t first_player
+    uint8_t actor                  # player to decide (decision phases)
+    uint8_t turn_space             # strip space whose emissary is acting
+    uint8_t place_idx              # emissaries placed this round
+    uint8_t sel_type               # type chosen by A_BUILD, placed by A_PLACE
+    uint8_t draw_idx               # offer draws done this upkeep
+    uint8_t school_deck
+    uint8_t school_left            # School draws still to make
+    uint8_t bricks                 # this turn's strip bricks / cogs not yet used
+    uint8_t cogs
+    uint8_t flags                  # F_TOOK | F_BUILT | F_PRODUCED
+    uint8_t drawn_n
+    uint8_t strips_revealed
+    uint8_t strip_order[6]
+    uint8_t space_owner[5]         # player per strip space, 0xFF empty
+    uint8_t infl[GC_NINFL]         # INFL_NONE, INFL_IN_PLAY or the owner
+    uint8_t drawn[GC_MAXDRAWN]
+    uint8_t draft_card[GC_MAXP]    # the card each seat kept in the set-up draft
+    uint8_t pool_n[GC_NDECKS]
+    uint8_t bot_n[GC_NDECKS]
+    uint8_t aq_rows[GC_MAXP]       # rows / columns of each city that hold an aqueduct
+    uint8_t aq_cols[GC_MAXP]
+    uint8_t bot[GC_NDECKS][GC_BOTTOM]   # bot[d][0] is drawn first once the pool is empty
+    uint8_t tok[GC_NTOK]           # brick token (0/1) or bath point tokens, per token card
+    uint8_t loc[GC_NCARDS]         # zone of every card
+    uint8_t cell[GC_NCARDS]        # board cell of a card in a city, else 0xFF
+    uint8_t known[GC_NCARDS]       # players who know this card's identity where it is
+
+cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil
+cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil
+cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noexcept nogil
+cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil
+cdef int gc_face(const GCState *s) noexcept nogil
+cdef int gc_card_type(int card) noexcept nogil
+cdef int gc_tokens(const GCState *s, int card) noexcept nogil
+cdef int gc_set_tokens(GCState *s, int card, int tok) noexcept nogil
+cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil
+cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil
+cdef int gc_turn_bricks(const GCState *s) noexcept nogil
+cdef int gc_turn_cogs(const GCState *s) noexcept nogil
+cdef int gc_infl_round(int nplayers, int infl) noexcept nogil
+cdef void gc_advance(GCState *s) noexcept nogil
+cdef const char *gc_validate(const void *vs) noexcept nogil
+cdef int gc_legal(const void *vs, int32_t *out) noexcept nogil
+
+# score categories (gc_score out[]): the score pad's rows
+cdef enum:
+    SC_RES2 = 0
+    SC_RES3 = 1
+    SC_RES4 = 2
+    SC_AQUEDUCTS = 3
+    SC_TEMPLES = 4
+    SC_COINS = 5
+    SC_INFLUENCE_TOKENS = 6
+    SC_INFLUENCE_CARDS = 7
+    SC_TOTAL = 8
+    SC_N = 9
+
+# city mask indices (gc_city_masks m[])
+cdef enum:
+    M_OCC = 0
+    M_RES2 = 1
+    M_RES3 = 2
+    M_RES4 = 3
+    M_YELLOW = 4
+    M_RED = 5
+    M_GREEN = 6
+    M_BLUE = 7
+    M_AQUEDUCT = 8
+    M_VEG = 9       # vegetable farms and the vineyard
+    M_GRAIN = 10    # grain farms and the vineyard
+    M_SHEEP = 11
+    M_TEMPLE = 12
+    M_PRODUCTION = 13
+    M_TEMPLE_TYPES = 14   # bit t set for each temple type t in the city
+    M_STARS = 15          # stars on the city's buildings (a count, not a mask)
+    M_N = 16

@@ -1,0 +1,1351 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The Great City of Rome: the rules as C functions over one fixed-size struct.
+
+Cities live on an 8x8 bitboard (bit = row * 8 + col); each seat's starting Vegetable
+Farm sits at (3, 2) and its Residential 2 at (3, 3), and the 4x4 bound keeps every city
+inside rows 0-6 and columns 0-5.  Card zones are one byte per card (``loc``), and who
+knows which card is one byte per card (``known``).  All printed numbers come from
+``data.py``, copied into the C tables below at import.
+
+Decisions are small steps with fixed action ids (see kernel.pxd): place an emissary,
+take an offer card, then build (choose the building, then its cell) and produce in either
+order, then end the turn.  A build pays with the strip's bricks first, then brick tokens,
+then 2 coins a brick; a produce with the strip's cogs, then 1 coin a cog (spending
+tokens before coins is never worse, so the engine does not ask).  Steps with a single
+possible outcome (an empty turn, the last draft card, a lone School card, the sixth
+strip, draws from a deck's known bottom) are taken automatically.
+
+Chance is explicit: the draft deal, every deck draw (outcome = building type, weighted by
+copies) and each strip reveal are chance nodes.  Decks are drawn lazily, which is the
+same distribution as a shuffle whose order nobody knows; cards a School put under a deck
+are drawn, in order, once the unknown part is gone.
+"""
+from libc.string cimport memset, memcpy
+from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from cpython.pycapsule cimport PyCapsule_New
+
+from romecore.core.kernel cimport (
+    rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_lsb64, rc_pop_lsb64,
+    RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
+)
+
+from romecore.games.great_city_of_rome import data as _data
+
+# ---------------------------------------------------------------------------------------
+# Tables (filled from data.py below)
+
+cdef enum:
+    K_VEG = 0
+    K_GRAIN = 1
+    K_SHEEP = 2
+    K_VINEYARD = 3
+    K_RES = 4
+    K_PUBLIC = 5
+    K_AQUEDUCT = 6
+    K_TEMPLE = 7
+
+cdef uint8_t CARD_TYPE[GC_NCARDS]
+cdef int8_t CARD_DECK[GC_NCARDS]
+cdef int8_t TOK_SLOT[GC_NCARDS]
+cdef uint8_t TOK_CARD[GC_NTOK]        # slots 0-3 hold brick tokens, 4-7 bath tokens
+cdef uint8_t DECK_LO[GC_NDECKS]
+cdef uint8_t DECK_HI[GC_NDECKS]       # one past the last id
+cdef uint8_t TYPE_KIND[GC_NTYPES]
+cdef uint8_t TYPE_COST[GC_NTYPES]
+cdef uint8_t TYPE_STARS[GC_NTYPES]
+cdef uint8_t TYPE_VALUE[GC_NTYPES]
+cdef int8_t TYPE_COLOUR[GC_NTYPES]
+cdef uint8_t TYPE_BONUS[GC_NTYPES]
+cdef uint32_t TYPE_MASKS[GC_NTYPES]   # which M_* masks a building of the type joins
+cdef uint8_t FACE_BRICKS[12][5]       # bricks from space 0 through k, per face
+cdef uint8_t FACE_COGS[12][5]
+cdef uint8_t OFFER_DECK[5][4]
+cdef uint8_t OFFER_N[5]
+cdef uint8_t INFL_ROUND[5][GC_NINFL]  # round an influence card surfaces (0: not used)
+cdef int32_t INFL_VALUE[GC_NINFL]
+cdef int32_t AQ_POINTS[5]
+cdef uint8_t ROUNDS[5]
+cdef int16_t START_COINS
+cdef int32_t BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE
+cdef int T_MINERVA, T_FORTUNA, T_CUPID, T_JUNO, T_SATURN
+cdef int T_LUNA, T_MARS, T_VENUS, T_JUPITER, T_MERCURY
+cdef int32_t MINERVA_BUILDINGS, MINERVA_POINTS, FORTUNA_POINTS, CUPID_RES2, CUPID_POINTS
+cdef int32_t JUNO_TEMPLES, JUNO_POINTS, SATURN_FARMS, SATURN_POINTS, MARS_POINTS
+cdef int32_t VENUS_PER_RES2, JUPITER_PER_TEMPLE, MERCURY_COINS
+cdef uint8_t VEG_CARDS[8]             # cards that produce coins (veg farms, vineyard)
+cdef int N_VEG_CARDS
+cdef uint8_t SHEEP_CARDS[4]
+cdef int N_SHEEP_CARDS
+
+cdef uint64_t FILE_A = 0x0101010101010101ULL
+cdef uint64_t BOARD = 0x003F3F3F3F3F3F3FULL   # rows 0-6, columns 0-5
+cdef int START_FARM_CELL = 3 * 8 + 2
+cdef int START_HOUSE_CELL = 3 * 8 + 3
+
+
+def _load_tables():
+    global START_COINS, BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE
+    global T_MINERVA, T_FORTUNA, T_CUPID, T_JUNO, T_SATURN, T_LUNA, T_MARS, T_VENUS, T_JUPITER, T_MERCURY
+    global MINERVA_BUILDINGS, MINERVA_POINTS, FORTUNA_POINTS, CUPID_RES2, CUPID_POINTS
+    global JUNO_TEMPLES, JUNO_POINTS, SATURN_FARMS, SATURN_POINTS, MARS_POINTS
+    global VENUS_PER_RES2, JUPITER_PER_TEMPLE, MERCURY_COINS, N_VEG_CARDS, N_SHEEP_CARDS
+    kinds = {_data.FARM_VEG: K_VEG, _data.FARM_GRAIN: K_GRAIN, _data.FARM_SHEEP: K_SHEEP,
+             _data.VINEYARD: K_VINEYARD, _data.RESIDENTIAL: K_RES, _data.PUBLIC: K_PUBLIC,
+             _data.AQUEDUCT: K_AQUEDUCT, _data.TEMPLE: K_TEMPLE}
+    assert len(_data.TYPES) == GC_NTYPES
+    for t, bt in enumerate(_data.TYPES):
+        k = kinds[bt.kind]
+        TYPE_KIND[t] = k
+        TYPE_COST[t] = bt.cost
+        TYPE_STARS[t] = bt.stars
+        TYPE_VALUE[t] = bt.value
+        TYPE_COLOUR[t] = _data.COLOURS.index(bt.colour) if bt.colour else -1
+        TYPE_BONUS[t] = bt.bonus
+        m = 1 << M_OCC
+        if k == K_RES:
+            m |= 1 << (M_RES2 + bt.value - 2)
+        if k == K_PUBLIC:
+            m |= 1 << (M_YELLOW + TYPE_COLOUR[t])
+        if k == K_AQUEDUCT:
+            m |= 1 << M_AQUEDUCT
+        if k in (K_VEG, K_VINEYARD):
+            m |= 1 << M_VEG
+        if k in (K_GRAIN, K_VINEYARD):
+            m |= 1 << M_GRAIN
+        if k == K_SHEEP:
+            m |= 1 << M_SHEEP
+        if k in (K_VEG, K_GRAIN, K_SHEEP, K_VINEYARD):
+            m |= 1 << M_PRODUCTION
+        if k == K_TEMPLE:
+            m |= 1 << M_TEMPLE
+        TYPE_MASKS[t] = m
+    cards = _data.card_table()
+    assert len(cards) == GC_NCARDS
+    for d in range(GC_NDECKS):
+        ids = [i for i, (_, dk) in enumerate(cards) if dk == d]
+        DECK_LO[d], DECK_HI[d] = min(ids), max(ids) + 1
+    brick_slots, bath_slots, veg, sheep = [], [], [], []
+    for c, (t, d) in enumerate(cards):
+        CARD_TYPE[c] = t
+        CARD_DECK[c] = d
+        TOK_SLOT[c] = -1
+        k = TYPE_KIND[t]
+        if k in (K_GRAIN, K_VINEYARD):
+            brick_slots.append(c)
+        if k == K_PUBLIC and TYPE_COLOUR[t] == 3:
+            bath_slots.append(c)
+        if k in (K_VEG, K_VINEYARD):
+            veg.append(c)
+        if k == K_SHEEP:
+            sheep.append(c)
+    assert len(brick_slots) == 4 and len(bath_slots) == 4 and len(veg) <= 8 and len(sheep) <= 4
+    for i, c in enumerate(brick_slots + bath_slots):
+        TOK_SLOT[c] = i
+        TOK_CARD[i] = c
+    for i, c in enumerate(veg):
+        VEG_CARDS[i] = c
+    N_VEG_CARDS = len(veg)
+    for i, c in enumerate(sheep):
+        SHEEP_CARDS[i] = c
+    N_SHEEP_CARDS = len(sheep)
+    for f in range(12):
+        front = _data.STRIP_FRONTS[f % 6]
+        face = front if f < 6 else front[::-1]
+        b = c_ = 0
+        for k in range(5):
+            b += face[k] == "B"
+            c_ += face[k] == "C"
+            FACE_BRICKS[f][k] = b
+            FACE_COGS[f][k] = c_
+    memset(OFFER_N, 0, sizeof(OFFER_N))
+    memset(ROUNDS, 0, sizeof(ROUNDS))
+    memset(INFL_ROUND, 0, sizeof(INFL_ROUND))
+    for n in (2, 3, 4):
+        decks = _data.OFFER_DECKS[n]
+        OFFER_N[n] = len(decks)
+        for i, d in enumerate(decks):
+            OFFER_DECK[n][i] = d
+        ROUNDS[n] = _data.ROUNDS[n]
+        per_round = sum(1 for d in decks if d == 0)
+        for value, after in _data.INFLUENCE_CARDS["2" if n == 2 else "3-4"]:
+            assert after % per_round == 0
+            INFL_ROUND[n][_data.INFLUENCE_VALUES.index(value)] = after // per_round
+    for i, v in enumerate(_data.INFLUENCE_VALUES):
+        INFL_VALUE[i] = v
+    for i, v in enumerate(_data.AQUEDUCT_POINTS):
+        AQ_POINTS[i] = v
+    START_COINS = _data.START_COINS
+    BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE = _data.BRICK_PRICE, _data.COG_PRICE, _data.COGS_TO_PRODUCE
+    tid = _data.TYPE_ID
+    T_MINERVA, T_FORTUNA, T_CUPID = tid["Temple of Minerva"], tid["Temple of Fortuna"], tid["Temple of Cupid"]
+    T_JUNO, T_SATURN, T_LUNA = tid["Temple of Juno"], tid["Temple of Saturn"], tid["Temple of Luna"]
+    T_MARS, T_VENUS, T_JUPITER = tid["Temple of Mars"], tid["Temple of Venus"], tid["Temple of Jupiter"]
+    T_MERCURY = tid["Temple of Mercury"]
+    MINERVA_BUILDINGS, MINERVA_POINTS = _data.MINERVA_BUILDINGS, _data.MINERVA_POINTS
+    FORTUNA_POINTS = _data.FORTUNA_POINTS
+    CUPID_RES2, CUPID_POINTS = _data.CUPID_RES2, _data.CUPID_POINTS
+    JUNO_TEMPLES, JUNO_POINTS = _data.JUNO_TEMPLES, _data.JUNO_POINTS
+    SATURN_FARMS, SATURN_POINTS = _data.SATURN_FARMS, _data.SATURN_POINTS
+    MARS_POINTS, VENUS_PER_RES2 = _data.MARS_POINTS, _data.VENUS_PER_RES2
+    JUPITER_PER_TEMPLE, MERCURY_COINS = _data.JUPITER_PER_TEMPLE, _data.MERCURY_COINS_PER_POINT
+
+
+_load_tables()
+
+# ---------------------------------------------------------------------------------------
+# Board helpers
+
+cdef inline uint64_t nbrs(uint64_t m) noexcept nogil:
+    """Cells orthogonally adjacent to any cell of m (m excluded only if not adjacent)."""
+    return (((m << 1) & ~FILE_A) | ((m >> 1) & ~(FILE_A << 7)) | (m << 8) | (m >> 8)) & BOARD
+
+
+cdef inline int row_bits(uint64_t m) noexcept nogil:
+    cdef int r, out = 0
+    for r in range(8):
+        if (m >> (8 * r)) & 0xFF:
+            out |= 1 << r
+    return out
+
+
+cdef inline int col_bits(uint64_t m) noexcept nogil:
+    m |= m >> 32
+    m |= m >> 16
+    m |= m >> 8
+    return <int>(m & 0xFF)
+
+
+cdef inline uint64_t rows_mask(int rows) noexcept nogil:
+    cdef uint64_t out = 0
+    cdef int r
+    for r in range(8):
+        if (rows >> r) & 1:
+            out |= (<uint64_t>0xFF) << (8 * r)
+    return out
+
+
+cdef inline uint64_t cols_mask(int cols) noexcept nogil:
+    return (<uint64_t>(cols & 0xFF)) * FILE_A
+
+
+cdef inline int span_bits(int bits) noexcept nogil:
+    """Rows (or columns) a new building may use so that the span stays within four."""
+    cdef int lo = __builtin_ctz(bits), hi = 31 - __builtin_clz(bits)
+    cdef int a = hi - 3, b = lo + 3
+    if a < 0:
+        a = 0
+    if b > 7:
+        b = 7
+    return ((1 << (b + 1)) - 1) & ~((1 << a) - 1)
+
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_clz(unsigned int) nogil
+
+
+cdef inline uint64_t flood(uint64_t seed, uint64_t within) noexcept nogil:
+    cdef uint64_t comp = seed, nxt
+    while True:
+        nxt = (comp | nbrs(comp)) & within
+        if nxt == comp:
+            return comp
+        comp = nxt
+
+
+cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil:
+    """Cells where player p may put a building of type t now."""
+    cdef uint64_t occ = s.occ[p]
+    cdef uint64_t allowed = rows_mask(span_bits(row_bits(occ))) & cols_mask(span_bits(col_bits(occ)))
+    cdef uint64_t empty_ok = nbrs(occ) & ~occ & allowed & BOARD
+    if TYPE_KIND[t] != K_AQUEDUCT:
+        return empty_ok
+    # Aqueducts: one per row and column; may also replace any non-aqueduct building
+    # (an aqueduct's own cell lies in a forbidden row, so it is never a target).
+    return (empty_ok | occ) & ~(rows_mask(s.aq_rows[p]) | cols_mask(s.aq_cols[p]))
+
+
+# ---------------------------------------------------------------------------------------
+# Small queries
+
+cdef inline int nplayers_bits(const GCState *s) noexcept nogil:
+    return (1 << s.nplayers) - 1
+
+
+cdef int gc_card_type(int card) noexcept nogil:
+    return CARD_TYPE[card]
+
+
+cdef int gc_tokens(const GCState *s, int card) noexcept nogil:
+    cdef int slot = TOK_SLOT[card]
+    return s.tok[slot] if slot >= 0 else 0
+
+
+cdef int gc_set_tokens(GCState *s, int card, int tok) noexcept nogil:
+    cdef int slot = TOK_SLOT[card]
+    if slot < 0:
+        return -1
+    s.tok[slot] = tok
+    return 0
+
+
+cdef int gc_face(const GCState *s) noexcept nogil:
+    """Face in use this round: strip k's front is k, its back 6 + k."""
+    cdef int idx = (s.round - 1) % 12
+    return s.strip_order[idx % 6] + (6 if idx >= 6 else 0)
+
+
+cdef int gc_turn_bricks(const GCState *s) noexcept nogil:
+    return FACE_BRICKS[gc_face(s)][s.turn_space]
+
+
+cdef int gc_turn_cogs(const GCState *s) noexcept nogil:
+    return FACE_COGS[gc_face(s)][s.turn_space]
+
+
+cdef int gc_infl_round(int nplayers, int infl) noexcept nogil:
+    return INFL_ROUND[nplayers][infl]
+
+
+cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil:
+    """The offer's cards by card id; returns their number."""
+    cdef int c, n = 0
+    for c in range(GC_NDECKCARDS):
+        if s.loc[c] == Z_OFFER:
+            out[n] = c
+            n += 1
+    return n
+
+
+cdef inline int deck_remaining(const GCState *s, int d) noexcept nogil:
+    return s.pool_n[d] + s.bot_n[d]
+
+
+cdef inline uint32_t hand_types(const GCState *s, int p) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int c
+    cdef uint8_t z = Z_HAND + p
+    for c in range(GC_NDECKCARDS):
+        if s.loc[c] == z:
+            m |= 1u << CARD_TYPE[c]
+    return m
+
+
+cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil:
+    """The hand card of type t that p builds: the one the most players already know
+    (so building reveals least), then the lowest id.  -1 if p holds none."""
+    cdef int c, best = -1, best_k = -1, k
+    cdef uint8_t z = Z_HAND + p
+    for c in range(GC_NDECKCARDS):
+        if s.loc[c] == z and CARD_TYPE[c] == t:
+            k = __builtin_popcount(s.known[c])
+            if k > best_k:
+                best, best_k = c, k
+    return best
+
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+
+
+cdef inline int brick_tokens(const GCState *s, int p) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(4):
+        if s.loc[TOK_CARD[i]] == Z_CITY + p and s.tok[i]:
+            n += 1
+    return n
+
+
+cdef inline int city_count(const GCState *s, const uint8_t *cards, int ncards, int p) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(ncards):
+        if s.loc[cards[i]] == Z_CITY + p:
+            n += 1
+    return n
+
+
+cdef inline bint can_afford_build(const GCState *s, int p, int t) noexcept nogil:
+    return TYPE_COST[t] <= s.bricks + brick_tokens(s, p) + s.coins[p] // BRICK_PRICE
+
+
+cdef inline int cogs_to_buy(const GCState *s) noexcept nogil:
+    return COGS_TO_PRODUCE - s.cogs if s.cogs < COGS_TO_PRODUCE else 0
+
+
+cdef inline bint can_produce(const GCState *s, int p) noexcept nogil:
+    cdef int i
+    if s.flags & F_PRODUCED or s.coins[p] < cogs_to_buy(s) * COG_PRICE:
+        return False
+    if city_count(s, VEG_CARDS, N_VEG_CARDS, p) or city_count(s, SHEEP_CARDS, N_SHEEP_CARDS, p):
+        return True
+    for i in range(4):
+        if s.loc[TOK_CARD[i]] == Z_CITY + p and not s.tok[i]:
+            return True
+    return False
+
+
+cdef inline uint32_t buildable_types(const GCState *s, int p) noexcept nogil:
+    cdef uint32_t types, out = 0
+    cdef int t
+    if s.flags & F_BUILT:
+        return 0
+    types = hand_types(s, p)
+    while types:
+        t = __builtin_ctz(types)
+        types &= types - 1
+        if can_afford_build(s, p, t) and gc_place_targets(s, p, t):
+            out |= 1u << t
+    return out
+
+
+cdef inline int chance_deck(const GCState *s) noexcept nogil:
+    if s.phase == PH_DRAFT_DEAL:
+        return 1
+    if s.phase == PH_OFFER:
+        return OFFER_DECK[s.nplayers][s.draw_idx]
+    return s.school_deck
+
+
+# ---------------------------------------------------------------------------------------
+# City masks and scoring
+
+cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil:
+    cdef int c, t, i
+    cdef uint32_t bits
+    cdef uint64_t b
+    cdef uint8_t z = Z_CITY + p
+    memset(m, 0, sizeof(uint64_t) * M_N)
+    for c in range(GC_NCARDS):
+        if s.loc[c] != z:
+            continue
+        t = CARD_TYPE[c]
+        b = (<uint64_t>1) << s.cell[c]
+        bits = TYPE_MASKS[t]
+        for i in range(M_TEMPLE + 2):
+            if (bits >> i) & 1:
+                m[i] |= b
+        if TYPE_KIND[t] == K_TEMPLE:
+            m[M_TEMPLE_TYPES] |= (<uint64_t>1) << t
+        m[M_STARS] += TYPE_STARS[t]
+
+
+cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noexcept nogil:
+    """Points the temple of type t scores for p (whether or not p has it)."""
+    cdef int temples = rc_popcount64(m[M_TEMPLE])
+    if t == T_MINERVA:
+        return MINERVA_POINTS if rc_popcount64(m[M_OCC]) >= MINERVA_BUILDINGS else 0
+    if t == T_FORTUNA:
+        return FORTUNA_POINTS if (m[M_YELLOW] and m[M_RED] and m[M_GREEN] and m[M_BLUE]) else 0
+    if t == T_CUPID:
+        return CUPID_POINTS if rc_popcount64(m[M_RES2]) >= CUPID_RES2 else 0
+    if t == T_JUNO:
+        return JUNO_POINTS if temples >= JUNO_TEMPLES else 0
+    if t == T_SATURN:
+        return SATURN_POINTS if rc_popcount64(m[M_PRODUCTION]) >= SATURN_FARMS else 0
+    if t == T_LUNA:
+        return <int>m[M_STARS]
+    if t == T_MARS:
+        return MARS_POINTS if m[M_RES4] else 0
+    if t == T_VENUS:
+        return VENUS_PER_RES2 * rc_popcount64(m[M_RES2])
+    if t == T_JUPITER:
+        return JUPITER_PER_TEMPLE * temples
+    if t == T_MERCURY:
+        return s.coins[p] // MERCURY_COINS
+    return 0
+
+
+cdef inline int bath_bonus(const GCState *s, int p, uint64_t around) noexcept nogil:
+    """Tokens of the adjacent thermal bath with the most tokens."""
+    cdef int i, c, best = 0
+    for i in range(4, 8):
+        c = TOK_CARD[i]
+        if s.loc[c] == Z_CITY + p and (around >> s.cell[c]) & 1 and s.tok[i] > best:
+            best = s.tok[i]
+    return best
+
+
+cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil:
+    """Final-scoring points of player p by score-pad category (SC_*)."""
+    cdef uint64_t m[M_N]
+    cdef uint64_t rem, comp, around
+    cdef int v, colours, i, t
+    cdef uint64_t temples
+    gc_city_masks(s, p, m)
+    memset(out, 0, sizeof(int32_t) * SC_N)
+    for v in range(2, 5):
+        rem = m[M_RES2 + v - 2]
+        while rem:
+            comp = flood(rem & (~rem + 1), m[M_RES2 + v - 2])
+            rem &= ~comp
+            around = nbrs(comp) & ~comp
+            colours = ((around & m[M_YELLOW]) != 0) + ((around & m[M_RED]) != 0) + \
+                      ((around & m[M_GREEN]) != 0) + ((around & m[M_BLUE]) != 0)
+            if colours:
+                out[SC_RES2 + v - 2] += v * rc_popcount64(comp) * colours + bath_bonus(s, p, around)
+    i = rc_popcount64(m[M_AQUEDUCT])
+    out[SC_AQUEDUCTS] = AQ_POINTS[i if i < 4 else 4]
+    temples = m[M_TEMPLE_TYPES]
+    while temples:
+        t = rc_pop_lsb64(&temples)
+        out[SC_TEMPLES] += gc_temple_points(s, p, t, m)
+    out[SC_COINS] = s.coins[p]
+    out[SC_INFLUENCE_TOKENS] = s.influence[p] // 2
+    for i in range(GC_NINFL):
+        if s.infl[i] == p:
+            out[SC_INFLUENCE_CARDS] += INFL_VALUE[i]
+    for i in range(SC_TOTAL):
+        out[SC_TOTAL] += out[i]
+
+
+# ---------------------------------------------------------------------------------------
+# Moving cards
+
+cdef inline void sort_drawn(GCState *s) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t x
+    for i in range(1, s.drawn_n):
+        x = s.drawn[i]
+        j = i - 1
+        while j >= 0 and s.drawn[j] > x:
+            s.drawn[j + 1] = s.drawn[j]
+            j -= 1
+        s.drawn[j + 1] = x
+
+
+cdef inline int take_drawn(GCState *s, int slot) noexcept nogil:
+    cdef int c = s.drawn[slot], i
+    for i in range(slot, s.drawn_n - 1):
+        s.drawn[i] = s.drawn[i + 1]
+    s.drawn_n -= 1
+    return c
+
+
+cdef inline int draw_from_pool(GCState *s, int d, int t) noexcept nogil:
+    """Removes the lowest-id card of type t from deck d's unknown part."""
+    cdef int c
+    for c in range(DECK_LO[d], DECK_HI[d]):
+        if s.loc[c] == Z_POOL + d and CARD_TYPE[c] == t:
+            s.pool_n[d] -= 1
+            return c
+    return -1
+
+
+cdef inline int draw_from_bottom(GCState *s, int d) noexcept nogil:
+    cdef int c = s.bot[d][0], i
+    for i in range(s.bot_n[d] - 1):
+        s.bot[d][i] = s.bot[d][i + 1]
+    s.bot_n[d] -= 1
+    return c
+
+
+cdef inline void to_drawn(GCState *s, int c, uint8_t knowers) noexcept nogil:
+    s.loc[c] = Z_DRAWN
+    s.known[c] = knowers
+    s.drawn[s.drawn_n] = c
+    s.drawn_n += 1
+    sort_drawn(s)
+
+
+cdef inline void to_offer(GCState *s, int c) noexcept nogil:
+    s.loc[c] = Z_OFFER
+    s.known[c] = nplayers_bits(s)
+
+
+# ---------------------------------------------------------------------------------------
+# Turn structure
+
+cdef inline void begin_turn(GCState *s) noexcept nogil:
+    s.actor = s.space_owner[s.turn_space]
+    cdef int face = gc_face(s)
+    s.bricks = FACE_BRICKS[face][s.turn_space]
+    s.cogs = FACE_COGS[face][s.turn_space]
+    s.flags = 0
+    s.phase = PH_TAKE
+
+
+cdef inline int next_space(const GCState *s, int after) noexcept nogil:
+    cdef int k
+    for k in range(after + 1, 5):
+        if s.space_owner[k] != 0xFF:
+            return k
+    return -1
+
+
+cdef inline void end_round(GCState *s) noexcept nogil:
+    cdef int i, p, best = -1, best_v = -1, tied = 0
+    cdef bint any_in_play = False
+    for i in range(GC_NINFL):
+        if s.infl[i] == INFL_IN_PLAY:
+            any_in_play = True
+    if any_in_play:
+        for p in range(s.nplayers):
+            if s.influence[p] > best_v:
+                best, best_v, tied = p, s.influence[p], 0
+            elif s.influence[p] == best_v:
+                tied = 1
+        if not tied:
+            for i in range(GC_NINFL):
+                if s.infl[i] == INFL_IN_PLAY:
+                    s.infl[i] = best
+            s.influence[best] = 0
+    memset(s.space_owner, 0xFF, 5)
+    if s.round >= s.nrounds:
+        s.phase = PH_OVER
+        return
+    s.first_player = (s.first_player + 1) % s.nplayers
+    s.round += 1
+    s.phase = PH_STRIP
+
+
+cdef inline int emissaries(const GCState *s) noexcept nogil:
+    return 4 if s.nplayers == 2 else s.nplayers
+
+
+cdef void gc_advance(GCState *s) noexcept nogil:
+    """Takes every step that needs no decision and no chance, until one does."""
+    cdef int k, d, c, i, nxt
+    while True:
+        if s.phase == PH_DRAFT_DEAL:
+            if s.drawn_n < s.nplayers:
+                return
+            s.phase = PH_DRAFT_PICK
+            s.actor = (s.first_player + s.nplayers - 1) % s.nplayers
+        elif s.phase == PH_DRAFT_PICK:
+            if s.drawn_n != 1:
+                return
+            c = take_drawn(s, 0)
+            s.loc[c] = Z_HAND + s.actor
+            s.known[c] |= 1 << s.actor
+            s.draft_card[s.actor] = c
+            s.phase = PH_STRIP
+        elif s.phase == PH_STRIP:
+            k = (s.round - 1) % 12 % 6
+            if k < s.strips_revealed:
+                s.phase = PH_OFFER
+                s.draw_idx = 0
+            elif s.strips_revealed == 5:
+                i = 0 + 1 + 2 + 3 + 4 + 5
+                for k in range(5):
+                    i -= s.strip_order[k]
+                s.strip_order[5] = i
+                s.strips_revealed = 6
+            else:
+                return
+        elif s.phase == PH_OFFER:
+            if s.draw_idx < OFFER_N[s.nplayers]:
+                d = OFFER_DECK[s.nplayers][s.draw_idx]
+                if s.pool_n[d]:
+                    return
+                if s.bot_n[d]:
+                    to_offer(s, draw_from_bottom(s, d))
+                s.draw_idx += 1
+                continue
+            for i in range(GC_NINFL):
+                if INFL_ROUND[s.nplayers][i] == s.round:
+                    s.infl[i] = INFL_IN_PLAY
+            s.phase = PH_EMISSARY
+            s.place_idx = 0
+        elif s.phase == PH_EMISSARY:
+            if s.place_idx < emissaries(s):
+                s.actor = (s.first_player + s.place_idx) % s.nplayers
+                return
+            s.turn_space = next_space(s, -1)
+            begin_turn(s)
+        elif s.phase == PH_TAKE:
+            for c in range(GC_NDECKCARDS):
+                if s.loc[c] == Z_OFFER:
+                    return
+            s.phase = PH_MAIN
+        elif s.phase == PH_MAIN:
+            if buildable_types(s, s.actor) or can_produce(s, s.actor):
+                return
+            nxt = next_space(s, s.turn_space)
+            if nxt < 0:
+                end_round(s)
+            else:
+                s.turn_space = nxt
+                begin_turn(s)
+        elif s.phase == PH_SCHOOL_DECK:
+            k = 0
+            for d in range(1, OFFER_N[s.nplayers] if s.nplayers > 2 else 2):
+                if deck_remaining(s, d):
+                    k += 1
+                    c = d
+            if k == 0:
+                s.phase = PH_MAIN
+            elif k == 1:
+                s.school_deck = c
+                s.phase = PH_SCHOOL_DRAW
+            else:
+                return
+        elif s.phase == PH_SCHOOL_DRAW:
+            d = s.school_deck
+            if s.school_left and deck_remaining(s, d):
+                if s.pool_n[d]:
+                    return
+                to_drawn(s, draw_from_bottom(s, d), 1 << s.actor)
+                s.school_left -= 1
+                continue
+            s.school_left = 0
+            s.phase = PH_SCHOOL_KEEP
+        elif s.phase == PH_SCHOOL_KEEP:
+            if s.drawn_n > 1:
+                return
+            if s.drawn_n == 1:
+                c = take_drawn(s, 0)
+                s.loc[c] = Z_HAND + s.actor
+            s.phase = PH_MAIN
+        elif s.phase == PH_SCHOOL_BOTTOM:
+            if s.drawn_n > 1:
+                return
+            if s.drawn_n == 1:
+                put_bottom(s, 0)
+            s.phase = PH_MAIN
+        else:
+            return
+
+
+cdef inline void put_bottom(GCState *s, int slot) noexcept nogil:
+    cdef int d = s.school_deck
+    cdef int c = take_drawn(s, slot)
+    s.loc[c] = Z_BOTTOM + d
+    s.known[c] = 1 << s.actor
+    s.bot[d][s.bot_n[d]] = c
+    s.bot_n[d] += 1
+
+
+cdef inline void do_build(GCState *s, int cell) noexcept nogil:
+    cdef int p = s.actor, t = s.sel_type
+    cdef int card = gc_build_card(s, p, t)
+    cdef int need = TYPE_COST[t], i, old, adj, slot
+    cdef uint64_t bit = (<uint64_t>1) << cell
+    # Pay: the strip's bricks, then brick tokens, then coins.
+    need -= s.bricks if s.bricks < need else need
+    for i in range(4):
+        if need and s.loc[TOK_CARD[i]] == Z_CITY + p and s.tok[i]:
+            s.tok[i] = 0
+            need -= 1
+    s.coins[p] -= need * BRICK_PRICE
+    s.bricks = 0
+    if s.occ[p] & bit:  # an aqueduct replacing a building: the old one goes to the box
+        for old in range(GC_NCARDS):
+            if s.loc[old] == Z_CITY + p and s.cell[old] == cell:
+                s.loc[old] = Z_BOX
+                s.known[old] = nplayers_bits(s)
+                s.cell[old] = 0xFF
+                slot = TOK_SLOT[old]
+                if slot >= 0:
+                    s.tok[slot] = 0
+                break
+    s.loc[card] = Z_CITY + p
+    s.cell[card] = cell
+    s.known[card] = nplayers_bits(s)
+    s.occ[p] |= bit
+    s.flags |= F_BUILT
+    s.phase = PH_MAIN
+    s.influence[p] += TYPE_STARS[t]
+    if TYPE_KIND[t] == K_AQUEDUCT:
+        s.aq_rows[p] |= 1 << (cell >> 3)
+        s.aq_cols[p] |= 1 << (cell & 7)
+    elif TYPE_KIND[t] == K_PUBLIC:
+        adj = rc_popcount64(nbrs(bit) & s.occ[p]) + TYPE_BONUS[t]
+        if TYPE_COLOUR[t] == 0:
+            s.coins[p] += adj
+        elif TYPE_COLOUR[t] == 1:
+            s.influence[p] += adj
+        elif TYPE_COLOUR[t] == 2:
+            s.school_left = adj
+            s.phase = PH_SCHOOL_DECK
+        else:
+            s.tok[TOK_SLOT[card]] = adj
+
+
+cdef inline void do_produce(GCState *s) noexcept nogil:
+    cdef int p = s.actor, i
+    s.coins[p] -= cogs_to_buy(s) * COG_PRICE
+    s.cogs = 0
+    s.coins[p] += city_count(s, VEG_CARDS, N_VEG_CARDS, p)
+    s.influence[p] += city_count(s, SHEEP_CARDS, N_SHEEP_CARDS, p)
+    for i in range(4):
+        if s.loc[TOK_CARD[i]] == Z_CITY + p:
+            s.tok[i] = 1
+    s.flags |= F_PRODUCED
+
+
+cdef inline void end_turn(GCState *s) noexcept nogil:
+    cdef int nxt = next_space(s, s.turn_space)
+    s.bricks = 0
+    s.cogs = 0
+    if nxt < 0:
+        end_round(s)
+    else:
+        s.turn_space = nxt
+        begin_turn(s)
+
+
+# ---------------------------------------------------------------------------------------
+# The kernel interface
+
+cdef void gc_init(void *vs, const int32_t *params) noexcept nogil:
+    cdef GCState *s = <GCState *>vs
+    cdef int n = params[0], c, d, p
+    memset(s, 0, sizeof(GCState))
+    s.nplayers = n
+    s.nrounds = ROUNDS[n]
+    s.round = 1
+    s.first_player = 0
+    memset(s.space_owner, 0xFF, 5)
+    memset(s.infl, INFL_NONE, GC_NINFL)
+    memset(s.draft_card, 0xFF, GC_MAXP)
+    memset(s.cell, 0xFF, GC_NCARDS)
+    for c in range(GC_NCARDS):
+        d = CARD_DECK[c]
+        if d < 0:
+            p = (c - GC_NDECKCARDS) // 2
+            if p < n:
+                s.loc[c] = Z_CITY + p
+                s.cell[c] = START_FARM_CELL if (c - GC_NDECKCARDS) % 2 == 0 else START_HOUSE_CELL
+                s.occ[p] |= (<uint64_t>1) << s.cell[c]
+            else:
+                s.loc[c] = Z_BOX
+            s.known[c] = nplayers_bits(s)
+        elif d == 3 and n < 4 or d == 2 and n < 3:
+            s.loc[c] = Z_BOX
+            s.known[c] = nplayers_bits(s)
+        else:
+            s.loc[c] = Z_POOL + d
+            s.pool_n[d] += 1
+    for p in range(n):
+        s.coins[p] = START_COINS
+    s.phase = PH_DRAFT_DEAL
+
+
+cdef int gc_num_players(const void *vs) noexcept nogil:
+    return (<const GCState *>vs).nplayers
+
+
+cdef int gc_current_player(const void *vs) noexcept nogil:
+    cdef const GCState *s = <const GCState *>vs
+    cdef int ph = s.phase
+    if ph == PH_OVER:
+        return RC_TERMINAL
+    if ph == PH_DRAFT_DEAL or ph == PH_STRIP or ph == PH_OFFER or ph == PH_SCHOOL_DRAW:
+        return RC_CHANCE
+    return s.actor
+
+
+cdef int gc_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
+    cdef const GCState *s = <const GCState *>vs
+    cdef int counts[GC_NTYPES]
+    cdef int c, t, n = 0, d, total
+    if s.phase == PH_STRIP:
+        for t in range(6):
+            for c in range(s.strips_revealed):
+                if s.strip_order[c] == t:
+                    break
+            else:
+                acts[n] = CH_STRIP + t
+                n += 1
+        for c in range(n):
+            probs[c] = 1.0 / n
+        return n
+    d = chance_deck(s)
+    memset(counts, 0, sizeof(counts))
+    for c in range(DECK_LO[d], DECK_HI[d]):
+        if s.loc[c] == Z_POOL + d:
+            counts[CARD_TYPE[c]] += 1
+    total = s.pool_n[d]
+    for t in range(GC_NTYPES):
+        if counts[t]:
+            acts[n] = CH_CARD + t
+            probs[n] = counts[t] / <double>total
+            n += 1
+    return n
+
+
+cdef int32_t gc_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
+    cdef const GCState *s = <const GCState *>vs
+    cdef int k, c, d, t
+    if s.phase == PH_STRIP:
+        k = rc_rng_below(rng, 6 - s.strips_revealed)
+        for t in range(6):
+            for c in range(s.strips_revealed):
+                if s.strip_order[c] == t:
+                    break
+            else:
+                if k == 0:
+                    return CH_STRIP + t
+                k -= 1
+        return CH_STRIP
+    d = chance_deck(s)
+    k = rc_rng_below(rng, s.pool_n[d])
+    for c in range(DECK_LO[d], DECK_HI[d]):
+        if s.loc[c] == Z_POOL + d:
+            if k == 0:
+                return CH_CARD + CARD_TYPE[c]
+            k -= 1
+    return CH_CARD
+
+
+cdef inline int distinct_slots(const uint8_t *cards, int n, int32_t base, int32_t *out) noexcept nogil:
+    """One action per distinct type among cards (the first slot of each type)."""
+    cdef uint32_t seen = 0
+    cdef int i, k = 0, t
+    for i in range(n):
+        t = CARD_TYPE[cards[i]]
+        if not (seen >> t) & 1:
+            seen |= 1u << t
+            out[k] = base + i
+            k += 1
+    return k
+
+
+cdef int gc_legal(const void *vs, int32_t *out) noexcept nogil:
+    cdef const GCState *s = <const GCState *>vs
+    cdef int n = 0, k, d, p = s.actor
+    cdef uint32_t types
+    cdef uint64_t cells
+    cdef uint8_t offer[4]
+    cdef double probs_unused[GC_NTYPES]
+    cdef int ph = s.phase
+    if ph == PH_OVER:
+        return 0
+    if ph == PH_DRAFT_DEAL or ph == PH_STRIP or ph == PH_OFFER or ph == PH_SCHOOL_DRAW:
+        return gc_chance_outcomes(vs, out, probs_unused)
+    if ph == PH_EMISSARY:
+        for k in range(5):
+            if s.space_owner[k] == 0xFF:
+                out[n] = A_EMISSARY + k
+                n += 1
+        return n
+    if ph == PH_MAIN:
+        types = buildable_types(s, p)
+        while types:
+            out[n] = A_BUILD + __builtin_ctz(types)
+            types &= types - 1
+            n += 1
+        if can_produce(s, p):
+            out[n] = A_PRODUCE
+            n += 1
+        out[n] = A_END
+        return n + 1
+    if ph == PH_PLACE:
+        cells = gc_place_targets(s, p, s.sel_type)
+        while cells:
+            out[n] = A_PLACE + rc_pop_lsb64(&cells)
+            n += 1
+        return n
+    if ph == PH_TAKE:
+        k = gc_offer(s, offer)
+        return distinct_slots(offer, k, A_TAKE, out)
+    if ph == PH_DRAFT_PICK:
+        return distinct_slots(s.drawn, s.drawn_n, A_DRAFT, out)
+    if ph == PH_SCHOOL_DECK:
+        for d in range(1, OFFER_N[s.nplayers] if s.nplayers > 2 else 2):
+            if deck_remaining(s, d):
+                out[n] = A_SCHOOL_DECK + d - 1
+                n += 1
+        return n
+    if ph == PH_SCHOOL_KEEP:
+        return distinct_slots(s.drawn, s.drawn_n, A_KEEP, out)
+    if ph == PH_SCHOOL_BOTTOM:
+        return distinct_slots(s.drawn, s.drawn_n, A_BOTTOM, out)
+    return 0
+
+
+cdef void gc_apply(void *vs, int32_t a) noexcept nogil:
+    cdef GCState *s = <GCState *>vs
+    cdef int ph = s.phase, c, j, d
+    cdef uint8_t offer[4]
+    if ph == PH_DRAFT_DEAL:
+        c = draw_from_pool(s, 1, a - CH_CARD)
+        to_drawn(s, c, 1 << ((s.first_player + s.nplayers - 1) % s.nplayers))
+    elif ph == PH_DRAFT_PICK:
+        c = take_drawn(s, a - A_DRAFT)
+        s.loc[c] = Z_HAND + s.actor
+        s.known[c] = 1 << s.actor
+        s.draft_card[s.actor] = c
+        s.actor = (s.actor + s.nplayers - 1) % s.nplayers
+        for j in range(s.drawn_n):
+            s.known[s.drawn[j]] |= 1 << s.actor
+    elif ph == PH_STRIP:
+        s.strip_order[s.strips_revealed] = a - CH_STRIP
+        s.strips_revealed += 1
+    elif ph == PH_OFFER:
+        d = OFFER_DECK[s.nplayers][s.draw_idx]
+        to_offer(s, draw_from_pool(s, d, a - CH_CARD))
+        s.draw_idx += 1
+    elif ph == PH_EMISSARY:
+        s.space_owner[a - A_EMISSARY] = s.actor
+        s.place_idx += 1
+    elif ph == PH_TAKE:
+        gc_offer(s, offer)
+        c = offer[a - A_TAKE]
+        s.loc[c] = Z_HAND + s.actor
+        s.flags |= F_TOOK
+        s.phase = PH_MAIN
+    elif ph == PH_MAIN:
+        if a == A_END:
+            end_turn(s)
+        elif a == A_PRODUCE:
+            do_produce(s)
+        else:
+            s.sel_type = a - A_BUILD
+            s.phase = PH_PLACE
+    elif ph == PH_PLACE:
+        do_build(s, a - A_PLACE)
+    elif ph == PH_SCHOOL_DECK:
+        s.school_deck = a - A_SCHOOL_DECK + 1
+        s.phase = PH_SCHOOL_DRAW
+    elif ph == PH_SCHOOL_DRAW:
+        to_drawn(s, draw_from_pool(s, s.school_deck, a - CH_CARD), 1 << s.actor)
+        s.school_left -= 1
+    elif ph == PH_SCHOOL_KEEP:
+        c = take_drawn(s, a - A_KEEP)
+        s.loc[c] = Z_HAND + s.actor
+        s.known[c] = 1 << s.actor
+        s.phase = PH_SCHOOL_BOTTOM
+    elif ph == PH_SCHOOL_BOTTOM:
+        put_bottom(s, a - A_BOTTOM)
+    gc_advance(s)
+
+
+cdef void gc_returns(const void *vs, double *out) noexcept nogil:
+    """Winners (most points, then influence tokens, then coins) share 1.0."""
+    cdef const GCState *s = <const GCState *>vs
+    cdef int32_t sc[SC_N]
+    cdef int64_t key[GC_MAXP]
+    cdef int64_t best = -1
+    cdef int p, nwin = 0
+    for p in range(s.nplayers):
+        gc_score(s, p, sc)
+        key[p] = (<int64_t>sc[SC_TOTAL] << 40) + (<int64_t>s.influence[p] << 20) + s.coins[p]
+        if key[p] > best:
+            best = key[p]
+    for p in range(s.nplayers):
+        if key[p] == best:
+            nwin += 1
+    for p in range(s.nplayers):
+        out[p] = 1.0 / nwin if key[p] == best else 0.0
+
+
+cdef uint32_t gc_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
+    cdef const GCState *s = <const GCState *>vs
+    cdef int ph = s.phase
+    if ph == PH_DRAFT_DEAL:
+        return <uint32_t>a if observer == (s.first_player + s.nplayers - 1) % s.nplayers else RC_HIDDEN | 1
+    if ph == PH_SCHOOL_DRAW:
+        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (2 + s.school_deck)
+    if ph == PH_DRAFT_PICK or ph == PH_SCHOOL_KEEP or ph == PH_SCHOOL_BOTTOM:
+        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (8 + ph)
+    return <uint32_t>a
+
+
+cdef inline void shuffle_u8(uint8_t *xs, int n, rc_rng *rng) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(n - 1, 0, -1):
+        j = rc_rng_below(rng, i + 1)
+        tmp = xs[i]
+        xs[i] = xs[j]
+        xs[j] = tmp
+
+
+cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
+    """Redraws every card whose identity p does not know, within its class.
+
+    Classes: the cards p passed on in the set-up draft and that are still hidden in the
+    hands of the seats after p (p knows they are those cards); and, per deck, every
+    other hidden card (the deck's unknown part, its bottom cards that others put there,
+    hidden hand cards drawn from it, and cards drawn but not yet placed).  Card backs
+    show the deck, so hidden cards never change deck.  Slots keep their zone and who
+    knows them; only identities move.
+    """
+    cdef GCState *s = <GCState *>vs
+    cdef uint8_t mapping[GC_NCARDS]
+    cdef uint8_t cls[GC_NCARDS]
+    cdef uint8_t members[GC_NCARDS]
+    cdef uint8_t shuffled[GC_NCARDS]
+    cdef uint8_t loc[GC_NCARDS]
+    cdef uint8_t known[GC_NCARDS]
+    cdef int c, q, z, k, n, i, d
+    cdef uint8_t pbit = 1 << p
+    for c in range(GC_NCARDS):
+        mapping[c] = c
+        cls[c] = 0xFF
+    # Draft group: seats drafting after p, while their draft card is still hidden.
+    for q in range(s.nplayers):
+        c = s.draft_card[q]
+        if q == p or c == 0xFF:
+            continue
+        # seat q drafted after p exactly when q comes later in the order n-1, n-2, ..., 0
+        if q < p and s.loc[c] == Z_HAND + q and not (s.known[c] & pbit):
+            cls[c] = GC_NDECKS
+    for c in range(GC_NDECKCARDS):
+        if cls[c] != 0xFF or s.known[c] & pbit:
+            continue
+        z = s.loc[c]
+        if z < Z_OFFER or (Z_HAND <= z < Z_HAND + GC_MAXP and z != Z_HAND + p) or z == Z_DRAWN:
+            cls[c] = CARD_DECK[c]
+    for k in range(GC_NDECKS + 1):
+        n = 0
+        for c in range(GC_NDECKCARDS):
+            if cls[c] == k:
+                members[n] = c
+                shuffled[n] = c
+                n += 1
+        shuffle_u8(shuffled, n, rng)
+        for i in range(n):
+            mapping[members[i]] = shuffled[i]
+    memcpy(loc, s.loc, GC_NCARDS)
+    memcpy(known, s.known, GC_NCARDS)
+    for c in range(GC_NDECKCARDS):
+        if mapping[c] != c:
+            s.loc[mapping[c]] = loc[c]
+            s.known[mapping[c]] = known[c]
+    for i in range(s.drawn_n):
+        s.drawn[i] = mapping[s.drawn[i]]
+    sort_drawn(s)
+    for d in range(GC_NDECKS):
+        for i in range(s.bot_n[d]):
+            s.bot[d][i] = mapping[s.bot[d][i]]
+    for q in range(GC_MAXP):
+        if s.draft_card[q] != 0xFF:
+            s.draft_card[q] = mapping[s.draft_card[q]]
+
+
+# ---------------------------------------------------------------------------------------
+# Validation of a struct from outside
+
+cdef const char *gc_validate(const void *vs) noexcept nogil:
+    """NULL when every field is in range and the zones, cities and phase agree."""
+    cdef const GCState *s = <const GCState *>vs
+    cdef int n = s.nplayers, p, c, d, k, i, t, z, cnt, face_idx
+    cdef int zone_count[Z_DRAWN + 1]
+    cdef uint64_t occ[GC_MAXP]
+    cdef uint64_t aqm, bit
+    cdef uint8_t aq_rows, aq_cols
+    cdef int32_t buf[64]
+    cdef double probs[64]
+    cdef uint8_t allp
+    if n < 2 or n > 4:
+        return "nplayers must be 2, 3 or 4"
+    allp = (1 << n) - 1
+    if s.nrounds != ROUNDS[n]:
+        return "nrounds does not match the player count"
+    if s.round < 1 or s.round > s.nrounds:
+        return "round out of range"
+    if s.phase > PH_OVER:
+        return "unknown phase"
+    if s.first_player >= n or s.actor >= n:
+        return "first_player or actor out of range"
+    for p in range(GC_MAXP):
+        if p < n:
+            if s.coins[p] < 0 or s.coins[p] > 9999 or s.influence[p] < 0 or s.influence[p] > 9999:
+                return "coins or influence out of range"
+        elif s.coins[p] or s.influence[p] or s.occ[p] or s.aq_rows[p] or s.aq_cols[p]:
+            return "an unused seat holds something"
+    if s.strips_revealed > 6:
+        return "strips_revealed out of range"
+    k = 0
+    for i in range(s.strips_revealed):
+        if s.strip_order[i] >= 6 or (k >> s.strip_order[i]) & 1:
+            return "strip order is not a permutation"
+        k |= 1 << s.strip_order[i]
+    for i in range(s.strips_revealed, 6):
+        if s.strip_order[i]:
+            return "unrevealed strip slot is not zero"
+    if s.phase <= PH_DRAFT_PICK:
+        k = 0
+    elif s.phase == PH_STRIP:
+        k = s.round - 1
+        if k >= 5:
+            return "strip phase after the fifth round"
+    elif s.phase == PH_OVER:
+        k = s.nrounds
+    else:
+        k = s.round
+    if s.strips_revealed != (k if k < 6 else 6) or (s.phase <= PH_DRAFT_PICK and s.round != 1):
+        return "strip reveals out of step with the round"
+    cnt = 0
+    for k in range(5):
+        if s.space_owner[k] != 0xFF:
+            if s.space_owner[k] >= n:
+                return "space owner out of range"
+            cnt += 1
+    if s.phase < PH_EMISSARY or s.phase == PH_OVER:
+        if cnt:
+            return "emissaries on the strip outside the round's middle"
+    elif s.phase == PH_EMISSARY:
+        if cnt != s.place_idx or s.place_idx >= emissaries(s):
+            return "emissary count does not match place_idx"
+    else:
+        if cnt != emissaries(s) or s.place_idx != emissaries(s):
+            return "not every emissary is placed"
+        if s.turn_space >= 5 or s.space_owner[s.turn_space] != s.actor:
+            return "turn_space does not hold the actor's emissary"
+    for p in range(n):
+        cnt = 0
+        for k in range(5):
+            cnt += s.space_owner[k] == p
+        if cnt > (2 if n == 2 else 1):
+            return "a player has too many emissaries on the strip"
+    if s.phase == PH_OFFER and s.draw_idx > OFFER_N[n]:
+        return "draw_idx out of range"
+    if s.bricks > 5 or s.cogs > 5 or s.flags > 7 or s.school_left > GC_MAXDRAWN:
+        return "turn counters out of range"
+    if s.phase == PH_PLACE and s.sel_type >= GC_NTYPES:
+        return "selected type out of range"
+    if PH_SCHOOL_DECK < s.phase <= PH_SCHOOL_BOTTOM:
+        if s.school_deck < 1 or s.school_deck >= (OFFER_N[n] if n > 2 else 2):
+            return "school deck out of range"
+    for i in range(GC_NINFL):
+        if s.infl[i] != INFL_NONE and s.infl[i] != INFL_IN_PLAY and s.infl[i] >= n:
+            return "influence card owner out of range"
+        if s.infl[i] != INFL_NONE and (INFL_ROUND[n][i] == 0 or INFL_ROUND[n][i] > s.round):
+            return "influence card in play before it surfaces"
+    for p in range(GC_MAXP):
+        d = s.draft_card[p]
+        if d != 0xFF and (p >= n or d >= GC_NDECKCARDS or CARD_DECK[d] != 1):
+            return "draft card out of range"
+    # zones
+    memset(zone_count, 0, sizeof(zone_count))
+    memset(occ, 0, sizeof(occ))
+    for c in range(GC_NCARDS):
+        z = s.loc[c]
+        d = CARD_DECK[c]
+        if z > Z_DRAWN:
+            return "card zone out of range"
+        if s.known[c] & ~allp:
+            return "card known to a seat not in the game"
+        if d < 0:
+            p = (c - GC_NDECKCARDS) // 2
+            if not (z == Z_BOX or (p < n and z == Z_CITY + p)):
+                return "starting building outside its city"
+        elif (d == 3 and n < 4) or (d == 2 and n < 3):
+            if z != Z_BOX:
+                return "card of an unused deck in play"
+        if z < Z_OFFER and (z & 3) != d:
+            return "card in another deck"
+        if Z_BOTTOM <= z < Z_OFFER and d == 0:
+            return "card under deck I"
+        if (Z_HAND <= z < Z_HAND + GC_MAXP and z - Z_HAND >= n) or (Z_CITY <= z < Z_CITY + GC_MAXP and z - Z_CITY >= n):
+            return "card with a seat not in the game"
+        if (z == Z_OFFER or z == Z_BOX or Z_CITY <= z < Z_CITY + GC_MAXP) and s.known[c] != allp:
+            return "public card not known to all"
+        if Z_HAND <= z < Z_HAND + GC_MAXP and not (s.known[c] >> (z - Z_HAND)) & 1:
+            return "hand card unknown to its owner"
+        if Z_CITY <= z < Z_CITY + GC_MAXP:
+            p = z - Z_CITY
+            if s.cell[c] >= 64 or not (BOARD >> s.cell[c]) & 1:
+                return "city card off the board"
+            bit = (<uint64_t>1) << s.cell[c]
+            if occ[p] & bit:
+                return "two buildings on one cell"
+            occ[p] |= bit
+        elif s.cell[c] != 0xFF:
+            return "cell set for a card outside a city"
+        if TOK_SLOT[c] >= 0 and s.tok[TOK_SLOT[c]] and not (Z_CITY <= z < Z_CITY + GC_MAXP):
+            return "token on a card outside a city"
+        zone_count[z] += 1
+    for i in range(GC_NTOK):
+        if (i < 4 and s.tok[i] > 1) or s.tok[i] > 5:
+            return "token count out of range"
+    for d in range(GC_NDECKS):
+        if zone_count[Z_POOL + d] != s.pool_n[d]:
+            return "pool_n does not match the deck"
+        if s.bot_n[d] > GC_BOTTOM or zone_count[Z_BOTTOM + d] != s.bot_n[d]:
+            return "bot_n does not match the deck bottom"
+        for i in range(s.bot_n[d]):
+            c = s.bot[d][i]
+            if c >= GC_NDECKCARDS or s.loc[c] != Z_BOTTOM + d:
+                return "deck bottom lists a card not there"
+            for k in range(i):
+                if s.bot[d][k] == c:
+                    return "deck bottom lists a card twice"
+        for i in range(s.bot_n[d], GC_BOTTOM):
+            if s.bot[d][i]:
+                return "unused deck bottom slot is not zero"
+    if zone_count[Z_DRAWN] != s.drawn_n or s.drawn_n > GC_MAXDRAWN:
+        return "drawn_n does not match the drawn cards"
+    for i in range(s.drawn_n):
+        c = s.drawn[i]
+        if c >= GC_NDECKCARDS or s.loc[c] != Z_DRAWN or (i and s.drawn[i - 1] >= c):
+            return "drawn list does not match the drawn cards"
+    for i in range(s.drawn_n, GC_MAXDRAWN):
+        if s.drawn[i]:
+            return "unused drawn slot is not zero"
+    if s.drawn_n and not (s.phase <= PH_DRAFT_PICK or PH_SCHOOL_DRAW <= s.phase <= PH_SCHOOL_BOTTOM):
+        return "cards drawn outside the draft or a School"
+    if s.phase == PH_DRAFT_DEAL and s.drawn_n >= n:
+        return "draft deal already complete"
+    if zone_count[Z_OFFER] > OFFER_N[n] or (s.phase < PH_OFFER and zone_count[Z_OFFER]):
+        return "offer holds too many cards"
+    for p in range(n):
+        if occ[p] != s.occ[p]:
+            return "occupancy mask does not match the city"
+        if occ[p] == 0:
+            return "empty city"
+        if rc_popcount64(occ[p]) > 16:
+            return "more than 16 buildings"
+        if flood(occ[p] & (~occ[p] + 1), occ[p]) != occ[p]:
+            return "city is not connected"
+        k = row_bits(occ[p])
+        if 31 - __builtin_clz(k) - __builtin_ctz(k) > 3:
+            return "city taller than four"
+        k = col_bits(occ[p])
+        if 31 - __builtin_clz(k) - __builtin_ctz(k) > 3:
+            return "city wider than four"
+        aq_rows = 0
+        aq_cols = 0
+        for c in range(GC_NCARDS):
+            if s.loc[c] == Z_CITY + p and TYPE_KIND[CARD_TYPE[c]] == K_AQUEDUCT:
+                if (aq_rows >> (s.cell[c] >> 3)) & 1 or (aq_cols >> (s.cell[c] & 7)) & 1:
+                    return "two aqueducts in one row or column"
+                aq_rows |= 1 << (s.cell[c] >> 3)
+                aq_cols |= 1 << (s.cell[c] & 7)
+        if aq_rows != s.aq_rows[p] or aq_cols != s.aq_cols[p]:
+            return "aqueduct rows and columns do not match the city"
+    # Every non-terminal state must offer something to do.
+    if s.phase == PH_DRAFT_DEAL or s.phase == PH_OFFER or s.phase == PH_SCHOOL_DRAW:
+        d = chance_deck(s) if not (s.phase == PH_OFFER and s.draw_idx >= OFFER_N[n]) else -1
+        if d < 0 or s.pool_n[d] == 0:
+            return "chance node with nothing to draw"
+    if s.phase == PH_PLACE:
+        if gc_build_card(s, s.actor, s.sel_type) < 0 or not can_afford_build(s, s.actor, s.sel_type) \
+                or not gc_place_targets(s, s.actor, s.sel_type):
+            return "selected building cannot be placed"
+    if s.phase != PH_OVER and s.phase != PH_MAIN and gc_legal(vs, buf) == 0:
+        return "no legal action in a live state"
+    if s.phase == PH_SCHOOL_DRAW and s.school_left == 0:
+        return "School draw with no draws left"
+    if (s.phase == PH_DRAFT_PICK or s.phase == PH_SCHOOL_KEEP or s.phase == PH_SCHOOL_BOTTOM) and s.drawn_n < 2:
+        return "choice among fewer than two drawn cards"
+    return NULL
+
+
+# ---------------------------------------------------------------------------------------
+
+cdef rc_kernel GC_KERNEL
+GC_KERNEL.abi_version = RC_ABI_VERSION
+GC_KERNEL.state_size = sizeof(GCState)
+GC_KERNEL.state_version = 1
+GC_KERNEL.num_actions = GC_NUM_ACTIONS
+GC_KERNEL.max_legal = 64
+GC_KERNEL.max_game_length = 1400
+GC_KERNEL.init = gc_init
+GC_KERNEL.num_players = gc_num_players
+GC_KERNEL.current_player = gc_current_player
+GC_KERNEL.legal_actions = gc_legal
+GC_KERNEL.chance_outcomes = gc_chance_outcomes
+GC_KERNEL.sample_chance = gc_sample_chance
+GC_KERNEL.apply = gc_apply
+GC_KERNEL.returns = gc_returns
+GC_KERNEL.resample = gc_resample
+GC_KERNEL.observe_action = gc_observe_action
+GC_KERNEL.validate = gc_validate
+
+kernel_capsule = PyCapsule_New(<void *>&GC_KERNEL, b"romecore.rc_kernel", NULL)
+STATE_SIZE = sizeof(GCState)
+NUM_ACTIONS = GC_NUM_ACTIONS

@@ -1,0 +1,36 @@
+"""Registers The Great City of Rome through the ``romecore`` entry point
+``great_city_of_rome``, exactly as a third-party game plugin would."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from romecore.hookspecs import hookimpl
+from romecore.spec import GameSpec
+from romecore.games.great_city_of_rome import kernel
+from romecore.games.great_city_of_rome.state import GreatCityState
+
+
+def _encode(options: Mapping[str, Any]) -> list[int]:
+    return [options["players"]]
+
+
+SPEC = GameSpec(
+    game_id="great_city_of_rome",
+    name="The Great City of Rome",
+    min_players=2,
+    max_players=4,
+    default_players=4,
+    kernel=kernel.kernel_capsule,
+    state_class=GreatCityState,
+    encode_options=_encode,
+    options=(),
+    perfect_information=False,
+    description="Build a 4x4 city of farms, houses, public buildings, aqueducts and temples "
+    "(Dunstan and Gilbert, 2018).",
+)
+
+
+@hookimpl
+def romecore_games() -> list[GameSpec]:
+    return [SPEC]

@@ -1,0 +1,170 @@
+"""Value types that plugins hand to romecore: what a game, an agent or an evaluator is.
+
+A plugin returns these from its hook implementations (see :mod:`romecore.hookspecs`);
+romecore turns them into :class:`~romecore.Game` objects, agents and evaluators.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from romecore.errors import AgentSpecError, GameOptionError
+
+__all__ = ["OptionSpec", "GameSpec", "AgentSpec", "EvaluatorSpec", "parse_agent_spec"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its type, default, allowed values and a line of help."""
+
+    name: str
+    type: type
+    default: Any
+    choices: Sequence[Any] | None = None
+    doc: str = ""
+
+    def coerce(self, value: Any) -> Any:
+        """The option's normalised value, or :class:`GameOptionError`."""
+        if self.type is bool:
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+                value = value.lower() in ("true", "1", "yes")
+            if not isinstance(value, bool) and value in (0, 1):
+                value = bool(value)
+            if not isinstance(value, bool):
+                raise GameOptionError(f"option {self.name!r} is a bool, got {value!r}")
+        elif self.type is int:
+            if isinstance(value, bool):
+                raise GameOptionError(f"option {self.name!r} is an int, got {value!r}")
+            if isinstance(value, str):
+                try:
+                    value = int(value)
+                except ValueError:
+                    raise GameOptionError(f"option {self.name!r} is an int, got {value!r}") from None
+            if not isinstance(value, int):
+                raise GameOptionError(f"option {self.name!r} is an int, got {value!r}")
+        elif self.type is str:
+            if not isinstance(value, str):
+                raise GameOptionError(f"option {self.name!r} is a str, got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise GameOptionError(f"option {self.name}={value!r} is not one of {allowed}")
+        return value
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game a plugin provides.
+
+    ``kernel`` is a ``PyCapsule`` named ``"romecore.rc_kernel"`` holding the address of the
+    game's ``rc_kernel`` table; ``state_class`` derives from :class:`romecore.State`;
+    ``encode_options`` maps the normalised options (players included) to the kernel's
+    integer parameters, ``params[0]`` being the player count.
+    """
+
+    game_id: str
+    name: str
+    min_players: int
+    max_players: int
+    default_players: int
+    kernel: Any
+    state_class: type
+    encode_options: Callable[[Mapping[str, Any]], list[int]]
+    options: Sequence[OptionSpec] = ()
+    perfect_information: bool = False
+    description: str = ""
+
+    def normalise_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Players plus every declared option, defaults filled in, each value checked."""
+        known = {o.name: o for o in self.options}
+        players_opt = OptionSpec("players", int, self.default_players,
+                                 tuple(range(self.min_players, self.max_players + 1)),
+                                 "number of players")
+        out: dict[str, Any] = {"players": players_opt.coerce(given.get("players", self.default_players))}
+        for name, value in given.items():
+            if name != "players" and name not in known:
+                valid = ", ".join(["players", *known])
+                raise GameOptionError(f"{self.game_id} has no option {name!r} (options: {valid})")
+        for name, opt in known.items():
+            out[name] = opt.coerce(given.get(name, opt.default))
+        return out
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent a plugin provides: ``factory(game, seed, **params)`` builds it.
+
+    ``params`` maps each accepted parameter to ``(type, default, help)``; values from a
+    spec string are converted to that type and unknown names are refused.
+    """
+
+    name: str
+    factory: Callable[..., Any]
+    params: Mapping[str, tuple[type, Any, str]] = field(default_factory=dict)
+    description: str = ""
+
+    def build(self, game: Any, seed: int | None, given: Mapping[str, Any]) -> Any:
+        values = {}
+        for key, raw in given.items():
+            if key not in self.params:
+                valid = ", ".join(sorted(self.params)) or "none"
+                raise AgentSpecError(f"agent {self.name!r} has no parameter {key!r} (parameters: {valid})")
+            typ = self.params[key][0]
+            values[key] = _convert(self.name, key, typ, raw)
+        for key, (_typ, default, _help) in self.params.items():
+            values.setdefault(key, default)
+        return self.factory(game=game, seed=seed, **values)
+
+
+@dataclass(frozen=True)
+class EvaluatorSpec:
+    """An evaluator for one game: ``factory(game, **params)`` returns a
+    :class:`romecore.core.evaluator.Evaluator` (a C-level or a Python one)."""
+
+    game_id: str
+    name: str
+    factory: Callable[..., Any]
+    description: str = ""
+
+
+def _convert(agent: str, key: str, typ: type, raw: Any) -> Any:
+    if isinstance(raw, typ) and not (typ is int and isinstance(raw, bool)):
+        return raw
+    text = str(raw)
+    try:
+        if typ is bool:
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(text)
+        if typ is int:
+            return int(text)
+        if typ is float:
+            return float(text)
+        return typ(text)
+    except (TypeError, ValueError):
+        raise AgentSpecError(f"agent {agent!r}: parameter {key}={text!r} is not a {typ.__name__}") from None
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Splits ``"mcts:simulations=2000,c=0.7"`` into ``("mcts", {"simulations": "2000", "c": "0.7"})``.
+
+    >>> parse_agent_spec("mcts:simulations=2000,c=0.7")
+    ('mcts', {'simulations': '2000', 'c': '0.7'})
+    >>> parse_agent_spec("random")
+    ('random', {})
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError(f"an agent spec is a non-empty string, got {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip()
+    if not name:
+        raise AgentSpecError(f"agent spec {spec!r} has no name")
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise AgentSpecError(f"agent spec {spec!r}: {part!r} is not key=value")
+        params[key.strip()] = value.strip()
+    return name, params
