@@ -3,7 +3,9 @@ the games, agents and evaluators they provide."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import threading
+import warnings
 from typing import Any
 
 import pluggy
@@ -26,6 +28,8 @@ class Registry:
         self._games: dict[str, GameSpec] = {}
         self._agents: dict[str, AgentSpec] = {}
         self._evaluators: dict[tuple[str, str], EvaluatorSpec] = {}
+        #: entry points that failed to load: name -> error message
+        self.errors: dict[str, str] = {}
 
     def register(self, plugin: Any, name: str | None = None) -> None:
         """Adds a plugin object or module by hand (tests, embedding apps)."""
@@ -39,9 +43,24 @@ class Registry:
             return
         with self._lock:
             if not self._loaded:
-                self.pm.load_setuptools_entrypoints(hookspecs.PROJECT)
+                self._load_entry_points()
                 self._index()
                 self._loaded = True
+
+    def _load_entry_points(self) -> None:
+        """Registers every entry point of the group; one that fails to import is
+        reported (warning and ``errors``) instead of taking the others down."""
+        for ep in importlib.metadata.entry_points(group=hookspecs.PROJECT):
+            if self.pm.get_plugin(ep.name) is not None:
+                continue
+            try:
+                plugin = ep.load()
+            except Exception as e:  # a broken plugin must not break romecore
+                self.errors[ep.name] = f"{type(e).__name__}: {e}"
+                warnings.warn(f"romecore plugin {ep.name!r} failed to load: {e}", RuntimeWarning,
+                              stacklevel=3)
+                continue
+            self.pm.register(plugin, name=ep.name)
 
     def _index(self) -> None:
         games: dict[str, GameSpec] = {}

@@ -1,0 +1,1 @@
+"""(being built: see issue 3)"""

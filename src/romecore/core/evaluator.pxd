@@ -1,0 +1,20 @@
+# cython: language_level=3
+"""Evaluators at C level: a function from a state struct to one value per player.
+
+Convention: values estimate each player's return, so they lie in [0, 1] and sum to about
+1 (winners share 1.0, as in State.returns()).  A heuristic built from expected final
+scores turns them into such shares (for example a softmax over score differences).
+Search code calls ``rc_evaluate``; it takes the C function when there is one and the
+Python callable (holding the GIL) otherwise.
+"""
+
+ctypedef void (*rc_eval_fn)(const void *state, const void *params, double *out) noexcept nogil
+
+cdef class Evaluator:
+    cdef rc_eval_fn fn          # NULL for an evaluator written in Python
+    cdef const void *params     # the C function's parameters, owned by the subclass
+    cdef readonly str game_id
+    cdef readonly str name
+    cdef object py_fn           # callable(state) -> sequence of floats, Python evaluators
+
+cdef int rc_evaluate(Evaluator ev, object game, const void *state, int nplayers, double *out) except -1 nogil

@@ -1,0 +1,75 @@
+# cython: language_level=3
+"""Evaluator objects: the C-level ones that kernels' heuristic plugins define, and a
+wrapper that lets a Python function serve as an evaluator (the slow path)."""
+from libc.string cimport memcpy
+
+from romecore.core.state cimport Game, State
+
+
+cdef class Evaluator:
+    """Maps a state to one value per player (see the module's convention).
+
+    Subclasses in Cython set ``fn`` and ``params``; ``PyEvaluator`` wraps a Python
+    function.  Calling an evaluator on a :class:`romecore.State` returns a list.
+    """
+
+    def __cinit__(self):
+        self.fn = NULL
+        self.params = NULL
+        self.py_fn = None
+        self.game_id = ""
+        self.name = ""
+
+    def __call__(self, State state):
+        cdef int n = state.k.num_players(state.s), i
+        cdef double out[8]
+        if self.game_id and state.game.game_id != self.game_id:
+            raise ValueError(f"evaluator {self.name!r} is for {self.game_id}, not {state.game.game_id}")
+        if self.fn != NULL:
+            self.fn(state.s, self.params, out)
+            return [out[i] for i in range(n)]
+        if self.py_fn is None:
+            raise NotImplementedError("evaluator has neither a C nor a Python function")
+        return [float(v) for v in self.py_fn(state)]
+
+    @property
+    def is_native(self):
+        """True when the evaluator runs in C (no Python call per evaluation)."""
+        return self.fn != NULL
+
+    def __repr__(self):
+        kind = "C" if self.fn != NULL else "Python"
+        return f"<Evaluator {self.name!r} for {self.game_id} ({kind})>"
+
+
+cdef class PyEvaluator(Evaluator):
+    """An evaluator written in Python: ``fn(state) -> [value per player]``.
+
+    Search plugins accept it like a C evaluator; each call re-enters Python, so it is
+    much slower, but it lets research code try a heuristic without compiling anything.
+    """
+
+    def __init__(self, fn, game_id="", name="python"):
+        if not callable(fn):
+            raise TypeError("PyEvaluator needs a callable")
+        self.py_fn = fn
+        self.game_id = game_id
+        self.name = name
+
+
+cdef int rc_evaluate(Evaluator ev, object game, const void *state, int nplayers, double *out) except -1 nogil:
+    """Evaluates a raw state struct; ``game`` is the Game the struct belongs to (needed
+    only to wrap the struct for a Python evaluator)."""
+    cdef int i
+    if ev.fn != NULL:
+        ev.fn(state, ev.params, out)
+        return 0
+    with gil:
+        st = (<Game>game)._new_state()
+        memcpy((<State>st).s, state, (<Game>game).k.state_size)
+        vals = ev.py_fn(st)
+        if len(vals) != nplayers:
+            raise ValueError(f"evaluator returned {len(vals)} values for {nplayers} players")
+        for i in range(nplayers):
+            out[i] = float(vals[i])
+    return 0
