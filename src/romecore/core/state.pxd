@@ -19,6 +19,7 @@ cdef class Game:
     cdef bytes _envelope_head
     cdef int _nplayers
     cdef State _new_state(self)
+    cdef object _load_fast(self, bytes blob)
 
 cdef class State:
     cdef const rc_kernel *k

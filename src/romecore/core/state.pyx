@@ -55,16 +55,44 @@ cdef inline uint64_t _seed64(object seed) except? 0:
     return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
 
 
-cdef bytes _msgpack_bin(const char *data, Py_ssize_t n):
-    """msgpack 'bin' encoding of n bytes, written by hand (it sits on the snapshot path)."""
-    cdef bytes head
+cdef inline Py_ssize_t _bin_head_len(Py_ssize_t n):
+    return 2 if n < 256 else 3 if n < 65536 else 5
+
+
+cdef char *_write_bin(char *p, const char *data, Py_ssize_t n):
+    """Writes msgpack 'bin' n bytes at p (by hand: it sits on the snapshot path)."""
     if n < 256:
-        head = bytes((0xC4, n))
+        p[0] = <char>0xC4
+        p[1] = <char>n
+        p += 2
     elif n < 65536:
-        head = bytes((0xC5, n >> 8, n & 0xFF))
+        p[0] = <char>0xC5
+        p[1] = <char>(n >> 8)
+        p[2] = <char>(n & 0xFF)
+        p += 3
     else:
-        head = bytes((0xC6, (n >> 24) & 0xFF, (n >> 16) & 0xFF, (n >> 8) & 0xFF, n & 0xFF))
-    return head + PyBytes_FromStringAndSize(data, n)
+        p[0] = <char>0xC6
+        p[1] = <char>((n >> 24) & 0xFF)
+        p[2] = <char>((n >> 16) & 0xFF)
+        p[3] = <char>((n >> 8) & 0xFF)
+        p[4] = <char>(n & 0xFF)
+        p += 5
+    memcpy(p, data, n)
+    return p + n
+
+
+cdef Py_ssize_t _read_bin(const unsigned char *p, Py_ssize_t avail, Py_ssize_t *n):
+    """Length of a msgpack 'bin' header at p (its size in *n), or -1."""
+    if avail >= 2 and p[0] == 0xC4:
+        n[0] = p[1]
+        return 2
+    if avail >= 3 and p[0] == 0xC5:
+        n[0] = (p[1] << 8) | p[2]
+        return 3
+    if avail >= 5 and p[0] == 0xC6:
+        n[0] = (<Py_ssize_t>p[1] << 24) | (p[2] << 16) | (p[3] << 8) | p[4]
+        return 5
+    return -1
 
 
 cdef class Game:
@@ -166,6 +194,10 @@ cdef class Game:
 
         Raises :class:`romecore.SerializationError` for anything else, before using it.
         """
+        if type(blob) is bytes:
+            st = self._load_fast(<bytes>blob)
+            if st is not None:
+                return st
         fields = _unpack_envelope(blob)
         if fields[2] != self.game_id:
             raise SerializationError(f"snapshot is of game {fields[2]!r}, not {self.game_id!r}")
@@ -173,6 +205,35 @@ cdef class Game:
             raise SerializationError(f"snapshot options {fields[3]!r} differ from this game's "
                                      f"{self._options!r}")
         return self._load_fields(fields)
+
+    cdef object _load_fast(self, bytes blob):
+        """The common case without msgpack: our own header, then exactly struct, RNG and
+        history.  Returns None when the blob is anything else (the slow path explains)."""
+        cdef Py_ssize_t nh = len(self._envelope_head), total = len(blob), pos, h, n
+        cdef const unsigned char *p = <const unsigned char *>PyBytes_AS_STRING(blob)
+        cdef State st
+        if total < nh or memcmp(p, PyBytes_AS_STRING(self._envelope_head), nh) != 0:
+            return None
+        pos = nh
+        h = _read_bin(p + pos, total - pos, &n)
+        if h < 0 or n != self.k.state_size or pos + h + n > total:
+            return None
+        cdef Py_ssize_t spos = pos + h
+        pos = spos + n
+        h = _read_bin(p + pos, total - pos, &n)
+        if h < 0 or n != sizeof(rc_rng) or pos + h + n > total:
+            return None
+        cdef Py_ssize_t rpos = pos + h
+        pos = rpos + n
+        if pos + 1 != total or p[pos] != 0xC0:
+            return None  # history present or trailing bytes: the slow path handles it
+        st = self._new_state()
+        memcpy(st.s, p + spos, self.k.state_size)
+        memcpy(&st.rng, p + rpos, sizeof(rc_rng))
+        if st.rng.s[0] == 0 and st.rng.s[1] == 0 and st.rng.s[2] == 0 and st.rng.s[3] == 0:
+            raise SerializationError("snapshot RNG state is all zero")
+        st._check_struct()
+        return st
 
     def _load_fields(self, list fields):
         cdef bytes sb, rb, hb
@@ -471,11 +532,11 @@ cdef class State:
         who = "chance" if p == RC_CHANCE else f"player {p}"
         raise IllegalActionError(f"action {a} ({name}) is not legal for {who}: {why}")
 
-    def apply_random_chance(self):
-        """At a chance node, applies an outcome drawn by the state's seeded dealer RNG and
-        returns it.  This is how a seeded game resolves its chance events reproducibly."""
+    def sample_chance(self):
+        """At a chance node, draws an outcome with the state's seeded dealer RNG (which
+        advances) without applying it."""
         if self.k.current_player(self.s) != RC_CHANCE:
-            raise IllegalActionError("apply_random_chance: not a chance node")
+            raise IllegalActionError("sample_chance: not a chance node")
         cdef int32_t *acts = <int32_t *>malloc(sizeof(int32_t) * self.k.max_legal)
         cdef double *probs = <double *>malloc(sizeof(double) * self.k.max_legal)
         cdef int32_t a
@@ -486,6 +547,12 @@ cdef class State:
         finally:
             free(acts)
             free(probs)
+        return a
+
+    def apply_random_chance(self):
+        """At a chance node, applies an outcome drawn by the state's seeded dealer RNG and
+        returns it.  This is how a seeded game resolves its chance events reproducibly."""
+        cdef int32_t a = self.sample_chance()
         self._apply_unchecked(a)
         return a
 
@@ -623,15 +690,23 @@ cdef class State:
     def serialize(self, history=False):
         """A msgpack snapshot: format, game id, options, layout version, the struct's
         bytes, the dealer RNG and, when asked, the history."""
-        cdef bytes hb
-        if history and self.hist_len:
-            tail = _msgpack_bin(<const char *>self.hist, sizeof(int32_t) * self.hist_len)
+        cdef bytes head = self.game._envelope_head
+        cdef Py_ssize_t nh = len(head), ns = self.k.state_size
+        cdef Py_ssize_t nr = sizeof(rc_rng)
+        cdef Py_ssize_t nhist = sizeof(int32_t) * self.hist_len if (history and self.hist_len) else 0
+        cdef Py_ssize_t total = nh + _bin_head_len(ns) + ns + 2 + nr + (
+            _bin_head_len(nhist) + nhist if nhist else 1)
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, total)
+        cdef char *p = PyBytes_AS_STRING(out)
+        memcpy(p, PyBytes_AS_STRING(head), nh)
+        p += nh
+        p = _write_bin(p, <const char *>self.s, ns)
+        p = _write_bin(p, <const char *>&self.rng, nr)
+        if nhist:
+            p = _write_bin(p, <const char *>self.hist, nhist)
         else:
-            tail = b"\xc0"
-        return (self.game._envelope_head
-                + _msgpack_bin(<const char *>self.s, self.k.state_size)
-                + _msgpack_bin(<const char *>&self.rng, sizeof(rc_rng))
-                + tail)
+            p[0] = <char>0xC0
+        return out
 
     def state_bytes(self):
         """The raw struct (for hashing and equality checks; not a snapshot)."""

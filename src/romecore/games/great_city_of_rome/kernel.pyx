@@ -518,6 +518,7 @@ cdef inline int take_drawn(GCState *s, int slot) noexcept nogil:
     for i in range(slot, s.drawn_n - 1):
         s.drawn[i] = s.drawn[i + 1]
     s.drawn_n -= 1
+    s.drawn[s.drawn_n] = 0
     return c
 
 
@@ -536,6 +537,7 @@ cdef inline int draw_from_bottom(GCState *s, int d) noexcept nogil:
     for i in range(s.bot_n[d] - 1):
         s.bot[d][i] = s.bot[d][i + 1]
     s.bot_n[d] -= 1
+    s.bot[d][s.bot_n[d]] = 0
     return c
 
 
@@ -1124,8 +1126,9 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
     cdef int n = s.nplayers, p, c, d, k, i, t, z, cnt, face_idx
     cdef int zone_count[Z_DRAWN + 1]
     cdef uint64_t occ[GC_MAXP]
-    cdef uint64_t aqm, bit
-    cdef uint8_t aq_rows, aq_cols
+    cdef uint64_t bit
+    cdef uint8_t aq_rows[GC_MAXP]
+    cdef uint8_t aq_cols[GC_MAXP]
     cdef int32_t buf[64]
     cdef double probs[64]
     cdef uint8_t allp
@@ -1212,6 +1215,8 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
     # zones
     memset(zone_count, 0, sizeof(zone_count))
     memset(occ, 0, sizeof(occ))
+    memset(aq_rows, 0, sizeof(aq_rows))
+    memset(aq_cols, 0, sizeof(aq_cols))
     for c in range(GC_NCARDS):
         z = s.loc[c]
         d = CARD_DECK[c]
@@ -1244,6 +1249,11 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
             if occ[p] & bit:
                 return "two buildings on one cell"
             occ[p] |= bit
+            if TYPE_KIND[CARD_TYPE[c]] == K_AQUEDUCT:
+                if (aq_rows[p] >> (s.cell[c] >> 3)) & 1 or (aq_cols[p] >> (s.cell[c] & 7)) & 1:
+                    return "two aqueducts in one row or column"
+                aq_rows[p] |= 1 << (s.cell[c] >> 3)
+                aq_cols[p] |= 1 << (s.cell[c] & 7)
         elif s.cell[c] != 0xFF:
             return "cell set for a card outside a city"
         if TOK_SLOT[c] >= 0 and s.tok[TOK_SLOT[c]] and not (Z_CITY <= z < Z_CITY + GC_MAXP):
@@ -1297,15 +1307,7 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         k = col_bits(occ[p])
         if 31 - __builtin_clz(k) - __builtin_ctz(k) > 3:
             return "city wider than four"
-        aq_rows = 0
-        aq_cols = 0
-        for c in range(GC_NCARDS):
-            if s.loc[c] == Z_CITY + p and TYPE_KIND[CARD_TYPE[c]] == K_AQUEDUCT:
-                if (aq_rows >> (s.cell[c] >> 3)) & 1 or (aq_cols >> (s.cell[c] & 7)) & 1:
-                    return "two aqueducts in one row or column"
-                aq_rows |= 1 << (s.cell[c] >> 3)
-                aq_cols |= 1 << (s.cell[c] & 7)
-        if aq_rows != s.aq_rows[p] or aq_cols != s.aq_cols[p]:
+        if aq_rows[p] != s.aq_rows[p] or aq_cols[p] != s.aq_cols[p]:
             return "aqueduct rows and columns do not match the city"
     # Every non-terminal state must offer something to do.
     if s.phase == PH_DRAFT_DEAL or s.phase == PH_OFFER or s.phase == PH_SCHOOL_DRAW:

@@ -1,0 +1,22 @@
+"""``romecore games``: what is installed."""
+
+from __future__ import annotations
+
+import click
+
+from romecore.plugins import registry
+
+
+@click.command("games")
+def command() -> None:
+    """List the installed games (and agents and evaluators)."""
+    for game_id, spec in registry.games().items():
+        opts = ", ".join(f"{o.name}={o.default!r}" for o in spec.options)
+        click.echo(f"{game_id:22} {spec.name} ({spec.min_players}-{spec.max_players} players"
+                   + (f"; options {opts}" if opts else "") + ")")
+    click.echo("agents: " + ", ".join(registry.agents()))
+    evaluators = [f"{e.game_id}:{e.name}" for e in registry.evaluators()]
+    if evaluators:
+        click.echo("evaluators: " + ", ".join(evaluators))
+    for name, error in registry.errors.items():
+        click.echo(f"plugin {name!r} failed to load: {error}", err=True)
