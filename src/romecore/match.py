@@ -9,32 +9,16 @@ consistent with what its player knows.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import romecore
 from romecore.core.state import Game, State
+from romecore.records import CHANCE_PLAYER, GameRecord
 
 __all__ = ["GameResult", "play_game", "view_seed"]
 
-
-@dataclass
-class GameResult:
-    """What one game produced: enough to replay it (game, options, seed, actions)."""
-
-    game_id: str
-    options: dict[str, Any]
-    seed: int
-    agents: list[str]
-    actions: list[int] = field(default_factory=list)
-    players: list[int] = field(default_factory=list)  # who took each action (-1: chance)
-    returns: list[float] = field(default_factory=list)
-    scores: list[float] = field(default_factory=list)
-    think_seconds: list[float] = field(default_factory=list)  # per seat, total
-    moves: list[int] = field(default_factory=list)  # decisions per seat
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+#: What :func:`play_game` returns: a :class:`romecore.records.GameRecord`.
+GameResult = GameRecord
 
 
 def view_seed(seed: int, move: int) -> int:
@@ -47,9 +31,14 @@ def play_game(
     agents: Sequence[Any],
     seed: int,
     on_step: Callable[[State, int, int], None] | None = None,
-) -> GameResult:
+    state: State | None = None,
+) -> GameRecord:
     """Plays one game; ``agents[p]`` moves for seat p.  ``on_step(state, player, action)``
-    is called before each action is applied (player -1 for chance)."""
+    is called before each action is applied (player -1 for chance).
+
+    The game starts at ``game.new_initial_state(seed)``, or at ``state`` when given (it is
+    played on, so pass a clone to keep it; the record then carries its snapshot).
+    """
     n = game.num_players()
     if len(agents) != n:
         raise ValueError(f"{len(agents)} agents for a {n}-player game")
@@ -57,28 +46,35 @@ def play_game(
         restart = getattr(agent, "restart", None)
         if restart is not None:
             restart()
-    state = game.new_initial_state(seed=seed)
-    result = GameResult(game.game_id, game.options, seed,
+    start = None
+    if state is None:
+        state = game.new_initial_state(seed=seed)
+    else:
+        if state.game != game:
+            raise ValueError(f"start state is of {state.game!r}, not {game!r}")
+        start = state.serialize(history=True)
+    result = GameRecord(game.game_id, game.options, seed,
                         [getattr(a, "spec", type(a).__name__) for a in agents],
-                        think_seconds=[0.0] * n, moves=[0] * n)
+                        think_seconds=[0.0] * n, moves=[0] * n, start=start)
+    actions, players = result.actions, result.players
+    think, moves = result.think_seconds, result.moves
+    clock = time.perf_counter
     while not state.is_terminal():
         player = state.current_player()
         if player == romecore.CHANCE:
+            player = CHANCE_PLAYER
             action = state.sample_chance()
-            if on_step:
-                on_step(state, -1, action)
-            state.apply_action(action)
         else:
             view = state.resample(player, view_seed(seed, state.move_number()))
-            t0 = time.perf_counter()
+            t0 = clock()
             action = agents[player].step(view)
-            result.think_seconds[player] += time.perf_counter() - t0
-            result.moves[player] += 1
-            if on_step:
-                on_step(state, player, action)
-            state.apply_action(action)
-        result.actions.append(action)
-        result.players.append(player)
+            think[player] += clock() - t0
+            moves[player] += 1
+        if on_step:
+            on_step(state, player, action)
+        state.apply_action(action)
+        actions.append(action)
+        players.append(player)
     result.returns = state.returns()
     result.scores = state.scores()
     return result
