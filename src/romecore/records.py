@@ -232,17 +232,18 @@ def _iter_maps(data: bytes, source: str) -> Iterator[tuple[int, Any]]:
         return
     unpacker = msgpack.Unpacker(io.BytesIO(data), raw=False, strict_map_key=False,
                                 **_MSGPACK_LIMITS)
-    n = 0
+    n, done = 0, 0
     while True:
         n += 1
         try:
             d = unpacker.unpack()
         except msgpack.OutOfData:
-            if unpacker.tell() != len(data):
+            if done != len(data):
                 raise RecordError(f"{source}: msgpack record {n} is truncated") from None
             return
         except Exception as e:  # msgpack raises several unrelated types on bad input
             raise RecordError(f"{source}: msgpack record {n} is corrupt: {e}") from None
+        done = unpacker.tell()
         yield n, d
 
 
