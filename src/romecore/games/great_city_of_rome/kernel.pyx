@@ -592,16 +592,31 @@ cdef inline void end_round(GCState *s) noexcept nogil:
                     s.infl[i] = best
             s.influence[best] = 0
     memset(s.space_owner, 0xFF, 5)
+    s.turn_space = 0
+    s.place_idx = 0
+    s.flags = 0
     if s.round >= s.nrounds:
         s.phase = PH_OVER
         return
     s.first_player = (s.first_player + 1) % s.nplayers
+    s.actor = s.first_player
     s.round += 1
     s.phase = PH_STRIP
 
 
 cdef inline int emissaries(const GCState *s) noexcept nogil:
     return 4 if s.nplayers == 2 else s.nplayers
+
+
+cdef inline void end_turn(GCState *s) noexcept nogil:
+    cdef int nxt = next_space(s, s.turn_space)
+    s.bricks = 0
+    s.cogs = 0
+    if nxt < 0:
+        end_round(s)
+    else:
+        s.turn_space = nxt
+        begin_turn(s)
 
 
 cdef void gc_advance(GCState *s) noexcept nogil:
@@ -620,6 +635,7 @@ cdef void gc_advance(GCState *s) noexcept nogil:
             s.loc[c] = Z_HAND + s.actor
             s.known[c] |= 1 << s.actor
             s.draft_card[s.actor] = c
+            s.actor = s.first_player
             s.phase = PH_STRIP
         elif s.phase == PH_STRIP:
             k = (s.round - 1) % 12 % 6
@@ -646,6 +662,7 @@ cdef void gc_advance(GCState *s) noexcept nogil:
             for i in range(GC_NINFL):
                 if INFL_ROUND[s.nplayers][i] == s.round:
                     s.infl[i] = INFL_IN_PLAY
+            s.draw_idx = 0
             s.phase = PH_EMISSARY
             s.place_idx = 0
         elif s.phase == PH_EMISSARY:
@@ -662,12 +679,7 @@ cdef void gc_advance(GCState *s) noexcept nogil:
         elif s.phase == PH_MAIN:
             if buildable_types(s, s.actor) or can_produce(s, s.actor):
                 return
-            nxt = next_space(s, s.turn_space)
-            if nxt < 0:
-                end_round(s)
-            else:
-                s.turn_space = nxt
-                begin_turn(s)
+            end_turn(s)
         elif s.phase == PH_SCHOOL_DECK:
             k = 0
             for d in range(1, OFFER_N[s.nplayers] if s.nplayers > 2 else 2):
@@ -675,6 +687,7 @@ cdef void gc_advance(GCState *s) noexcept nogil:
                     k += 1
                     c = d
             if k == 0:
+                s.school_left = 0
                 s.phase = PH_MAIN
             elif k == 1:
                 s.school_deck = c
@@ -697,12 +710,15 @@ cdef void gc_advance(GCState *s) noexcept nogil:
             if s.drawn_n == 1:
                 c = take_drawn(s, 0)
                 s.loc[c] = Z_HAND + s.actor
+                s.known[c] = 1 << s.actor
+            s.school_deck = 0
             s.phase = PH_MAIN
         elif s.phase == PH_SCHOOL_BOTTOM:
             if s.drawn_n > 1:
                 return
             if s.drawn_n == 1:
                 put_bottom(s, 0)
+            s.school_deck = 0
             s.phase = PH_MAIN
         else:
             return
@@ -745,6 +761,7 @@ cdef inline void do_build(GCState *s, int cell) noexcept nogil:
     s.known[card] = nplayers_bits(s)
     s.occ[p] |= bit
     s.flags |= F_BUILT
+    s.sel_type = 0
     s.phase = PH_MAIN
     s.influence[p] += TYPE_STARS[t]
     if TYPE_KIND[t] == K_AQUEDUCT:
@@ -773,17 +790,6 @@ cdef inline void do_produce(GCState *s) noexcept nogil:
         if s.loc[TOK_CARD[i]] == Z_CITY + p:
             s.tok[i] = 1
     s.flags |= F_PRODUCED
-
-
-cdef inline void end_turn(GCState *s) noexcept nogil:
-    cdef int nxt = next_space(s, s.turn_space)
-    s.bricks = 0
-    s.cogs = 0
-    if nxt < 0:
-        end_round(s)
-    else:
-        s.turn_space = nxt
-        begin_turn(s)
 
 
 # ---------------------------------------------------------------------------------------
@@ -968,9 +974,12 @@ cdef void gc_apply(void *vs, int32_t a) noexcept nogil:
         s.loc[c] = Z_HAND + s.actor
         s.known[c] = 1 << s.actor
         s.draft_card[s.actor] = c
+        # The rest go on to the next seat: only the passer and the receiver know them now
+        # (earlier holders know the set, which the draft-group class in resample keeps).
+        j = 1 << s.actor
         s.actor = (s.actor + s.nplayers - 1) % s.nplayers
-        for j in range(s.drawn_n):
-            s.known[s.drawn[j]] |= 1 << s.actor
+        for d in range(s.drawn_n):
+            s.known[s.drawn[d]] = j | (1 << s.actor)
     elif ph == PH_STRIP:
         s.strip_order[s.strips_revealed] = a - CH_STRIP
         s.strips_revealed += 1
@@ -1084,6 +1093,12 @@ cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
         # seat q drafted after p exactly when q comes later in the order n-1, n-2, ..., 0
         if q < p and s.loc[c] == Z_HAND + q and not (s.known[c] & pbit):
             cls[c] = GC_NDECKS
+    # ...and, while the draft goes on, the cards still being passed on below p.
+    if s.phase == PH_DRAFT_PICK and s.actor < p:
+        for i in range(s.drawn_n):
+            c = s.drawn[i]
+            if not (s.known[c] & pbit):
+                cls[c] = GC_NDECKS
     for c in range(GC_NDECKCARDS):
         if cls[c] != 0xFF or s.known[c] & pbit:
             continue
@@ -1198,8 +1213,18 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         return "draw_idx out of range"
     if s.bricks > 5 or s.cogs > 5 or s.flags > 7 or s.school_left > GC_MAXDRAWN:
         return "turn counters out of range"
-    if s.phase == PH_PLACE and s.sel_type >= GC_NTYPES:
+    if (s.phase == PH_PLACE and s.sel_type >= GC_NTYPES) or (s.phase != PH_PLACE and s.sel_type):
         return "selected type out of range"
+    if s.phase != PH_OFFER and s.draw_idx:
+        return "draw_idx set outside the offer"
+    if not (PH_SCHOOL_DRAW <= s.phase <= PH_SCHOOL_BOTTOM) and s.school_deck:
+        return "school deck set outside a School"
+    if not (PH_SCHOOL_DECK <= s.phase <= PH_SCHOOL_DRAW) and s.school_left:
+        return "School draws left outside a School"
+    if not (PH_TAKE <= s.phase <= PH_SCHOOL_BOTTOM) and (s.flags or s.bricks or s.cogs or s.turn_space):
+        return "turn fields set outside a turn"
+    if s.phase < PH_EMISSARY and s.phase != PH_DRAFT_PICK and s.actor != s.first_player:
+        return "actor set at a chance node"
     if PH_SCHOOL_DECK < s.phase <= PH_SCHOOL_BOTTOM:
         if s.school_deck < 1 or s.school_deck >= (OFFER_N[n] if n > 2 else 2):
             return "school deck out of range"

@@ -247,8 +247,10 @@ cdef class GreatCityState(State):
                 for i in range(GC_NINFL) if gc_infl_round(n, i)
             ],
             "players": players,
+            # who knows each card that lies face down (hands, decks, drawn cards)
             "known": {c: [p for p in range(n) if (s.known[c] >> p) & 1]
-                      for c in range(GC_NCARDS) if s.known[c] != (1 << n) - 1},
+                      for c in range(GC_NCARDS)
+                      if s.loc[c] != Z_OFFER and s.loc[c] != Z_BOX and not Z_CITY <= s.loc[c] < Z_CITY + GC_MAXP},
         }
 
     def _load_dict(self, dict d):
@@ -435,6 +437,8 @@ cdef class GreatCityState(State):
                     hidden[_card_deck(c)] = hidden.get(_card_deck(c), 0) + 1
             opponents[str(q)] = {"size": len(hand), "known": names(known), "hidden_by_deck": hidden,
                                  "draft_cards_hidden": len(in_group)}
+        if s.phase == PH_DRAFT_PICK and s.actor < p:
+            draft_group += [s.drawn[i] for i in range(s.drawn_n) if not (s.known[s.drawn[i]] >> p) & 1]
         my_bottom = {}
         for dk in range(1, GC_NDECKS):
             cards = [s.bot[dk][i] for i in range(s.bot_n[dk])]
