@@ -1,0 +1,129 @@
+# cython: language_level=3
+"""Rome: City of Marble kernel: the state struct, the action ids and the C functions the
+Python state class and the heuristic read it through.  See kernel.pyx for the rules and
+``romecore.games.city_of_marble`` for the encoding."""
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
+
+cdef enum:
+    CM_MAXP = 4
+    CM_NCOL = 4
+    CM_MAXSITES = 40      # bitset capacity (the board file has 37 sites)
+    CM_TRIW = 4           # 64-bit words of a triangle set (10 sites a word)
+    CM_PLW = 6            # 64-bit words of a placement set (7 sites a word)
+    CM_VERTW = 3          # 64-bit words of a vertex set
+    CM_NTRI = 256         # triangle positions
+    CM_NPL = 384          # placement positions
+    CM_NVERT = 192        # vertex ids
+    CM_NAQ = 3
+    CM_AQMAX = 13         # pieces per aqueduct
+    CM_NHILLS = 7
+    CM_NBRIDGES = 7
+    CM_NMAG = 3           # magistrates per player
+
+    # magistrate locations (mag[][]): a placement position 0..383 means "on that tile"
+    LOC_IMPERIUM = 400    # + colour
+    LOC_TREASURY = 404
+    LOC_CENTRE = 0xFFFF
+
+    # site status (site[])
+    SITE_OPEN = 0
+    SITE_BUILDING = 1     # + 4 * owner + colour
+    SITE_FOUNTAIN = 17
+    SITE_EMPTY = 18       # completed when no fountain was left
+
+    # phases
+    PH_HILLS = 0          # chance: reveal a hill
+    PH_ACTION = 1         # choose an action (or the first aqueduct piece of an Expand)
+    PH_SITE = 2           # choose the site of the tile being played
+    PH_TILE = 3           # choose the tile's place in (or across the rim of) that site
+    PH_BRIDGE = 4         # chance: the value of a bridge tile just taken
+    PH_AQSTART = 5        # place a piece of an aqueduct that the tile started
+    PH_ORDER = 6          # choose which of two completed sites resolves first
+    PH_SEND = 7           # a player may send a magistrate from the site to Imperium / Treasury
+    PH_EXPAND2 = 8        # the second aqueduct piece of an Expand
+    PH_EXTRA = 9          # two actions done: spend an Imperium tile or end the turn
+    PH_OVER = 10
+
+    # actions
+    A_SITE = 0            # + site: the tile goes to this site / resolve this site first
+    A_TILE = 40           # + local placement 0..8 in the chosen site
+    A_PLAY = 49           # + 2 * colour + with_magistrate
+    A_DRAW = 57           # + colour pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+    A_DRAW1 = 63          # + colour: draw up to two of it (only one stack left)
+    A_RECALL = 67         # + magistrate slot (ascending locations)
+    A_PIPE = 70           # + 6 * aqueduct + direction: one aqueduct piece
+    A_SEND = 88           # + magistrate slot: to the Imperium space / Treasury
+    A_KEEP = 91           # send nobody
+    A_SPEND = 92          # + colour: spend an Imperium tile for one more action
+    A_END = 96            # end the turn
+    CH_HILL = 97          # + hill: chance, this hill is revealed
+    CH_BRIDGE = 104       # + value - 1: chance, the bridge tile taken is worth value
+    CM_NUM_ACTIONS = 108
+
+    # score categories (cm_score out[])
+    SC_TRACK = 0          # civic buildings, scored during play
+    SC_BRIDGES = 1
+    SC_AQUEDUCTS = 2
+    SC_FOUNTAINS = 3
+    SC_COINS = 4
+    SC_MOST_COINS = 5
+    SC_IMPERIUM = 6
+    SC_TOTAL = 7
+    SC_N = 8
+
+ctypedef struct CMState:
+    uint64_t tri[CM_NCOL][CM_TRIW]   # triangles covered by tiles of each colour
+    uint64_t blocked[CM_TRIW]        # triangles under a tile or a chosen hill (cache)
+    uint64_t placed[CM_PLW]          # placements that hold a tile
+    uint64_t legal_pl[CM_PLW]        # placements a tile may take now (cache)
+    uint64_t aq_verts[CM_VERTW]      # vertices on an aqueduct (cache)
+    uint64_t aq_sites                # sites whose hexagon holds an aqueduct piece (cache)
+    uint16_t mag[CM_MAXP][CM_NMAG]   # magistrate locations, ascending (LOC_CENTRE last)
+    int16_t points[CM_MAXP]          # score track (civic buildings)
+    uint8_t nplayers
+    uint8_t phase
+    uint8_t actor                    # player to decide
+    uint8_t turn_player
+    uint8_t actions_left             # actions still to take this turn (the current one included)
+    uint8_t final_left               # turns left in the final round; 0 outside it
+    uint8_t hills                    # chosen hills, bit per hill of the board file
+    uint8_t hills_drawn
+    uint8_t sel_colour               # tile being played (PH_SITE, PH_TILE)
+    uint8_t sel_mag                  # 1: a magistrate goes on it
+    uint8_t sel_site                 # its site (PH_TILE)
+    uint8_t pend_bridges             # bridge tiles the tile took, values not yet drawn
+    uint8_t aq_todo                  # aqueducts the tile starts, not begun yet
+    uint8_t aq_cur                   # aqueduct being started (while aq_left > 0)
+    uint8_t aq_left                  # its start pieces still to place
+    uint8_t aq_started               # bit per aqueduct
+    uint8_t pend_n                   # completed sites not yet resolved
+    uint8_t pend_sites[2]
+    uint8_t res_site                 # site whose magistrates may leave (PH_SEND)
+    uint8_t res_seat                 # offset from the turn player of the next to decide
+    uint8_t stack[CM_NCOL]           # Neighborhood tile stacks
+    uint8_t pending[CM_NCOL]         # tiles the turn player drew this turn
+    uint8_t centre[CM_MAXP][CM_NCOL] # tiles in each player's centre box
+    uint8_t imp[CM_MAXP][CM_NCOL]    # Imperium tiles held
+    uint8_t coins[CM_MAXP]
+    uint8_t bridges[CM_MAXP][4]      # bridge tiles held, by value 1..4
+    uint8_t aq_len[CM_NAQ]           # pieces placed
+    uint8_t aq_path[CM_NAQ][CM_AQMAX + 1]   # vertex ids from the water source
+    uint8_t site[CM_MAXSITES]        # SITE_* status
+
+cdef int cm_nsites() noexcept nogil
+cdef int cm_tile_colour(const CMState *s, int pl) noexcept nogil
+cdef int cm_site_size(const CMState *s, int site) noexcept nogil
+cdef int cm_site_tiles(const CMState *s, int site) noexcept nogil
+cdef bint cm_site_full(const CMState *s, int site) noexcept nogil
+cdef void cm_influence(const CMState *s, int site, int colour, int *out) noexcept nogil
+cdef int cm_pipe_dirs(const CMState *s, int a) noexcept nogil
+cdef int cm_buildings(const CMState *s, int p) noexcept nogil
+cdef int cm_fountains(const CMState *s) noexcept nogil
+cdef int cm_bridge_pool(const CMState *s, int value) noexcept nogil
+cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil
+cdef void cm_rebuild_caches(CMState *s) noexcept nogil
+cdef void cm_advance(CMState *s) noexcept nogil
+cdef bint cm_order_matters(const CMState *s) noexcept nogil
+cdef bint cm_menu_any(const CMState *s) noexcept nogil
+cdef const char *cm_validate(const void *vs) noexcept nogil
+cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil

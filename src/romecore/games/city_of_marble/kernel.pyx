@@ -1,0 +1,1364 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Rome: City of Marble: the rules as C functions over one fixed-size struct.
+
+The board is bitsets over the numbering of ``data.py``: triangles (a site's six triangles
+are six adjacent bits of one word), placements (a site's nine placements are nine
+adjacent bits), vertices, and 64-bit site sets.  Every board table below is copied from
+``data.BOARD``, which derives them from the board file, when this module is imported.
+
+A turn is two actions (one in the final round), each split into small steps with fixed
+ids (see kernel.pxd):
+
+* play a tile: ``A_PLAY`` (colour, with or without a magistrate), then ``A_SITE`` (the
+  site), then ``A_TILE`` (which of the site's nine placements).  The tile then takes its
+  bridge tiles (chance ``CH_BRIDGE``), starts its aqueducts (``A_PIPE`` per piece), and
+  resolves its completed sites (``A_SITE`` picks the first of two when the order can
+  matter; ``A_SEND`` / ``A_KEEP`` for each player with a magistrate in the site);
+* draw tiles: ``A_DRAW`` (a pair of colours) or ``A_DRAW1`` (only one stack left);
+* expand the aqueducts: the first piece is an ``A_PIPE`` in the action menu, the second
+  an ``A_PIPE`` in ``PH_EXPAND2`` (any started aqueduct);
+* recall a magistrate: ``A_RECALL`` (slot in the player's ascending location list).
+
+After the second action a player holding Imperium may ``A_SPEND`` one for one more action
+or ``A_END`` the turn.  Steps with one possible outcome are taken in ``cm_advance``.
+Chance: the three hills (one reveal at a time) and each bridge tile's value, drawn from
+the tiles not yet taken when a player takes it (the same distribution as the face-down
+deal, drawn lazily).
+
+Engine rulings where the rulings are silent: a water source belongs to its aqueduct (no
+other aqueduct may enter it); a player with no Commission cube left cannot build (the site
+resolves as a tie); the magistrate choice is made with the tile's colour, before the
+placement (nothing the placement reveals bears on it).
+"""
+from libc.string cimport memset, memcpy, memcmp
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
+from cpython.pycapsule cimport PyCapsule_New
+
+from romecore.core.kernel cimport (
+    rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_lsb64, rc_pop_lsb64,
+    RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
+)
+
+from romecore.games.city_of_marble import data as _data
+
+# ---------------------------------------------------------------------------------------
+# Tables (filled from data.py below)
+
+cdef int NSITES, NVERTS
+cdef uint8_t TRI_SITE[CM_NTRI]           # 0xFF: not a triangle
+cdef uint8_t TRI_NBR[CM_NTRI][3]         # edge-adjacent board triangles, 0xFF padded
+cdef uint16_t TRI_PL[CM_NTRI][3]         # placements holding the triangle, 0xFFFF padded
+cdef uint8_t PL_T1[CM_NPL]               # the placement's triangles (0xFF: no placement)
+cdef uint8_t PL_T2[CM_NPL]
+cdef uint8_t PL_S1[CM_NPL]               # their sites
+cdef uint8_t PL_S2[CM_NPL]
+cdef uint8_t PL_WATER[CM_NPL]            # water sources among its four vertices
+cdef uint64_t PL_VALID[CM_PLW]
+cdef uint16_t PL_LIST[CM_NPL]
+cdef int NPL_LIST
+cdef uint64_t TRI_VALID[CM_TRIW]
+cdef uint64_t SITE_ADJ[CM_MAXSITES]
+cdef int8_t SITE_HILL[CM_MAXSITES]       # hill index of a hill site, else -1
+cdef uint8_t HILL_SITE[CM_NHILLS]
+cdef uint8_t BRIDGE_TRI[CM_NBRIDGES]
+cdef uint64_t BRIDGE_MASK[CM_TRIW]
+cdef uint8_t WATER_V[CM_NAQ]
+cdef uint64_t WATER_MASK[CM_VERTW]
+cdef uint8_t VE_NB[CM_NVERT][6]          # neighbour along a side of a board triangle, 0xFF none
+cdef uint8_t VE_TA[CM_NVERT][6]          # triangles beside that edge (0xFF: off the board)
+cdef uint8_t VE_TB[CM_NVERT][6]
+cdef uint16_t VE_PL[CM_NVERT][6]         # its placement when interior, else 0xFFFF
+cdef uint64_t VE_SITES[CM_NVERT][6]      # sites whose hexagon holds it
+cdef int COL_TILES[CM_NCOL]
+cdef int COL_POINTS[CM_NCOL]
+cdef int COL_IMP[CM_NCOL]
+cdef int8_t SIZE_COLOUR[7]               # buildings in a site -> colour built, -1 none
+cdef int BRIDGE_COUNT[5]                 # bridge tiles of each value 1..4
+cdef int N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS, N_AQ_START, N_EXPAND
+cdef int N_HILLS_IN_PLAY, N_FINAL_EMPTY
+cdef int AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
+cdef uint8_t PAIR_A[6]
+cdef uint8_t PAIR_B[6]
+
+# A true bound on the actions of one game (chance included).  Tiles T = 60, aqueduct
+# pieces P = 39, sites S = 37: actions <= T draws + T plays + T recalls + P expands = 219;
+# steps <= 3 hills + 3T (colour, site, placement) + 7 bridges + P pieces + T draws
+# + T recalls + S orders + 4S sends + 219 spends + 224 turn ends (turns <= actions + one
+# pass turn + the final round) = 977.
+cdef enum:
+    MAX_GAME_LENGTH = 1000
+
+
+def _load_tables():
+    global NSITES, NVERTS, NPL_LIST, N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS
+    global N_AQ_START, N_EXPAND, N_HILLS_IN_PLAY, N_FINAL_EMPTY
+    global AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
+    b = _data.BOARD
+    assert b.nsites <= CM_MAXSITES and b.nverts <= CM_NVERT
+    assert len(b.hills) == CM_NHILLS and len(b.bridges) == CM_NBRIDGES and len(b.water) == CM_NAQ
+    assert len(_data.COLOURS) == CM_NCOL and _data.AQUEDUCT_PIECES == CM_AQMAX
+    assert _data.MAGISTRATES == CM_NMAG and len(_data.AQUEDUCTS) == CM_NAQ
+    NSITES = b.nsites
+    NVERTS = b.nverts
+    memset(TRI_SITE, 0xFF, sizeof(TRI_SITE))
+    memset(TRI_NBR, 0xFF, sizeof(TRI_NBR))
+    memset(TRI_PL, 0xFF, sizeof(TRI_PL))
+    memset(PL_T1, 0xFF, sizeof(PL_T1))
+    memset(PL_T2, 0xFF, sizeof(PL_T2))
+    memset(PL_S1, 0xFF, sizeof(PL_S1))
+    memset(PL_S2, 0xFF, sizeof(PL_S2))
+    memset(PL_WATER, 0, sizeof(PL_WATER))
+    memset(PL_VALID, 0, sizeof(PL_VALID))
+    memset(TRI_VALID, 0, sizeof(TRI_VALID))
+    memset(SITE_ADJ, 0, sizeof(SITE_ADJ))
+    memset(SITE_HILL, -1, sizeof(SITE_HILL))
+    memset(BRIDGE_MASK, 0, sizeof(BRIDGE_MASK))
+    memset(WATER_MASK, 0, sizeof(WATER_MASK))
+    memset(VE_NB, 0xFF, sizeof(VE_NB))
+    memset(VE_TA, 0xFF, sizeof(VE_TA))
+    memset(VE_TB, 0xFF, sizeof(VE_TB))
+    memset(VE_PL, 0xFF, sizeof(VE_PL))
+    memset(VE_SITES, 0, sizeof(VE_SITES))
+    for t, site in b.tri_site.items():
+        TRI_SITE[t] = site
+        TRI_VALID[t >> 6] |= (<uint64_t>1) << (t & 63)
+        for j, n in enumerate(b.tri_nbrs[t]):
+            TRI_NBR[t][j] = n
+        for j, pl in enumerate(b.tri_pls[t]):
+            TRI_PL[t][j] = pl
+    n = 0
+    for pl in sorted(b.pl_tris):
+        t1, t2 = b.pl_tris[pl]
+        PL_T1[pl] = t1
+        PL_T2[pl] = t2
+        PL_S1[pl] = b.tri_site[t1]
+        PL_S2[pl] = b.tri_site[t2]
+        PL_WATER[pl] = b.pl_water[pl]
+        PL_VALID[pl >> 6] |= (<uint64_t>1) << (pl & 63)
+        PL_LIST[n] = pl
+        n += 1
+    NPL_LIST = n
+    for i in range(NSITES):
+        SITE_ADJ[i] = b.site_adj[i]
+    for h, site in enumerate(b.hills):
+        HILL_SITE[h] = site
+        SITE_HILL[site] = h
+    for j, t in enumerate(b.bridges):
+        BRIDGE_TRI[j] = t
+        BRIDGE_MASK[t >> 6] |= (<uint64_t>1) << (t & 63)
+    for a, v in enumerate(b.water):
+        WATER_V[a] = v
+        WATER_MASK[v >> 6] |= (<uint64_t>1) << (v & 63)
+    for v in range(NVERTS):
+        for d in range(6):
+            e = b.vert_edges[v][d]
+            if e is None:
+                continue
+            w, tris, pl = e
+            VE_NB[v][d] = w
+            VE_TA[v][d] = tris[0]
+            VE_TB[v][d] = tris[1] if len(tris) > 1 else 0xFF
+            VE_PL[v][d] = pl if pl >= 0 else 0xFFFF
+            VE_SITES[v][d] = b.edge_sites(v, w)
+    memset(SIZE_COLOUR, -1, sizeof(SIZE_COLOUR))
+    for c, col in enumerate(_data.COLOURS):
+        COL_TILES[c] = col.tiles
+        COL_POINTS[c] = col.points
+        COL_IMP[c] = col.imperium
+        assert 3 <= col.site_size <= 6
+        SIZE_COLOUR[col.site_size] = c
+    memset(BRIDGE_COUNT, 0, sizeof(BRIDGE_COUNT))
+    for v in _data.BRIDGE_VALUES:
+        BRIDGE_COUNT[v] += 1
+    N_FOUNTAINS = _data.FOUNTAINS
+    N_COINS = _data.COINS
+    N_CUBES = _data.CUBES
+    N_START_TILES = _data.STARTING_TILES
+    N_ACTIONS = _data.ACTIONS_PER_TURN
+    N_AQ_START = _data.AQUEDUCT_START_PIECES
+    N_EXPAND = _data.EXPAND_PIECES
+    assert N_EXPAND == 2, "the Expand action is modelled as two steps"
+    N_HILLS_IN_PLAY = _data.HILLS_IN_PLAY
+    N_FINAL_EMPTY = _data.FINAL_ROUND_EMPTY_STACKS
+    AQ_PTS = _data.AQUEDUCT_POINTS
+    FOUNTAIN_PTS = _data.FOUNTAIN_POINTS
+    COIN_PTS = _data.COIN_POINTS
+    MOST_COINS_PTS = _data.MOST_COINS_POINTS
+    IMP_SOLE_PTS = _data.IMPERIUM_SOLE_POINTS
+    IMP_TIED_PTS = _data.IMPERIUM_TIED_POINTS
+    k = 0
+    for a in range(4):
+        for c in range(a + 1, 4):
+            PAIR_A[k] = a
+            PAIR_B[k] = c
+            k += 1
+
+
+_load_tables()
+
+# ---------------------------------------------------------------------------------------
+# Bit helpers
+
+cdef inline bint tb(const uint64_t *m, int i) noexcept nogil:
+    return (m[i >> 6] >> (i & 63)) & 1
+
+
+cdef inline void tset(uint64_t *m, int i) noexcept nogil:
+    m[i >> 6] |= (<uint64_t>1) << (i & 63)
+
+
+cdef inline void tclr(uint64_t *m, int i) noexcept nogil:
+    m[i >> 6] &= ~((<uint64_t>1) << (i & 63))
+
+
+cdef inline uint32_t site_tri_bits(const uint64_t *m, int site) noexcept nogil:
+    return <uint32_t>((m[site // 10] >> (6 * (site % 10))) & 63)
+
+
+cdef inline uint32_t site_pl_bits(const uint64_t *m, int site) noexcept nogil:
+    return <uint32_t>((m[site // 7] >> (9 * (site % 7))) & 0x1FF)
+
+
+cdef inline int site_pl_base(int site) noexcept nogil:
+    return 64 * (site // 7) + 9 * (site % 7)
+
+
+cdef inline bint any_bits(const uint64_t *m, int words) noexcept nogil:
+    cdef int i
+    for i in range(words):
+        if m[i]:
+            return True
+    return False
+
+
+cdef inline bint hill_chosen(const CMState *s, int site) noexcept nogil:
+    cdef int h = SITE_HILL[site]
+    return h >= 0 and (s.hills >> h) & 1
+
+
+cdef inline void tile_mask(const CMState *s, uint64_t *out) noexcept nogil:
+    cdef int w
+    for w in range(CM_TRIW):
+        out[w] = s.tri[0][w] | s.tri[1][w] | s.tri[2][w] | s.tri[3][w]
+
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+
+# ---------------------------------------------------------------------------------------
+# Queries
+
+cdef int cm_nsites() noexcept nogil:
+    return NSITES
+
+
+cdef int cm_tile_colour(const CMState *s, int pl) noexcept nogil:
+    """Colour of the tile on placement pl, -1 if none."""
+    cdef int t = PL_T1[pl], c
+    if t == 0xFF or not tb(s.placed, pl):
+        return -1
+    for c in range(CM_NCOL):
+        if tb(s.tri[c], t):
+            return c
+    return -1
+
+
+cdef bint cm_site_full(const CMState *s, int site) noexcept nogil:
+    return site_tri_bits(s.blocked, site) == 63 and not hill_chosen(s, site)
+
+
+cdef int cm_site_size(const CMState *s, int site) noexcept nogil:
+    """Buildings in a completed site: six minus the tiles lying on two of its triangles."""
+    return 6 - __builtin_popcount(site_pl_bits(s.placed, site) & 63)
+
+
+cdef int cm_site_tiles(const CMState *s, int site) noexcept nogil:
+    """Distinct tiles covering some triangle of the site so far."""
+    cdef uint64_t tiles[CM_TRIW]
+    tile_mask(s, tiles)
+    cdef int covered = __builtin_popcount(site_tri_bits(tiles, site))
+    return covered - __builtin_popcount(site_pl_bits(s.placed, site) & 63)
+
+
+cdef inline bint pl_touches(int pl, int site) noexcept nogil:
+    return PL_S1[pl] == site or PL_S2[pl] == site
+
+
+cdef void cm_influence(const CMState *s, int site, int colour, int *out) noexcept nogil:
+    """Magistrates of each player standing on tiles of the colour in the site."""
+    cdef int p, j, loc
+    for p in range(s.nplayers):
+        out[p] = 0
+        for j in range(CM_NMAG):
+            loc = s.mag[p][j]
+            if loc < CM_NPL and pl_touches(loc, site) and cm_tile_colour(s, loc) == colour:
+                out[p] += 1
+
+
+cdef inline int mags_in_site(const CMState *s, int p, int site) noexcept nogil:
+    """Bit j set when p's magistrate slot j stands on a tile touching the site."""
+    cdef int j, loc, m = 0
+    for j in range(CM_NMAG):
+        loc = s.mag[p][j]
+        if loc < CM_NPL and pl_touches(loc, site):
+            m |= 1 << j
+    return m
+
+
+cdef int cm_buildings(const CMState *s, int p) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(NSITES):
+        if SITE_BUILDING <= s.site[i] < SITE_FOUNTAIN and (s.site[i] - SITE_BUILDING) >> 2 == p:
+            n += 1
+    return n
+
+
+cdef int cm_fountains(const CMState *s) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(NSITES):
+        n += s.site[i] == SITE_FOUNTAIN
+    return n
+
+
+cdef int cm_bridge_pool(const CMState *s, int value) noexcept nogil:
+    """Bridge tiles of the value not yet taken by anyone (on the board or boxed)."""
+    cdef int p, n = BRIDGE_COUNT[value]
+    for p in range(s.nplayers):
+        n -= s.bridges[p][value - 1]
+    return n
+
+
+cdef inline int coin_supply(const CMState *s) noexcept nogil:
+    cdef int p, n = N_COINS
+    for p in range(s.nplayers):
+        n -= s.coins[p]
+    return n
+
+
+cdef inline int imp_supply(const CMState *s, int c) noexcept nogil:
+    cdef int p, n = COL_IMP[c]
+    for p in range(s.nplayers):
+        n -= s.imp[p][c]
+    return n
+
+
+cdef inline int empty_stacks(const CMState *s) noexcept nogil:
+    return (s.stack[0] == 0) + (s.stack[1] == 0) + (s.stack[2] == 0) + (s.stack[3] == 0)
+
+
+cdef inline int pipe_dirs_t(const CMState *s, int a, const uint64_t *tiles) noexcept nogil:
+    """Directions in which aqueduct a may take its next piece (a 6-bit mask)."""
+    cdef int v, d, w, ta, tb_, pl, out = 0
+    cdef uint64_t forbid[CM_VERTW]
+    if not (s.aq_started >> a) & 1 or s.aq_len[a] >= CM_AQMAX:
+        return 0
+    v = s.aq_path[a][s.aq_len[a]]
+    forbid[0] = s.aq_verts[0] | WATER_MASK[0]
+    forbid[1] = s.aq_verts[1] | WATER_MASK[1]
+    forbid[2] = s.aq_verts[2] | WATER_MASK[2]
+    for d in range(6):
+        w = VE_NB[v][d]
+        if w == 0xFF or tb(forbid, w):
+            continue
+        ta = VE_TA[v][d]
+        tb_ = VE_TB[v][d]
+        if not (tb(tiles, ta) or (tb_ != 0xFF and tb(tiles, tb_))):
+            continue
+        pl = VE_PL[v][d]
+        if pl != 0xFFFF and tb(s.placed, pl):
+            continue    # the inner diagonal of one tile
+        out |= 1 << d
+    return out
+
+
+cdef int cm_pipe_dirs(const CMState *s, int a) noexcept nogil:
+    cdef uint64_t tiles[CM_TRIW]
+    tile_mask(s, tiles)
+    return pipe_dirs_t(s, a, tiles)
+
+
+cdef inline bint any_pipe(const CMState *s) noexcept nogil:
+    cdef uint64_t tiles[CM_TRIW]
+    cdef int a
+    if not s.aq_started:
+        return False
+    tile_mask(s, tiles)
+    for a in range(CM_NAQ):
+        if pipe_dirs_t(s, a, tiles):
+            return True
+    return False
+
+
+cdef bint cm_menu_any(const CMState *s) noexcept nogil:
+    """Whether the turn player can take any action now."""
+    cdef int p = s.turn_player
+    if s.stack[0] or s.stack[1] or s.stack[2] or s.stack[3]:
+        return True
+    if s.mag[p][0] != LOC_CENTRE:
+        return True
+    if (s.centre[p][0] or s.centre[p][1] or s.centre[p][2] or s.centre[p][3]) and any_bits(s.legal_pl, CM_PLW):
+        return True
+    return any_pipe(s)
+
+
+cdef bint cm_order_matters(const CMState *s) noexcept nogil:
+    """Whether resolving the two pending sites in either order can differ: only through
+    the one tile that touches both (its magistrate may leave after the first), the last
+    fountain, or a player's last cubes."""
+    cdef int i = s.pend_sites[0], j = s.pend_sites[1], p, k, loc
+    if N_FOUNTAINS - cm_fountains(s) < 2:
+        return True
+    for p in range(s.nplayers):
+        if N_CUBES - cm_buildings(s, p) < 2:
+            return True
+        for k in range(CM_NMAG):
+            loc = s.mag[p][k]
+            if loc < CM_NPL and pl_touches(loc, i) and pl_touches(loc, j):
+                return True
+    return False
+
+# ---------------------------------------------------------------------------------------
+# Scoring
+
+cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil:
+    """Final-scoring points of player p by category (SC_*), as if the game ended now."""
+    cdef uint64_t owned = 0, fountains = 0, rem
+    cdef int i, v, c, q, best, ties, b
+    memset(out, 0, sizeof(int32_t) * SC_N)
+    out[SC_TRACK] = s.points[p]
+    for v in range(1, 5):
+        out[SC_BRIDGES] += v * s.bridges[p][v - 1]
+    for i in range(NSITES):
+        if s.site[i] == SITE_FOUNTAIN:
+            fountains |= (<uint64_t>1) << i
+        elif SITE_BUILDING <= s.site[i] < SITE_FOUNTAIN and (s.site[i] - SITE_BUILDING) >> 2 == p:
+            owned |= (<uint64_t>1) << i
+    out[SC_AQUEDUCTS] = AQ_PTS * rc_popcount64(owned & s.aq_sites)
+    rem = owned
+    while rem:
+        b = rc_pop_lsb64(&rem)
+        out[SC_FOUNTAINS] += FOUNTAIN_PTS * rc_popcount64(SITE_ADJ[b] & fountains)
+    out[SC_COINS] = COIN_PTS * s.coins[p]
+    best = 0
+    for q in range(s.nplayers):
+        if s.coins[q] > best:
+            best = s.coins[q]
+    if best > 0 and s.coins[p] == best:
+        out[SC_MOST_COINS] = MOST_COINS_PTS
+    for c in range(CM_NCOL):
+        best = 0
+        ties = 0
+        for q in range(s.nplayers):
+            if s.imp[q][c] > best:
+                best = s.imp[q][c]
+                ties = 1
+            elif s.imp[q][c] == best:
+                ties += 1
+        if best > 0 and s.imp[p][c] == best:
+            out[SC_IMPERIUM] += IMP_SOLE_PTS if ties == 1 else IMP_TIED_PTS
+    for i in range(SC_TOTAL):
+        out[SC_TOTAL] += out[i]
+
+# ---------------------------------------------------------------------------------------
+# Board updates
+
+cdef inline void cover_tri(CMState *s, int t) noexcept nogil:
+    """Marks t covered and keeps legal_pl exact: placements on t go, placements next to
+    t (both triangles free) come."""
+    cdef int j, i, n, x, other
+    tset(s.blocked, t)
+    for j in range(3):
+        x = TRI_PL[t][j]
+        if x != 0xFFFF:
+            tclr(s.legal_pl, x)
+    for j in range(3):
+        n = TRI_NBR[t][j]
+        if n == 0xFF or tb(s.blocked, n):
+            continue
+        for i in range(3):
+            x = TRI_PL[n][i]
+            if x == 0xFFFF:
+                continue
+            other = PL_T1[x] ^ PL_T2[x] ^ n
+            if not tb(s.blocked, other):
+                tset(s.legal_pl, x)
+
+
+cdef inline void recompute_legal(const CMState *s, uint64_t *out) noexcept nogil:
+    cdef int i, x, t1, t2, j
+    cdef bint touch
+    memset(out, 0, sizeof(uint64_t) * CM_PLW)
+    for i in range(NPL_LIST):
+        x = PL_LIST[i]
+        t1 = PL_T1[x]
+        t2 = PL_T2[x]
+        if tb(s.blocked, t1) or tb(s.blocked, t2):
+            continue
+        touch = False
+        for j in range(3):
+            if (TRI_NBR[t1][j] != 0xFF and tb(s.blocked, TRI_NBR[t1][j])) or \
+                    (TRI_NBR[t2][j] != 0xFF and tb(s.blocked, TRI_NBR[t2][j])):
+                touch = True
+                break
+        if touch:
+            tset(out, x)
+
+
+cdef void cm_rebuild_caches(CMState *s) noexcept nogil:
+    """Recomputes blocked, legal_pl, aq_verts and aq_sites from the primary fields."""
+    cdef int w, h, k, a, i, v, d, site
+    tile_mask(s, s.blocked)
+    for h in range(CM_NHILLS):
+        if (s.hills >> h) & 1:
+            site = HILL_SITE[h]
+            for k in range(6):
+                tset(s.blocked, 64 * (site // 10) + 6 * (site % 10) + k)
+    recompute_legal(s, s.legal_pl)
+    memset(s.aq_verts, 0, sizeof(s.aq_verts))
+    s.aq_sites = 0
+    for a in range(CM_NAQ):
+        if not (s.aq_started >> a) & 1:
+            continue
+        tset(s.aq_verts, s.aq_path[a][0])
+        for i in range(s.aq_len[a]):
+            v = s.aq_path[a][i]
+            tset(s.aq_verts, s.aq_path[a][i + 1])
+            for d in range(6):
+                if VE_NB[v][d] == s.aq_path[a][i + 1]:
+                    s.aq_sites |= VE_SITES[v][d]
+
+
+cdef inline void sort_mags(CMState *s, int p) noexcept nogil:
+    cdef uint16_t *m = s.mag[p]
+    cdef uint16_t x
+    if m[0] > m[1]:
+        x = m[0]; m[0] = m[1]; m[1] = x
+    if m[1] > m[2]:
+        x = m[1]; m[1] = m[2]; m[2] = x
+    if m[0] > m[1]:
+        x = m[0]; m[0] = m[1]; m[1] = x
+
+
+cdef inline void place_piece(CMState *s, int a, int d) noexcept nogil:
+    cdef int v = s.aq_path[a][s.aq_len[a]]
+    cdef int w = VE_NB[v][d], i
+    cdef uint64_t sites = VE_SITES[v][d], rem
+    s.aq_len[a] += 1
+    s.aq_path[a][s.aq_len[a]] = w
+    tset(s.aq_verts, w)
+    s.aq_sites |= sites
+    rem = sites
+    while rem:
+        i = rc_pop_lsb64(&rem)
+        if s.site[i] == SITE_FOUNTAIN:
+            if coin_supply(s) > 0:
+                s.coins[s.turn_player] += 1
+            break
+
+
+cdef inline void play_tile(CMState *s, int x) noexcept nogil:
+    cdef int p = s.turn_player, c = s.sel_colour, t1 = PL_T1[x], t2 = PL_T2[x], st, j
+    tset(s.tri[c], t1)
+    tset(s.tri[c], t2)
+    tset(s.placed, x)
+    cover_tri(s, t1)
+    cover_tri(s, t2)
+    s.centre[p][c] -= 1
+    if s.sel_mag:
+        s.mag[p][CM_NMAG - 1] = x      # a centre magistrate sorts last
+        sort_mags(s, p)
+    s.pend_bridges = tb(BRIDGE_MASK, t1) + tb(BRIDGE_MASK, t2)
+    s.aq_todo = PL_WATER[x] & ~s.aq_started
+    s.pend_n = 0
+    for j in range(2):
+        st = PL_S1[x] if j == 0 else PL_S2[x]
+        if s.site[st] == SITE_OPEN and cm_site_full(s, st) and not (s.pend_n == 1 and s.pend_sites[0] == st):
+            s.pend_sites[s.pend_n] = st
+            s.pend_n += 1
+    if s.pend_n == 2 and s.pend_sites[0] > s.pend_sites[1]:
+        st = s.pend_sites[0]
+        s.pend_sites[0] = s.pend_sites[1]
+        s.pend_sites[1] = st
+    s.sel_colour = 0
+    s.sel_mag = 0
+    s.sel_site = 0
+    s.phase = PH_BRIDGE
+
+
+cdef inline void resolve_site(CMState *s, int i) noexcept nogil:
+    """Steps 1-4 of resolving a completed site; opens the Imperium step when something
+    was built."""
+    cdef int size = cm_site_size(s, i), c = SIZE_COLOUR[size], p, best = 0, owner = -1
+    cdef int infl[CM_MAXP]
+    cm_influence(s, i, c, infl)
+    for p in range(s.nplayers):
+        if infl[p] > best:
+            best = infl[p]
+            owner = p
+        elif infl[p] == best:
+            owner = -1
+    if owner >= 0 and cm_buildings(s, owner) < N_CUBES:
+        s.site[i] = SITE_BUILDING + 4 * owner + c
+        s.points[owner] += COL_POINTS[c]
+    elif cm_fountains(s) < N_FOUNTAINS:
+        s.site[i] = SITE_FOUNTAIN
+    else:
+        s.site[i] = SITE_EMPTY
+        return
+    s.res_site = i
+    s.res_seat = 0
+    s.phase = PH_SEND
+
+
+cdef inline void take_pending(CMState *s, int i) noexcept nogil:
+    if s.pend_sites[0] == i:
+        s.pend_sites[0] = s.pend_sites[1]
+    s.pend_sites[1] = 0
+    s.pend_n -= 1
+    if s.pend_n == 0:
+        s.pend_sites[0] = 0
+
+
+cdef inline void start_turn(CMState *s, int p) noexcept nogil:
+    s.turn_player = p
+    s.actor = p
+    s.actions_left = 1 if s.final_left else N_ACTIONS
+    s.phase = PH_ACTION
+
+
+cdef inline void end_turn(CMState *s) noexcept nogil:
+    """Upkeep of the turn player, the final-round trigger, and the next turn."""
+    cdef int p = s.turn_player, c, j, loc
+    for c in range(CM_NCOL):
+        s.centre[p][c] += s.pending[c]
+        s.pending[c] = 0
+    for j in range(CM_NMAG):
+        loc = s.mag[p][j]
+        if LOC_IMPERIUM <= loc < LOC_IMPERIUM + CM_NCOL:
+            if imp_supply(s, loc - LOC_IMPERIUM) > 0:
+                s.imp[p][loc - LOC_IMPERIUM] += 1
+            s.mag[p][j] = LOC_CENTRE
+        elif loc == LOC_TREASURY:
+            if coin_supply(s) > 0:
+                s.coins[p] += 1
+            s.mag[p][j] = LOC_CENTRE
+    sort_mags(s, p)
+    s.actions_left = 0
+    if s.final_left:
+        s.final_left -= 1
+        if s.final_left == 0:
+            s.phase = PH_OVER
+            s.actor = 0
+            s.turn_player = 0
+            return
+    elif empty_stacks(s) >= N_FINAL_EMPTY:
+        s.final_left = s.nplayers
+    start_turn(s, (p + 1) % s.nplayers)
+
+
+cdef inline bint holds_imperium(const CMState *s, int p) noexcept nogil:
+    return (s.imp[p][0] | s.imp[p][1] | s.imp[p][2] | s.imp[p][3]) != 0
+
+
+cdef inline void action_done(CMState *s) noexcept nogil:
+    s.actions_left -= 1
+    s.actor = s.turn_player
+    if s.final_left:
+        end_turn(s)
+    elif s.actions_left:
+        s.phase = PH_ACTION
+    elif holds_imperium(s, s.turn_player) and cm_menu_any(s):
+        s.phase = PH_EXTRA
+    else:
+        end_turn(s)
+
+
+cdef void cm_advance(CMState *s) noexcept nogil:
+    """Takes every step that needs no decision and no chance, until one does."""
+    cdef int a, q, i
+    while True:
+        if s.phase == PH_HILLS:
+            if s.hills_drawn < N_HILLS_IN_PLAY:
+                return
+            start_turn(s, 0)
+        elif s.phase == PH_ACTION:
+            if cm_menu_any(s):
+                return
+            end_turn(s)      # nothing to do: pass
+        elif s.phase == PH_BRIDGE:
+            if s.pend_bridges:
+                return
+            s.phase = PH_AQSTART
+        elif s.phase == PH_AQSTART:
+            if s.aq_left and cm_pipe_dirs(s, s.aq_cur):
+                return
+            s.aq_left = 0
+            s.aq_cur = 0
+            if s.aq_todo:
+                a = __builtin_ctz(s.aq_todo)
+                s.aq_todo &= ~(1 << a)
+                s.aq_started |= 1 << a
+                s.aq_path[a][0] = WATER_V[a]
+                tset(s.aq_verts, WATER_V[a])
+                s.aq_cur = a
+                s.aq_left = N_AQ_START
+                continue
+            s.phase = PH_ORDER
+        elif s.phase == PH_ORDER:
+            if s.pend_n == 0:
+                action_done(s)
+            elif s.pend_n == 2 and cm_order_matters(s):
+                return
+            else:
+                i = s.pend_sites[0]
+                take_pending(s, i)
+                resolve_site(s, i)
+        elif s.phase == PH_SEND:
+            while s.res_seat < s.nplayers:
+                q = (s.turn_player + s.res_seat) % s.nplayers
+                if mags_in_site(s, q, s.res_site):
+                    s.actor = q
+                    return
+                s.res_seat += 1
+            s.res_site = 0
+            s.res_seat = 0
+            s.actor = s.turn_player
+            s.phase = PH_ORDER
+        elif s.phase == PH_EXPAND2:
+            if any_pipe(s):
+                return
+            action_done(s)
+        else:
+            return
+
+# ---------------------------------------------------------------------------------------
+# The kernel interface
+
+cdef void cm_init(void *vs, const int32_t *params) noexcept nogil:
+    cdef CMState *s = <CMState *>vs
+    cdef int n = params[0], c, p, j
+    memset(s, 0, sizeof(CMState))
+    s.nplayers = n
+    s.phase = PH_HILLS
+    for c in range(CM_NCOL):
+        s.stack[c] = COL_TILES[c] - n * N_START_TILES
+        for p in range(n):
+            s.centre[p][c] = N_START_TILES
+    for p in range(n):
+        for j in range(CM_NMAG):
+            s.mag[p][j] = LOC_CENTRE
+
+
+cdef int cm_num_players(const void *vs) noexcept nogil:
+    return (<const CMState *>vs).nplayers
+
+
+cdef int cm_current_player(const void *vs) noexcept nogil:
+    cdef const CMState *s = <const CMState *>vs
+    if s.phase == PH_OVER:
+        return RC_TERMINAL
+    if s.phase == PH_HILLS or s.phase == PH_BRIDGE:
+        return RC_CHANCE
+    return s.actor
+
+
+cdef int cm_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
+    cdef const CMState *s = <const CMState *>vs
+    cdef int h, v, n = 0, k, total = 0
+    if s.phase == PH_HILLS:
+        for h in range(CM_NHILLS):
+            if not (s.hills >> h) & 1:
+                acts[n] = CH_HILL + h
+                n += 1
+        for h in range(n):
+            probs[h] = 1.0 / n
+        return n
+    if s.phase == PH_BRIDGE:
+        for v in range(1, 5):
+            total += cm_bridge_pool(s, v)
+        for v in range(1, 5):
+            k = cm_bridge_pool(s, v)
+            if k > 0:
+                acts[n] = CH_BRIDGE + v - 1
+                probs[n] = k / <double>total
+                n += 1
+        return n
+    return 0
+
+
+cdef int32_t cm_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
+    cdef const CMState *s = <const CMState *>vs
+    cdef int h, v, k, total = 0
+    if s.phase == PH_HILLS:
+        k = rc_rng_below(rng, CM_NHILLS - s.hills_drawn)
+        for h in range(CM_NHILLS):
+            if not (s.hills >> h) & 1:
+                if k == 0:
+                    return CH_HILL + h
+                k -= 1
+        return CH_HILL
+    for v in range(1, 5):
+        total += cm_bridge_pool(s, v)
+    k = rc_rng_below(rng, total)
+    for v in range(1, 5):
+        k -= cm_bridge_pool(s, v)
+        if k < 0:
+            return CH_BRIDGE + v - 1
+    return CH_BRIDGE
+
+
+cdef inline int menu(const CMState *s, int32_t *out) noexcept nogil:
+    cdef int p = s.turn_player, n = 0, c, k, j, a, d, dirs, nonempty = 0
+    cdef bint has_mag = s.mag[p][CM_NMAG - 1] == LOC_CENTRE
+    cdef uint64_t tiles[CM_TRIW]
+    if any_bits(s.legal_pl, CM_PLW):
+        for c in range(CM_NCOL):
+            if s.centre[p][c]:
+                out[n] = A_PLAY + 2 * c
+                n += 1
+                if has_mag:
+                    out[n] = A_PLAY + 2 * c + 1
+                    n += 1
+    for c in range(CM_NCOL):
+        if s.stack[c]:
+            nonempty += 1
+    if nonempty >= 2:
+        for k in range(6):
+            if s.stack[PAIR_A[k]] and s.stack[PAIR_B[k]]:
+                out[n] = A_DRAW + k
+                n += 1
+    elif nonempty == 1:
+        for c in range(CM_NCOL):
+            if s.stack[c]:
+                out[n] = A_DRAW1 + c
+                n += 1
+    for j in range(CM_NMAG):
+        if s.mag[p][j] != LOC_CENTRE and (j == 0 or s.mag[p][j] != s.mag[p][j - 1]):
+            out[n] = A_RECALL + j
+            n += 1
+    if s.aq_started:
+        tile_mask(s, tiles)
+        for a in range(CM_NAQ):
+            dirs = pipe_dirs_t(s, a, tiles)
+            while dirs:
+                d = __builtin_ctz(dirs)
+                dirs &= dirs - 1
+                out[n] = A_PIPE + 6 * a + d
+                n += 1
+    return n
+
+
+cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
+    cdef const CMState *s = <const CMState *>vs
+    cdef int n = 0, i, a, d, dirs, j, c, p
+    cdef uint32_t bits
+    cdef double probs_unused[8]
+    cdef uint64_t tiles[CM_TRIW]
+    cdef int ph = s.phase
+    if ph == PH_ACTION:
+        return menu(s, out)
+    if ph == PH_SITE:
+        for i in range(NSITES):
+            if site_pl_bits(s.legal_pl, i):
+                out[n] = A_SITE + i
+                n += 1
+        return n
+    if ph == PH_TILE:
+        bits = site_pl_bits(s.legal_pl, s.sel_site)
+        while bits:
+            out[n] = A_TILE + __builtin_ctz(bits)
+            bits &= bits - 1
+            n += 1
+        return n
+    if ph == PH_HILLS or ph == PH_BRIDGE:
+        return cm_chance_outcomes(vs, out, probs_unused)
+    if ph == PH_AQSTART:
+        dirs = cm_pipe_dirs(s, s.aq_cur)
+        while dirs:
+            d = __builtin_ctz(dirs)
+            dirs &= dirs - 1
+            out[n] = A_PIPE + 6 * s.aq_cur + d
+            n += 1
+        return n
+    if ph == PH_EXPAND2:
+        tile_mask(s, tiles)
+        for a in range(CM_NAQ):
+            dirs = pipe_dirs_t(s, a, tiles)
+            while dirs:
+                d = __builtin_ctz(dirs)
+                dirs &= dirs - 1
+                out[n] = A_PIPE + 6 * a + d
+                n += 1
+        return n
+    if ph == PH_ORDER:
+        out[0] = A_SITE + s.pend_sites[0]
+        out[1] = A_SITE + s.pend_sites[1]
+        return 2
+    if ph == PH_SEND:
+        bits = mags_in_site(s, s.actor, s.res_site)
+        while bits:
+            out[n] = A_SEND + __builtin_ctz(bits)
+            bits &= bits - 1
+            n += 1
+        out[n] = A_KEEP
+        return n + 1
+    if ph == PH_EXTRA:
+        p = s.turn_player
+        for c in range(CM_NCOL):
+            if s.imp[p][c]:
+                out[n] = A_SPEND + c
+                n += 1
+        out[n] = A_END
+        return n + 1
+    return 0
+
+
+cdef void cm_apply(void *vs, int32_t a) noexcept nogil:
+    cdef CMState *s = <CMState *>vs
+    cdef int ph = s.phase, p = s.turn_player, c, k, h, site, j
+    if ph == PH_HILLS:
+        h = a - CH_HILL
+        s.hills |= 1 << h
+        s.hills_drawn += 1
+        site = HILL_SITE[h]
+        for k in range(6):
+            cover_tri(s, 64 * (site // 10) + 6 * (site % 10) + k)
+    elif ph == PH_ACTION:
+        if a >= A_PIPE:
+            k = a - A_PIPE
+            place_piece(s, k // 6, k % 6)
+            s.phase = PH_EXPAND2
+        elif a >= A_RECALL:
+            s.mag[p][a - A_RECALL] = LOC_CENTRE
+            sort_mags(s, p)
+            action_done(s)
+        elif a >= A_DRAW1:
+            c = a - A_DRAW1
+            k = 2 if s.stack[c] >= 2 else s.stack[c]
+            s.stack[c] -= k
+            s.pending[c] += k
+            action_done(s)
+        elif a >= A_DRAW:
+            k = a - A_DRAW
+            s.stack[PAIR_A[k]] -= 1
+            s.pending[PAIR_A[k]] += 1
+            s.stack[PAIR_B[k]] -= 1
+            s.pending[PAIR_B[k]] += 1
+            action_done(s)
+        else:
+            s.sel_colour = (a - A_PLAY) >> 1
+            s.sel_mag = (a - A_PLAY) & 1
+            s.phase = PH_SITE
+    elif ph == PH_SITE:
+        s.sel_site = a - A_SITE
+        s.phase = PH_TILE
+    elif ph == PH_TILE:
+        play_tile(s, site_pl_base(s.sel_site) + a - A_TILE)
+    elif ph == PH_BRIDGE:
+        s.bridges[p][a - CH_BRIDGE] += 1
+        s.pend_bridges -= 1
+    elif ph == PH_AQSTART:
+        place_piece(s, s.aq_cur, (a - A_PIPE) % 6)
+        s.aq_left -= 1
+    elif ph == PH_ORDER:
+        take_pending(s, a - A_SITE)
+        resolve_site(s, a - A_SITE)
+    elif ph == PH_SEND:
+        if a != A_KEEP:
+            j = a - A_SEND
+            site = s.site[s.res_site]
+            s.mag[s.actor][j] = LOC_TREASURY if site == SITE_FOUNTAIN else \
+                LOC_IMPERIUM + ((site - SITE_BUILDING) & 3)
+            sort_mags(s, s.actor)
+        s.res_seat += 1
+    elif ph == PH_EXPAND2:
+        k = a - A_PIPE
+        place_piece(s, k // 6, k % 6)
+        action_done(s)
+    elif ph == PH_EXTRA:
+        if a == A_END:
+            end_turn(s)
+        else:
+            s.imp[p][a - A_SPEND] -= 1
+            s.actions_left = 1
+            s.phase = PH_ACTION
+    cm_advance(s)
+
+
+cdef void cm_returns(const void *vs, double *out) noexcept nogil:
+    """Winners (most points, then most civic buildings, then most Imperium) share 1.0."""
+    cdef const CMState *s = <const CMState *>vs
+    cdef int32_t sc[SC_N]
+    cdef int64_t key[CM_MAXP]
+    cdef int64_t best = -1
+    cdef int p, nwin = 0, imps
+    for p in range(s.nplayers):
+        cm_score(s, p, sc)
+        imps = s.imp[p][0] + s.imp[p][1] + s.imp[p][2] + s.imp[p][3]
+        key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>cm_buildings(s, p) << 16) + imps
+        if key[p] > best:
+            best = key[p]
+    for p in range(s.nplayers):
+        if key[p] == best:
+            nwin += 1
+    for p in range(s.nplayers):
+        out[p] = 1.0 / nwin if key[p] == best else 0.0
+
+
+cdef uint32_t cm_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
+    """Only the taker sees a bridge tile's value; everything else is public."""
+    cdef const CMState *s = <const CMState *>vs
+    if s.phase == PH_BRIDGE and observer != s.turn_player:
+        return RC_HIDDEN | 1
+    return <uint32_t>a
+
+
+cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
+    """Redeals the bridge tiles other players hold from those p has not seen (all but
+    p's own): each opponent keeps their number of bridges.  At the end every bridge is
+    turned over, so nothing is hidden."""
+    cdef CMState *s = <CMState *>vs
+    cdef uint8_t vals[8]
+    cdef int n = 0, v, k, q, i, j, tmp
+    if s.phase == PH_OVER:
+        return
+    for v in range(1, 5):
+        for k in range(BRIDGE_COUNT[v] - s.bridges[p][v - 1]):
+            vals[n] = v
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = rc_rng_below(rng, i + 1)
+        tmp = vals[i]
+        vals[i] = vals[j]
+        vals[j] = tmp
+    i = 0
+    for q in range(s.nplayers):
+        if q == p:
+            continue
+        k = s.bridges[q][0] + s.bridges[q][1] + s.bridges[q][2] + s.bridges[q][3]
+        memset(s.bridges[q], 0, 4)
+        for j in range(k):
+            s.bridges[q][vals[i] - 1] += 1
+            i += 1
+
+# ---------------------------------------------------------------------------------------
+# Validation of a struct from outside
+
+cdef const char *cm_validate(const void *vs) noexcept nogil:
+    """NULL when every field is in range and the board, pieces, caches and phase agree."""
+    cdef const CMState *s = <const CMState *>vs
+    cdef CMState r
+    cdef int n = s.nplayers, p, c, i, j, k, a, v, d, w, loc, ph, cnt, total, site, t1, t2, st
+    cdef uint64_t tiles[CM_TRIW]
+    cdef uint64_t seen[CM_TRIW]
+    cdef uint64_t verts[CM_VERTW]
+    cdef uint64_t on_tile[CM_PLW]
+    cdef int32_t buf[64]
+    cdef int owned[CM_MAXP]
+    cdef int pts[CM_MAXP]
+    cdef int fountains = 0, bridges_taken = 0, covered_bridges = 0
+    if n < 2 or n > CM_MAXP:
+        return "nplayers must be 2, 3 or 4"
+    ph = s.phase
+    if ph > PH_OVER:
+        return "unknown phase"
+    if s.actor >= n or s.turn_player >= n:
+        return "actor or turn player out of range"
+    if s.hills >= (1 << CM_NHILLS) or __builtin_popcount(s.hills) != s.hills_drawn:
+        return "hills do not match hills_drawn"
+    if (ph == PH_HILLS) != (s.hills_drawn < N_HILLS_IN_PLAY):
+        return "hills drawn out of step with the phase"
+    # unused seats hold nothing
+    for p in range(n, CM_MAXP):
+        for j in range(CM_NMAG):
+            if s.mag[p][j]:
+                return "an unused seat holds a magistrate"
+        for c in range(CM_NCOL):
+            if s.centre[p][c] or s.imp[p][c]:
+                return "an unused seat holds tiles"
+        for v in range(4):
+            if s.bridges[p][v]:
+                return "an unused seat holds bridges"
+        if s.coins[p] or s.points[p]:
+            return "an unused seat holds coins or points"
+    # tiles on the board
+    memset(seen, 0, sizeof(seen))
+    for c in range(CM_NCOL):
+        for w in range(CM_TRIW):
+            if s.tri[c][w] & ~TRI_VALID[w]:
+                return "tile on a non-triangle"
+            if s.tri[c][w] & seen[w]:
+                return "two tiles overlap"
+            seen[w] |= s.tri[c][w]
+    tile_mask(s, tiles)
+    for w in range(CM_PLW):
+        if s.placed[w] & ~PL_VALID[w]:
+            return "tile on a non-placement"
+    memset(seen, 0, sizeof(seen))
+    cnt = 0
+    for i in range(NPL_LIST):
+        k = PL_LIST[i]
+        if not tb(s.placed, k):
+            continue
+        cnt += 1
+        t1 = PL_T1[k]
+        t2 = PL_T2[k]
+        if tb(seen, t1) or tb(seen, t2):
+            return "two placements share a triangle"
+        tset(seen, t1)
+        tset(seen, t2)
+        c = cm_tile_colour(s, k)
+        if c < 0 or not tb(s.tri[c], t2):
+            return "a tile's two triangles differ in colour"
+    for w in range(CM_TRIW):
+        if seen[w] != tiles[w]:
+            return "covered triangles do not match the placements"
+    for i in range(NSITES):
+        if hill_chosen(s, i) and site_tri_bits(tiles, i):
+            return "tile on a hill"
+    # caches
+    memcpy(&r, s, sizeof(CMState))
+    if r.aq_started >= (1 << CM_NAQ):
+        return "aq_started out of range"
+    for a in range(CM_NAQ):
+        if r.aq_len[a] > CM_AQMAX:
+            return "aqueduct too long"
+        for i in range(CM_AQMAX + 1):
+            if r.aq_path[a][i] >= NVERTS:
+                return "aqueduct vertex out of range"
+    cm_rebuild_caches(&r)
+    if memcmp(r.blocked, s.blocked, sizeof(r.blocked)) or memcmp(r.legal_pl, s.legal_pl, sizeof(r.legal_pl)):
+        return "board caches do not match the tiles"
+    # aqueducts
+    memset(verts, 0, sizeof(verts))
+    for a in range(CM_NAQ):
+        if not (s.aq_started >> a) & 1:
+            if s.aq_len[a]:
+                return "pieces on an aqueduct not started"
+            for i in range(CM_AQMAX + 1):
+                if s.aq_path[a][i]:
+                    return "path of an aqueduct not started"
+            continue
+        if s.aq_path[a][0] != WATER_V[a]:
+            return "aqueduct does not start at its water source"
+        for i in range(s.aq_len[a] + 1, CM_AQMAX + 1):
+            if s.aq_path[a][i]:
+                return "unused aqueduct path slot is not zero"
+        for i in range(s.aq_len[a] + 1):
+            v = s.aq_path[a][i]
+            if tb(verts, v):
+                return "aqueducts share a vertex"
+            if i and tb(WATER_MASK, v):
+                return "aqueduct enters a water source"
+            tset(verts, v)
+        for i in range(s.aq_len[a]):
+            v = s.aq_path[a][i]
+            for d in range(6):
+                if VE_NB[v][d] == s.aq_path[a][i + 1]:
+                    break
+            else:
+                return "aqueduct pieces are not lattice edges"
+            if not (tb(tiles, VE_TA[v][d]) or (VE_TB[v][d] != 0xFF and tb(tiles, VE_TB[v][d]))):
+                return "aqueduct piece not on a tile edge"
+            if VE_PL[v][d] != 0xFFFF and tb(s.placed, VE_PL[v][d]):
+                return "aqueduct piece on a tile's diagonal"
+    if memcmp(r.aq_verts, s.aq_verts, sizeof(r.aq_verts)) or r.aq_sites != s.aq_sites:
+        return "aqueduct caches do not match the paths"
+    # sites
+    memset(owned, 0, sizeof(owned))
+    memset(pts, 0, sizeof(pts))
+    for i in range(CM_MAXSITES):
+        st = s.site[i]
+        if i >= NSITES:
+            if st:
+                return "status of a site off the board"
+            continue
+        if st > SITE_EMPTY:
+            return "site status out of range"
+        if st == SITE_OPEN:
+            if cm_site_full(s, i) and not ((s.pend_n >= 1 and s.pend_sites[0] == i) or
+                                           (s.pend_n == 2 and s.pend_sites[1] == i)):
+                return "a completed site is unresolved"
+            continue
+        if hill_chosen(s, i) or not cm_site_full(s, i):
+            return "an incomplete site holds a building"
+        if st == SITE_FOUNTAIN:
+            fountains += 1
+        elif st < SITE_FOUNTAIN:
+            p = (st - SITE_BUILDING) >> 2
+            c = (st - SITE_BUILDING) & 3
+            if p >= n:
+                return "building owner out of range"
+            if SIZE_COLOUR[cm_site_size(s, i)] != c:
+                return "building does not match the site's size"
+            owned[p] += 1
+            pts[p] += COL_POINTS[c]
+    if fountains > N_FOUNTAINS:
+        return "too many fountains"
+    for p in range(n):
+        if owned[p] > N_CUBES:
+            return "more buildings than cubes"
+        if s.points[p] != pts[p]:
+            return "score track does not match the buildings"
+    # magistrates
+    memset(on_tile, 0, sizeof(on_tile))
+    for p in range(n):
+        for j in range(CM_NMAG):
+            loc = s.mag[p][j]
+            if j and loc < s.mag[p][j - 1]:
+                return "magistrates not in ascending order"
+            if loc < CM_NPL:
+                if not tb(s.placed, loc):
+                    return "magistrate on an empty placement"
+                if tb(on_tile, loc):
+                    return "two magistrates on one tile"
+                tset(on_tile, loc)
+            elif not (LOC_IMPERIUM <= loc <= LOC_TREASURY or loc == LOC_CENTRE):
+                return "magistrate location out of range"
+    # supplies
+    for c in range(CM_NCOL):
+        k = 0
+        for w in range(CM_TRIW):
+            k += rc_popcount64(s.tri[c][w])
+        total = s.stack[c] + s.pending[c] + k // 2
+        for p in range(n):
+            total += s.centre[p][c]
+        if total != COL_TILES[c]:
+            return "Neighborhood tiles are not conserved"
+        if imp_supply(s, c) < 0:
+            return "too many Imperium tiles"
+    if coin_supply(s) < 0:
+        return "too many coins"
+    for v in range(1, 5):
+        if cm_bridge_pool(s, v) < 0:
+            return "too many bridge tiles of one value"
+    for p in range(n):
+        bridges_taken += s.bridges[p][0] + s.bridges[p][1] + s.bridges[p][2] + s.bridges[p][3]
+    for w in range(CM_TRIW):
+        covered_bridges += rc_popcount64(tiles[w] & BRIDGE_MASK[w])
+    if bridges_taken + s.pend_bridges != covered_bridges:
+        return "bridge tiles taken do not match the bridge spaces covered"
+    for a in range(CM_NAQ):
+        for i in range(NPL_LIST):
+            k = PL_LIST[i]
+            if tb(s.placed, k) and (PL_WATER[k] >> a) & 1 and not ((s.aq_started | s.aq_todo) >> a) & 1:
+                return "a tile touches a water source whose aqueduct is not started"
+        if (s.aq_started >> a) & 1:
+            for i in range(NPL_LIST):
+                k = PL_LIST[i]
+                if tb(s.placed, k) and (PL_WATER[k] >> a) & 1:
+                    break
+            else:
+                return "aqueduct started with no tile at its water source"
+    # turn and phase
+    if s.final_left > n:
+        return "final_left out of range"
+    if s.final_left and empty_stacks(s) < N_FINAL_EMPTY:
+        return "final round without three empty stacks"
+    if ph == PH_HILLS or ph == PH_OVER:
+        if s.actions_left or s.actor or s.turn_player or s.final_left:
+            return "turn fields set outside play"
+    if ph != PH_HILLS and ph != PH_OVER:
+        if s.actions_left < 1 and ph != PH_EXTRA:
+            return "no action left in an action phase"
+        if s.actions_left > N_ACTIONS or (s.final_left and s.actions_left > 1):
+            return "actions_left out of range"
+    if ph == PH_HILLS:
+        if any_bits(tiles, CM_TRIW) or s.aq_started:
+            return "tiles on the board before the hills are revealed"
+    for c in range(CM_NCOL):
+        if s.pending[c] and (ph == PH_HILLS or ph == PH_OVER):
+            return "drawn tiles outside a turn"
+    if ph != PH_SEND and s.actor != s.turn_player:
+        return "actor is not the turn player"
+    if ph != PH_SITE and ph != PH_TILE and (s.sel_colour or s.sel_mag or s.sel_site):
+        return "tile selection outside a tile play"
+    if ph == PH_SITE or ph == PH_TILE:
+        p = s.turn_player
+        if s.sel_colour >= CM_NCOL or s.sel_mag > 1 or not s.centre[p][s.sel_colour]:
+            return "selected tile not held"
+        if s.sel_mag and s.mag[p][CM_NMAG - 1] != LOC_CENTRE:
+            return "selected magistrate not in the centre box"
+        if ph == PH_SITE and s.sel_site:
+            return "site selected too early"
+        if ph == PH_TILE and (s.sel_site >= NSITES or not site_pl_bits(s.legal_pl, s.sel_site)):
+            return "selected site has no legal tile"
+    if s.pend_bridges > 2 or (s.pend_bridges and ph != PH_BRIDGE):
+        return "pending bridges outside the bridge step"
+    if ph == PH_BRIDGE and not s.pend_bridges:
+        return "bridge step with no bridge"
+    if s.aq_todo >= (1 << CM_NAQ) or s.aq_todo & s.aq_started:
+        return "aq_todo out of range"
+    if s.aq_todo and ph != PH_BRIDGE and ph != PH_AQSTART:
+        return "aqueduct start pending outside the tile's resolution"
+    if s.aq_left > N_AQ_START or s.aq_cur >= CM_NAQ or (not s.aq_left and s.aq_cur):
+        return "aqueduct start counters out of range"
+    if s.aq_left and (ph != PH_AQSTART or not (s.aq_started >> s.aq_cur) & 1
+                      or s.aq_len[s.aq_cur] + s.aq_left != N_AQ_START):
+        return "aqueduct start outside its step"
+    if ph == PH_AQSTART and not (s.aq_left and cm_pipe_dirs(s, s.aq_cur)):
+        return "aqueduct start step with no piece to place"
+    if s.pend_n > 2:
+        return "pend_n out of range"
+    for i in range(2):
+        if i >= s.pend_n:
+            if s.pend_sites[i]:
+                return "unused pending site slot is not zero"
+        elif s.pend_sites[i] >= NSITES or s.site[s.pend_sites[i]] != SITE_OPEN \
+                or not cm_site_full(s, s.pend_sites[i]):
+            return "pending site is not an unresolved completed site"
+    if s.pend_n == 2 and s.pend_sites[0] >= s.pend_sites[1]:
+        return "pending sites not in ascending order"
+    if s.pend_n and not (PH_BRIDGE <= ph <= PH_SEND):
+        return "pending sites outside the tile's resolution"
+    if ph == PH_ORDER and not (s.pend_n == 2 and cm_order_matters(s)):
+        return "order step without two sites whose order matters"
+    if ph == PH_SEND:
+        if s.res_site >= NSITES or not (SITE_BUILDING <= s.site[s.res_site] <= SITE_FOUNTAIN):
+            return "Imperium step on a site with nothing built"
+        if s.res_seat >= n or s.actor != (s.turn_player + s.res_seat) % n \
+                or not mags_in_site(s, s.actor, s.res_site):
+            return "Imperium step for a player with no magistrate there"
+    elif s.res_site or s.res_seat:
+        return "Imperium step fields outside the step"
+    if ph == PH_EXTRA and (s.actions_left or s.final_left or not holds_imperium(s, s.turn_player)
+                          or not cm_menu_any(s)):
+        return "extra-action step without Imperium or anything to do"
+    if ph == PH_ACTION and not cm_menu_any(s):
+        return "action step with nothing to do"
+    if ph == PH_EXPAND2 and not any_pipe(s):
+        return "second aqueduct piece with nowhere to go"
+    if ph == PH_SITE and not any_bits(s.legal_pl, CM_PLW):
+        return "tile play with no legal placement"
+    if ph != PH_OVER and cm_legal(vs, buf) == 0:
+        return "no legal action in a live state"
+    return NULL
+
+
+# ---------------------------------------------------------------------------------------
+
+cdef rc_kernel CM_KERNEL
+CM_KERNEL.abi_version = RC_ABI_VERSION
+CM_KERNEL.state_size = sizeof(CMState)
+CM_KERNEL.state_version = 1
+CM_KERNEL.num_actions = CM_NUM_ACTIONS
+CM_KERNEL.max_legal = 64
+CM_KERNEL.max_game_length = MAX_GAME_LENGTH
+CM_KERNEL.init = cm_init
+CM_KERNEL.num_players = cm_num_players
+CM_KERNEL.current_player = cm_current_player
+CM_KERNEL.legal_actions = cm_legal
+CM_KERNEL.chance_outcomes = cm_chance_outcomes
+CM_KERNEL.sample_chance = cm_sample_chance
+CM_KERNEL.apply = cm_apply
+CM_KERNEL.returns = cm_returns
+CM_KERNEL.resample = cm_resample
+CM_KERNEL.observe_action = cm_observe_action
+CM_KERNEL.validate = cm_validate
+
+kernel_capsule = PyCapsule_New(<void *>&CM_KERNEL, b"romecore.rc_kernel", NULL)
+STATE_SIZE = sizeof(CMState)
+NUM_ACTIONS = CM_NUM_ACTIONS
+MAX_LEGAL = 64
+GAME_LENGTH_BOUND = MAX_GAME_LENGTH

@@ -1,0 +1,36 @@
+"""Registers Rome: City of Marble through the ``romecore`` entry point ``city_of_marble``,
+exactly as a third-party game plugin would."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from romecore.hookspecs import hookimpl
+from romecore.spec import GameSpec
+from romecore.games.city_of_marble import kernel
+from romecore.games.city_of_marble.state import CityOfMarbleState
+
+
+def _encode(options: Mapping[str, Any]) -> list[int]:
+    return [options["players"]]
+
+
+SPEC = GameSpec(
+    game_id="city_of_marble",
+    name="Rome: City of Marble",
+    min_players=2,
+    max_players=4,
+    default_players=4,
+    kernel=kernel.kernel_capsule,
+    state_class=CityOfMarbleState,
+    encode_options=_encode,
+    options=(),
+    perfect_information=False,
+    description="Grow Rome tile by tile on a triangular grid around three hills, commission "
+    "civic buildings, lay aqueducts and gather Imperium (Brett Myers, 2015).",
+)
+
+
+@hookimpl
+def romecore_games() -> list[GameSpec]:
+    return [SPEC]
