@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import romecore
-from conftest import START, gcr, main_phase
+from gcr_helpers import START, gcr, main_phase
 from romecore.games.great_city_of_rome import data
 
 

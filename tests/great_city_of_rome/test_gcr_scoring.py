@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import city, gcr
+from gcr_helpers import city, gcr
 
 # The rulebook's final-scoring example, laid out on a 4x4 grid so that every printed
 # number holds: A = lone 2-house next to a red; B = three 2-houses (one luxury) next to

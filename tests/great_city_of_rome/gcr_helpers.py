@@ -1,8 +1,7 @@
-"""Helpers for building Great City of Rome positions through state_from_dict."""
+"""Helpers for building Great City of Rome positions through state_from_dict (imported
+by the tests in this folder; pytest puts the folder on sys.path)."""
 
 from __future__ import annotations
-
-import pytest
 
 import romecore
 
@@ -66,8 +65,3 @@ def main_phase(players: int = 4, actor: int = 0, space: int = 4, hand=(), coins=
     }
     d.update(extra)
     return gcr(n).state_from_dict(d)
-
-
-@pytest.fixture
-def game4() -> romecore.Game:
-    return gcr(4)
