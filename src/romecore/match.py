@@ -37,7 +37,8 @@ def play_game(
     is called before each action is applied (player -1 for chance).
 
     The game starts at ``game.new_initial_state(seed)``, or at ``state`` when given (it is
-    played on, so pass a clone to keep it; the record then carries its snapshot).
+    played on, so pass a clone to keep it; unless it is the seed's initial state, the
+    record carries its snapshot).
     """
     n = game.num_players()
     if len(agents) != n:
@@ -53,6 +54,8 @@ def play_game(
         if state.game != game:
             raise ValueError(f"start state is of {state.game!r}, not {game!r}")
         start = state.serialize(history=True)
+        if start == game.new_initial_state(seed=seed).serialize():
+            start = None  # the seed's own initial state: the seed says it all
     result = GameRecord(game.game_id, game.options, seed,
                         [getattr(a, "spec", type(a).__name__) for a in agents],
                         think_seconds=[0.0] * n, moves=[0] * n, start=start)

@@ -1,0 +1,86 @@
+"""``romecore replay``: step through a game record in the terminal, or check records."""
+
+from __future__ import annotations
+
+import click
+
+from romecore.errors import RomecoreError
+
+
+@click.command("replay")
+@click.argument("path", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--game", "-n", "number", type=click.IntRange(0), default=0, show_default=True,
+              help="which record of the file (0 is the first)")
+@click.option("--step/--no-step", default=None,
+              help="wait for Enter after each move (default: when the terminal is interactive)")
+@click.option("--board/--no-board", default=False, help="draw the state after every move")
+@click.option("--check", "check_all", is_flag=True,
+              help="replay every record of the file silently and report those that do not replay")
+def command(path: str, number: int, step: bool | None, board: bool, check_all: bool) -> None:
+    """Replay a game record (JSON lines or msgpack, e.g. a tournament's results file).
+
+    Every action is checked as it is applied; at the end the final returns and scores
+    must be the recorded ones.  While stepping: Enter for the next move, a number to go
+    that many moves, 'b' to draw the state, 'c' to run to the end, 'q' to quit.
+    """
+    from romecore import records
+
+    try:
+        if check_all:
+            bad = total = 0
+            for i, rec in enumerate(records.iter_records(path)):
+                total += 1
+                try:
+                    records.replay(rec)
+                except records.RecordError as e:
+                    bad += 1
+                    click.echo(f"record {i}: {e}")
+            click.echo(f"{total - bad} of {total} records replay to their recorded result")
+            if bad:
+                raise SystemExit(1)
+            return
+        recs = records.read(path)
+        if number >= len(recs):
+            raise click.ClickException(f"{path} holds {len(recs)} records; there is no record {number}")
+        _step_through(recs[number], step, board)
+    except RomecoreError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _step_through(rec, step: bool | None, board: bool) -> None:
+    from romecore import records
+
+    if step is None:
+        step = click.get_text_stream("stdin").isatty() and click.get_text_stream("stdout").isatty()
+    opts = ", ".join(f"{k}={v}" for k, v in rec.options.items())
+    click.echo(f"{rec.game_id} ({opts}), seed {rec.seed}, {len(rec.actions)} actions")
+    for seat, agent in enumerate(rec.agents):
+        click.echo(f"  player {seat}: {agent}")
+    r = records.Replayer(rec)
+    if board:
+        click.echo(str(r.state))
+    skip = 0
+    while not r.done():
+        player, _action, name = r.step()
+        who = "chance  " if player == records.CHANCE_PLAYER else f"player {player}"
+        click.echo(f"{r.index:>4}. {who}: {name}")
+        if board:
+            click.echo(str(r.state))
+        if step and skip <= 0 and not r.done():
+            answer = click.prompt("", default="", show_default=False, prompt_suffix="> ").strip().lower()
+            if answer == "q":
+                return
+            if answer == "c":
+                step = False
+            elif answer == "b":
+                click.echo(str(r.state))
+            elif answer.isdigit():
+                skip = int(answer) - 1
+        else:
+            skip -= 1
+    state = r.finish()
+    if not board:
+        click.echo(str(state))
+    click.echo(f"scores {state.scores()}, returns {state.returns()}")
+    if rec.finished():
+        click.echo("the replay reaches the recorded result")

@@ -1,0 +1,33 @@
+"""The default line-up of ``romecore tournament GAME`` when no ``--agent`` is given.
+
+One table, strongest first: the first row whose agents are all installed and accept the
+spec is used, with its game count (chosen for about a minute on 2 cores).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["DEFAULT_LINEUPS", "default_lineup"]
+
+#: (agent specs, number of games)
+DEFAULT_LINEUPS: list[tuple[tuple[str, ...], int]] = [
+    (("mcts:simulations=200", "greedy", "random"), 300),
+    (("greedy", "random"), 4000),
+    (("random", "random"), 20000),
+]
+
+
+def default_lineup(game: Any) -> tuple[list[str], int]:
+    """The first default line-up whose agents can all be built for ``game``."""
+    import romecore
+    from romecore.errors import RomecoreError
+
+    for specs, games in DEFAULT_LINEUPS:
+        try:
+            for spec in specs:
+                romecore.make_agent(spec, game=game, seed=0)
+        except RomecoreError:
+            continue
+        return list(specs), games
+    raise RomecoreError("no installed agent can play; install romecore's agents")

@@ -1,0 +1,200 @@
+"""Backends that run a tournament's games: the local process pool (the default) and an
+in-process loop.
+
+A backend takes the list of :class:`~romecore.tournament.schedule.GameTask` and reports
+to a :class:`Sink` as games end.  The pool protects the tournament from its workers: a
+worker that dies (a crash in native code, an out-of-memory kill) or overruns the per-game
+time limit is killed and replaced, and its game is played again from its seed, up to
+``retries`` times, after which the game is reported failed.  Games that fail inside the
+game (an agent raises, an illegal move) are deterministic given the seed, so they are
+reported failed at once.  Tasks and results cross the pipe as msgpack bytes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections import deque
+from multiprocessing.connection import wait
+from typing import Any, Protocol, Sequence
+
+from romecore.tournament.schedule import GameTask
+from romecore.tournament.worker import load_plugins, pack, play_task, unpack, worker_main
+
+__all__ = ["Sink", "TournamentError", "InlineBackend", "LocalBackend"]
+
+
+class TournamentError(RuntimeError):
+    """The tournament cannot go on (workers cannot start, a results file is unusable)."""
+
+
+class Sink(Protocol):
+    """Where a backend reports: a finished game, a failed game, a notice."""
+
+    def done(self, task: GameTask, record: dict, attempts: int) -> None: ...
+
+    def failed(self, task: GameTask, reason: str, attempts: int) -> None: ...
+
+    def event(self, message: str) -> None: ...
+
+
+class InlineBackend:
+    """Plays the games one after another in this process: no isolation and no time limit,
+    but no start-up either (embedding, debugging, measuring the runner itself)."""
+
+    name = "inline"
+
+    def __init__(self, plugins: Sequence[str] = ()) -> None:
+        self.plugins = list(plugins)
+
+    def run(self, tasks: Sequence[GameTask], sink: Sink) -> None:
+        load_plugins(self.plugins)
+        for task in tasks:
+            out = unpack(pack(play_task(task.payload())))  # the same bytes a worker sees
+            if out["ok"]:
+                sink.done(task, out["record"], 1)
+            else:
+                sink.failed(task, out["error"], 1)
+
+
+class _Worker:
+    """One pool process, its pipe, and the tasks sent to it (the first is being played)."""
+
+    def __init__(self, ctx: Any, plugins: Sequence[str], serial: int) -> None:
+        self.serial = serial
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.proc = ctx.Process(target=worker_main, args=(child, list(plugins)),
+                                name=f"romecore-worker-{serial}", daemon=True)
+        self.proc.start()
+        child.close()
+        self.ready = False
+        self.queue: deque[GameTask] = deque()
+        self.started = time.monotonic()  # when the task at the head began (or spawn time)
+
+    def send(self, task: GameTask) -> None:
+        if not self.queue:
+            self.started = time.monotonic()
+        self.queue.append(task)
+        self.conn.send_bytes(pack(task.payload()))
+
+    def kill(self) -> None:
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send_bytes(b"")
+        except OSError:
+            pass
+        self.proc.join(2)
+        self.kill()
+
+
+class LocalBackend:
+    """A pool of worker processes on this machine.
+
+    ``workers`` processes (default: the CPU count) each hold up to ``prefetch`` games so
+    none waits for the parent between games.  ``time_limit`` is per game in seconds;
+    ``start_method`` is the multiprocessing method (``spawn`` by default: workers import
+    romecore afresh, sharing nothing with the parent but the pipe).
+    """
+
+    name = "local"
+
+    def __init__(self, workers: int | None = None, plugins: Sequence[str] = (),
+                 time_limit: float = 600.0, retries: int = 2, prefetch: int = 2,
+                 start_method: str = "spawn") -> None:
+        self.workers = max(1, workers or multiprocessing.cpu_count())
+        self.plugins = list(plugins)
+        self.time_limit = float(time_limit)
+        self.retries = max(0, int(retries))
+        self.prefetch = max(1, int(prefetch))
+        self.ctx = multiprocessing.get_context(start_method)
+        self._serial = 0
+        self._startup_deaths = 0
+
+    def _spawn(self) -> _Worker:
+        self._serial += 1
+        return _Worker(self.ctx, self.plugins, self._serial)
+
+    def run(self, tasks: Sequence[GameTask], sink: Sink) -> None:
+        pending: deque[GameTask] = deque(tasks)
+        if not pending:
+            return
+        attempts: dict[int, int] = {}
+        pool = [self._spawn() for _ in range(min(self.workers, len(pending)))]
+        try:
+            while pending or any(w.queue for w in pool):
+                for w in pool:
+                    while w.ready and pending and len(w.queue) < self.prefetch:
+                        w.send(pending.popleft())
+                now = time.monotonic()
+                busy = [w.started + self.time_limit - now for w in pool if w.queue]
+                timeout = min([0.5, *busy]) if busy else 0.5
+                ready = set(wait([w.conn for w in pool] + [w.proc.sentinel for w in pool],
+                                 max(0.0, timeout)))
+                for k, w in enumerate(pool):
+                    lost = None
+                    if w.conn in ready or w.proc.sentinel in ready:
+                        lost = self._drain(w, sink, attempts)
+                    if lost is None and w.queue and time.monotonic() - w.started > self.time_limit:
+                        lost = f"took longer than the {self.time_limit:g} s time limit"
+                    if lost is not None:
+                        pool[k] = self._replace(w, lost, pending, attempts, sink)
+        finally:
+            for w in pool:
+                w.stop()
+
+    def _drain(self, w: _Worker, sink: Sink, attempts: dict[int, int]) -> str | None:
+        """Handles every message waiting from w; returns why w is lost, or None."""
+        try:
+            while w.conn.poll():
+                msg = unpack(w.conn.recv_bytes())
+                if "fatal" in msg:
+                    raise TournamentError(f"a worker could not start: {msg['fatal']}")
+                if msg.get("ready"):
+                    w.ready = True
+                    continue
+                task = w.queue.popleft()
+                if msg.get("i") != task.index:
+                    return f"answered for game {msg.get('i')} while playing game {task.index}"
+                w.started = time.monotonic()
+                tries = attempts.pop(task.index, 0) + 1
+                if msg["ok"]:
+                    sink.done(task, msg["record"], tries)
+                else:
+                    sink.failed(task, msg["error"], tries)
+        except (EOFError, OSError):
+            pass
+        if not w.proc.is_alive():
+            w.proc.join(1)
+            code = w.proc.exitcode
+            if not w.ready:
+                self._startup_deaths += 1
+                if self._startup_deaths > 3 + self.workers:
+                    raise TournamentError(f"workers keep dying at start (exit code {code})")
+            return f"died (exit code {code})" if code is not None and code >= 0 else f"was killed by signal {-(code or 0)}"
+        return None
+
+    def _replace(self, w: _Worker, why: str, pending: deque[GameTask],
+                 attempts: dict[int, int], sink: Sink) -> _Worker:
+        """Kills w, puts its games back (the one it was playing counts an attempt) and
+        starts a fresh worker in its place."""
+        w.kill()
+        queued = list(w.queue)
+        if queued:
+            head = queued[0]
+            tries = attempts[head.index] = attempts.get(head.index, 0) + 1
+            if tries > self.retries:
+                del attempts[head.index]
+                sink.failed(head, f"worker {why} in game {head.index} on each of {tries} attempts", tries)
+                queued = queued[1:]
+            else:
+                sink.event(f"worker {w.serial} {why} in game {head.index}; replacing it and "
+                           f"replaying the game from its seed (attempt {tries + 1})")
+        else:
+            sink.event(f"worker {w.serial} {why} while idle; replacing it")
+        pending.extendleft(reversed(queued))
+        return self._spawn()

@@ -1,0 +1,196 @@
+"""``run()``: a tournament from its description to its results table."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+from romecore.tournament.local import InlineBackend, LocalBackend, TournamentError
+from romecore.tournament.resultsfile import ResultsFile, make_header
+from romecore.tournament.schedule import GameTask, make_task
+from romecore.tournament.stats import (Failure, GameSummary, TournamentResult, agent_labels,
+                                       summarise)
+from romecore.tournament.worker import load_plugins
+
+__all__ = ["run", "BACKENDS"]
+
+BACKENDS = ("local", "ray", "inline")
+
+
+class _Collector:
+    """The sink the backends report to: file, progress bar, summaries, failures."""
+
+    def __init__(self, results: ResultsFile | None, progress: Any, task_id: Any,
+                 on_event: Callable[[str], None] | None) -> None:
+        self.results = results
+        self.progress = progress
+        self.task_id = task_id
+        self.on_event = on_event
+        self.games: dict[int, GameSummary] = {}
+        self.failures: list[Failure] = []
+        self.events: list[str] = []
+
+    def done(self, task: GameTask, record: dict, attempts: int) -> None:
+        if task.index in self.games:
+            return  # never counted twice
+        if self.results is not None:
+            self.games[task.index] = self.results.add_game(record, attempts)
+        else:
+            self.games[task.index] = GameSummary.from_record(record)
+        if self.progress is not None:
+            self.progress.advance(self.task_id)
+
+    def failed(self, task: GameTask, reason: str, attempts: int) -> None:
+        self.failures.append(Failure(task.index, reason, attempts))
+        if self.results is not None:
+            self.results.add_failure(task.index, reason, attempts)
+        self.event(f"game {task.index} failed: {reason}")
+        if self.progress is not None:
+            self.progress.advance(self.task_id)
+
+    def event(self, message: str) -> None:
+        self.events.append(message)
+        if self.on_event is not None:
+            self.on_event(message)
+        elif self.progress is not None:
+            self.progress.console.print(f"[yellow]{message}[/yellow]")
+
+
+def _resolve_game(game: Any, players: int | None, options: dict | None) -> Any:
+    import romecore
+
+    if isinstance(game, romecore.Game):
+        if players is not None or options:
+            raise ValueError("give players and options with a game id, not with a Game")
+        return game
+    opts = dict(options or {})
+    if players is not None:
+        opts["players"] = players
+    return romecore.load_game(game, **opts)
+
+
+def run(
+    game: Any,
+    agents: Sequence[str] | None = None,
+    *,
+    games: int | None = None,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    out: str | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    time_limit: float = 600.0,
+    retries: int = 2,
+    progress: bool = False,
+    plugins: Sequence[str] = (),
+    paired_seeds: bool = True,
+    start: Any = None,
+    on_event: Callable[[str], None] | None = None,
+    ray_init: dict[str, Any] | None = None,
+) -> TournamentResult:
+    """Plays a tournament and returns its results table as data.
+
+    ``game`` is a game id (with ``players`` and ``options``) or a :class:`romecore.Game`;
+    ``agents`` are spec strings (default: the installed default line-up, see
+    :mod:`romecore.tournament.defaults`), seated in rotation so each sits in each seat
+    equally often over every ``len(agents)`` games; ``games`` defaults with them.  Seeds
+    come from ``seed``, so the same arguments give the same games on any backend.
+
+    ``backend`` is ``"local"`` (a pool of ``workers`` processes, default one per CPU),
+    ``"ray"`` (Ray tasks on the cluster at ``address``, or a private local instance when
+    it is None) or ``"inline"`` (this process, no isolation).  A game whose worker crashes
+    or overruns ``time_limit`` seconds is played again from its seed up to ``retries``
+    times, then reported in ``failures``.
+
+    With ``out`` each game's record is appended to that JSON-lines file as it ends;
+    ``resume=True`` continues such a file (games already there are kept and not
+    replayed), ``overwrite=True`` replaces it.  ``plugins`` are modules registered in
+    every worker (agents not installed as entry points).  ``start`` is a state to start
+    every game from instead of each seed's initial state.
+    """
+    import romecore
+
+    if backend not in BACKENDS:
+        raise ValueError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    load_plugins(plugins)
+    g = _resolve_game(game, players, options)
+    if agents:
+        specs = list(agents)
+        count = games
+    else:
+        from romecore.tournament.defaults import default_lineup
+
+        specs, default_games = default_lineup(g)
+        count = games if games is not None else default_games
+    if count is None:
+        count = 100
+    if count < 0:
+        raise ValueError("games must be >= 0")
+    for spec in specs:  # refuse a bad spec here, not in every worker
+        romecore.make_agent(spec, game=g, seed=0)
+    if start is not None and start.game != g:
+        raise ValueError(f"start state is of {start.game!r}, not {g!r}")
+    labels = agent_labels(specs)
+    start_blob = start.serialize(history=True) if start is not None else None
+    header = make_header(g.game_id, g.options, specs, seed, count, paired_seeds,
+                         start_blob.hex() if start_blob is not None else None)
+
+    results = ResultsFile(out, header, resume, overwrite) if out else None
+    try:
+        done = dict(results.done) if results is not None else {}
+        todo = [make_task(g, specs, seed, i, paired_seeds, start) for i in range(count) if i not in done]
+        if backend == "local":
+            runner: Any = LocalBackend(workers, plugins, time_limit, retries)
+            width = min(runner.workers, max(1, len(todo)))
+        elif backend == "ray":
+            from romecore.tournament.ray_backend import RayBackend
+
+            runner = RayBackend(address, workers, plugins, time_limit, retries, ray_init)
+            width = workers or 0
+        else:
+            runner = InlineBackend(plugins)
+            width = 1
+        bar = _progress_bar() if progress else None
+        task_id = None
+        if bar is not None:
+            task_id = bar.add_task(g.game_id, total=count, completed=len(done), failed=0)
+            bar.start()
+        sink = _Collector(results, bar, task_id, on_event)
+        t0 = time.perf_counter()
+        try:
+            runner.run(todo, sink)
+        finally:
+            elapsed = time.perf_counter() - t0
+            if bar is not None:
+                bar.stop()
+    finally:
+        if results is not None:
+            results.close()
+    games_done = {**done, **sink.games}
+    rows = summarise(specs, labels, [games_done[i] for i in sorted(games_done) if i < count])
+    return TournamentResult(
+        game_id=g.game_id, options=g.options, seed=seed, agents=labels, rows=rows,
+        games_planned=count, games_played=sum(1 for i in games_done if i < count),
+        games_this_run=len(sink.games), failures=sink.failures, events=sink.events,
+        elapsed=elapsed, backend=backend, workers=width, out=out)
+
+
+def _progress_bar() -> Any:
+    """A rich progress bar on stderr: bar, done/total, games/s, ETA."""
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                               TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+    from rich.text import Text
+
+    class GamesPerSecond(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("-- games/s" if speed is None else f"{speed:,.1f} games/s", style="cyan")
+
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    GamesPerSecond(), TimeElapsedColumn(), TextColumn("ETA"),
+                    TimeRemainingColumn(), console=Console(stderr=True), transient=False)

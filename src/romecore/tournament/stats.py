@@ -1,0 +1,176 @@
+"""The results table: per agent, games, wins, win rate with a 95% interval, mean score,
+mean seconds per move, and an openskill rating.
+
+Everything here is computed from the finished games in index order, never in the order
+they happened to finish, so the table depends only on the games (the same master seed
+gives the same table on any backend, resumed or not), timing columns aside.
+
+Ratings use openskill's Thurstone-Mosteller full-pairing model, which rates tied ranks as
+ties (its Plackett-Luce model mis-rates them).  A game's ranking puts the winners (highest
+return) first, then the others by score; equal (return, score) is a tie.  An agent in
+several seats of one game (fewer agents than seats) counts with its best seat; a game
+with a single distinct agent rates nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Sequence
+
+__all__ = ["GameSummary", "AgentRow", "Failure", "TournamentResult", "wilson_interval",
+           "summarise", "seat_ranks"]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What the table needs from one game record."""
+
+    index: int
+    lineup: tuple[int, ...]
+    returns: tuple[float, ...]
+    scores: tuple[float, ...]
+    think_seconds: tuple[float, ...]
+    moves: tuple[int, ...]
+
+    @classmethod
+    def from_record(cls, rec: dict) -> "GameSummary":
+        meta = rec["meta"]
+        return cls(int(meta["index"]), tuple(meta["lineup"]), tuple(rec["returns"]),
+                   tuple(rec["scores"]), tuple(rec["think_seconds"]), tuple(rec["moves"]))
+
+
+@dataclass
+class AgentRow:
+    """One agent's line of the table."""
+
+    agent: str  # label: the spec, with #k appended when a spec is listed twice
+    spec: str
+    games: int  # seats played (an agent in two seats of one game counts twice)
+    wins: float  # sum of returns: a shared win counts its share
+    win_rate: float
+    win_rate_low: float  # 95% Wilson interval
+    win_rate_high: float
+    mean_score: float
+    seconds_per_move: float
+    rating: float  # openskill ordinal: mu - 3 sigma
+    mu: float
+    sigma: float
+
+
+@dataclass
+class Failure:
+    """A game that could not be played (after its retries)."""
+
+    index: int
+    reason: str
+    attempts: int
+
+
+@dataclass
+class TournamentResult:
+    """What :func:`romecore.tournament.run` returns: the table as data and how it went."""
+
+    game_id: str
+    options: dict[str, Any]
+    seed: int
+    agents: list[str]
+    rows: list[AgentRow]
+    games_planned: int
+    games_played: int  # finished games in the table (resumed ones included)
+    games_this_run: int
+    failures: list[Failure] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+    backend: str = "local"
+    workers: int = 1
+    out: str | None = None
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games_this_run / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def table(self) -> list[dict[str, Any]]:
+        """The rows as plain dicts."""
+        return [asdict(r) for r in self.rows]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["games_per_second"] = self.games_per_second
+        return d
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (fractional successes allowed)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def seat_ranks(returns: Sequence[float], scores: Sequence[float]) -> list[int]:
+    """Competition ranks per seat (1 is best): by return, then score; equal is a tie."""
+    keys = [(r, s) for r, s in zip(returns, scores)]
+    return [1 + sum(1 for other in keys if other > k) for k in keys]
+
+
+def _rating_model() -> Any:
+    from openskill.models import ThurstoneMostellerFull
+
+    return ThurstoneMostellerFull()
+
+
+def summarise(specs: Sequence[str], labels: Sequence[str],
+              games: Iterable[GameSummary]) -> list[AgentRow]:
+    """The table for a roster from its games (any order; they are sorted by index)."""
+    n = len(specs)
+    count = [0] * n
+    wins = [0.0] * n
+    score = [0.0] * n
+    think = [0.0] * n
+    moves = [0] * n
+    model = _rating_model()
+    ratings = [model.rating(name=label) for label in labels]
+    for g in sorted(games, key=lambda g: g.index):
+        for seat, a in enumerate(g.lineup):
+            count[a] += 1
+            wins[a] += g.returns[seat]
+            score[a] += g.scores[seat]
+            think[a] += g.think_seconds[seat]
+            moves[a] += g.moves[seat]
+        best: dict[int, int] = {}
+        for seat, rank in enumerate(seat_ranks(g.returns, g.scores)):
+            a = g.lineup[seat]
+            best[a] = min(rank, best.get(a, rank))
+        if len(best) < 2:
+            continue
+        order = list(best)
+        rated = model.rate([[ratings[a]] for a in order], ranks=[best[a] for a in order])
+        for a, team in zip(order, rated):
+            ratings[a] = team[0]
+    rows = []
+    for a in range(n):
+        lo, hi = wilson_interval(wins[a], count[a])
+        r = ratings[a]
+        rows.append(AgentRow(
+            agent=labels[a], spec=specs[a], games=count[a], wins=wins[a],
+            win_rate=wins[a] / count[a] if count[a] else 0.0, win_rate_low=lo, win_rate_high=hi,
+            mean_score=score[a] / count[a] if count[a] else 0.0,
+            seconds_per_move=think[a] / moves[a] if moves[a] else 0.0,
+            rating=r.mu - 3 * r.sigma, mu=r.mu, sigma=r.sigma))
+    return rows
+
+
+def agent_labels(specs: Sequence[str]) -> list[str]:
+    """Unique labels: a spec listed more than once gets ``#1``, ``#2``, ..."""
+    labels = []
+    for i, s in enumerate(specs):
+        if specs.count(s) > 1:
+            labels.append(f"{s}#{specs[:i + 1].count(s)}")
+        else:
+            labels.append(s)
+    return labels
