@@ -1,0 +1,240 @@
+"""Tournaments: schedule, table, determinism across backends, the results file and
+--resume, the Python API and the CLI."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+from click.testing import CliRunner
+
+import romecore
+from romecore import records, tournament
+from romecore.cli import main
+from romecore.tournament.schedule import derive_seed, game_seed, lineup
+from romecore.tournament.stats import GameSummary, seat_ranks, summarise, wilson_interval
+
+warnings.filterwarnings("ignore", category=RuntimeWarning)  # plugins still to come
+GAME = "great_city_of_rome"
+
+
+def _game_lines(path):
+    """The game records of a results file, without what depends on timing."""
+    out = {}
+    for rec in records.read(path):
+        d = rec.to_dict()
+        d.pop("think_seconds")
+        d["meta"].pop("attempts", None)
+        assert d["meta"]["index"] not in out, "a game was written twice"
+        out[d["meta"]["index"]] = d
+    return out
+
+
+def _table(result):
+    """The table without its timing column."""
+    return [{k: v for k, v in row.items() if k != "seconds_per_move"} for row in result.table]
+
+
+# -- schedule -----------------------------------------------------------------------------
+@pytest.mark.parametrize("agents,seats", [(2, 4), (3, 4), (4, 4), (5, 3), (1, 2)])
+def test_each_agent_sits_in_each_seat_equally(agents, seats):
+    counts = [[0] * seats for _ in range(agents)]
+    for g in range(agents * 3):
+        for s, a in enumerate(lineup(g, agents, seats)):
+            counts[a][s] += 1
+    assert all(c == counts[0][0] for row in counts for c in row)
+
+
+def test_seeds_are_reproducible_and_distinct():
+    assert derive_seed(7, 1, 2) == derive_seed(7, 1, 2)
+    seeds = {game_seed(7, i, 1, paired=False) for i in range(10000)}
+    assert len(seeds) == 10000 and all(0 <= s < 2**64 for s in seeds)
+    assert game_seed(7, 0, 3) == game_seed(7, 2, 3) != game_seed(7, 3, 3)  # paired blocks
+    assert game_seed(7, 0, 3) != game_seed(8, 0, 3)
+
+
+# -- the table ----------------------------------------------------------------------------
+def test_wilson_interval():
+    lo, hi = wilson_interval(50, 100)
+    assert lo < 0.5 < hi and abs((0.5 - lo) - (hi - 0.5)) < 1e-9 and 0.39 < lo < 0.41
+    assert wilson_interval(0, 10)[0] == pytest.approx(0.0) and wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_seat_ranks_share_ties():
+    assert seat_ranks([0, 1, 0, 0], [10, 20, 15, 15]) == [4, 1, 2, 2]
+    assert seat_ranks([0.5, 0.5, 0], [9, 9, 9]) == [1, 1, 3]
+
+
+def _summary(i, lineup_, returns, scores):
+    n = len(lineup_)
+    return GameSummary(i, tuple(lineup_), tuple(returns), tuple(scores), (0.0,) * n, (1,) * n)
+
+
+def test_ratings_rate_ties_as_ties():
+    """Two agents that always tie end with equal ratings; a third that always loses
+    falls below them.  (Plackett-Luce would not keep the tied pair equal.)"""
+    games = [_summary(i, [(i + s) % 3 for s in range(3)],
+                      [0.5 if (i + s) % 3 < 2 else 0.0 for s in range(3)],
+                      [10 if (i + s) % 3 < 2 else 5 for s in range(3)]) for i in range(30)]
+    rows = summarise(["a", "b", "c"], ["a", "b", "c"], games)
+    assert rows[0].mu == pytest.approx(rows[1].mu) and rows[0].sigma == pytest.approx(rows[1].sigma)
+    assert rows[2].mu < rows[0].mu - 5
+    assert [r.wins for r in rows] == [15.0, 15.0, 0.0] and [r.games for r in rows] == [30] * 3
+    assert rows[0].win_rate == 0.5 and rows[0].mean_score == 10
+
+
+def test_ratings_ignore_completion_order():
+    games = [_summary(i, [i % 2, 1 - i % 2], [1.0, 0.0] if i % 3 else [0.0, 1.0], [3, 2])
+             for i in range(20)]
+    a = summarise(["x", "y"], ["x", "y"], games)
+    b = summarise(["x", "y"], ["x", "y"], list(reversed(games)))
+    assert a == b
+
+
+# -- running --------------------------------------------------------------------------------
+def test_inline_run_table_adds_up():
+    r = tournament.run(GAME, ["random", "random"], games=12, players=3, seed=5, backend="inline")
+    assert r.games_played == r.games_this_run == 12 and not r.failures
+    assert [row.agent for row in r.rows] == ["random#1", "random#2"]
+    assert sum(row.games for row in r.rows) == 12 * 3
+    assert sum(row.wins for row in r.rows) == pytest.approx(12.0)  # winners share 1 per game
+    assert all(0 <= row.win_rate_low <= row.win_rate <= row.win_rate_high <= 1 for row in r.rows)
+    again = tournament.run(GAME, ["random", "random"], games=12, players=3, seed=5, backend="inline")
+    assert _table(again) == _table(r)
+    other = tournament.run(GAME, ["random", "random"], games=12, players=3, seed=6, backend="inline")
+    assert _table(other) != _table(r)
+
+
+def test_pool_and_inline_give_the_same_games(tmp_path):
+    kw = dict(games=10, players=4, seed=11)
+    pooled = tournament.run(GAME, ["random", "random", "random"], workers=2,
+                            out=str(tmp_path / "pool.jsonl"), **kw)
+    inline = tournament.run(GAME, ["random", "random", "random"], backend="inline",
+                            out=str(tmp_path / "inline.jsonl"), **kw)
+    assert pooled.workers == 2 and pooled.games_played == 10
+    assert _game_lines(tmp_path / "pool.jsonl") == _game_lines(tmp_path / "inline.jsonl")
+    assert _table(pooled) == _table(inline)
+    for rec in records.read(tmp_path / "pool.jsonl"):
+        records.replay(rec)  # every line of a results file is a replayable record
+
+
+def test_results_file_and_resume(tmp_path):
+    out = tmp_path / "t.jsonl"
+    full = tournament.run(GAME, ["random", "random"], games=16, seed=3, backend="inline")
+    tournament.run(GAME, ["random", "random"], games=16, seed=3, backend="inline", out=str(out))
+    lines = out.read_bytes().split(b"\n")
+    assert json.loads(lines[0])["kind"] == "romecore.tournament" and len(lines) == 18
+    # interrupt: keep the header and 6 games, plus half of the 7th line
+    out.write_bytes(b"\n".join(lines[:7]) + b"\n" + lines[7][:40])
+    with pytest.raises(tournament.TournamentError, match="already exists"):
+        tournament.run(GAME, ["random", "random"], games=16, seed=3, backend="inline", out=str(out))
+    resumed = tournament.run(GAME, ["random", "random"], games=16, seed=3, workers=2,
+                             out=str(out), resume=True)
+    assert resumed.games_this_run == 10 and resumed.games_played == 16
+    assert sorted(_game_lines(out)) == list(range(16))  # each game once
+    assert _table(resumed) == _table(full)
+    # nothing left: resuming again plays nothing and changes nothing
+    again = tournament.run(GAME, ["random", "random"], games=16, seed=3, backend="inline",
+                           out=str(out), resume=True)
+    assert again.games_this_run == 0 and _table(again) == _table(full)
+    # more games extend the same tournament
+    more = tournament.run(GAME, ["random", "random"], games=20, seed=3, backend="inline",
+                          out=str(out), resume=True)
+    assert more.games_this_run == 4 and sorted(_game_lines(out)) == list(range(20))
+
+
+def test_resume_refuses_another_tournament(tmp_path):
+    out = str(tmp_path / "t.jsonl")
+    tournament.run(GAME, ["random", "random"], games=2, seed=3, backend="inline", out=out)
+    for change in (dict(seed=4), dict(players=3), dict(agents=["random", "random", "random"])):
+        kw = dict(agents=["random", "random"], games=2, seed=3, backend="inline", out=out,
+                  resume=True)
+        kw.update(change)
+        with pytest.raises(tournament.TournamentError, match="another tournament"):
+            tournament.run(GAME, **kw)
+    with open(out, "ab") as f:
+        f.write(b'{"kind":"romecore.record","version":1}\n')
+    with pytest.raises(tournament.TournamentError, match="bad game record"):
+        tournament.run(GAME, ["random", "random"], games=2, seed=3, backend="inline", out=out, resume=True)
+    (tmp_path / "junk.jsonl").write_text("hello\n")
+    with pytest.raises(tournament.TournamentError, match="not a romecore tournament"):
+        tournament.run(GAME, ["random", "random"], games=2, backend="inline",
+                       out=str(tmp_path / "junk.jsonl"), resume=True)
+
+
+def test_start_state_and_bad_arguments():
+    game = romecore.load_game(GAME, players=2)
+    start = game.new_initial_state(seed=2)
+    start.resolve_chance()
+    r = tournament.run(game, ["random", "random"], games=4, backend="inline", start=start)
+    assert r.games_played == 4
+    with pytest.raises(romecore.AgentSpecError):
+        tournament.run(GAME, ["no_such_agent"], games=1, backend="inline")
+    with pytest.raises(romecore.UnknownGameError):
+        tournament.run("no_such_game", ["random"], games=1, backend="inline")
+    with pytest.raises(ValueError):
+        tournament.run(GAME, ["random"], games=1, backend="carrier-pigeon")
+    with pytest.raises(ValueError):
+        tournament.run(game, ["random"], games=1, players=3)
+
+
+def test_default_lineup_is_installed_and_plays():
+    from romecore.tournament.defaults import default_lineup
+
+    game = romecore.load_game(GAME)
+    specs, games = default_lineup(game)
+    assert len(specs) >= 2 and games > 0
+    r = tournament.run(GAME, games=len(specs), backend="inline")
+    assert [row.spec for row in r.rows] == specs
+
+
+# -- CLI ------------------------------------------------------------------------------------
+def test_cli_tournament_resume_and_replay(tmp_path):
+    out = str(tmp_path / "cli.jsonl")
+    runner = CliRunner()
+    args = ["tournament", GAME, "-p", "2", "-a", "random", "-a", "random", "-g", "6",
+            "-w", "2", "--seed", "9", "--out", out, "--no-progress"]
+    res = runner.invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert "random#1" in res.output and "win rate" in res.output and "rating" in res.output
+    res = runner.invoke(main, args)
+    assert res.exit_code != 0 and "--resume" in res.output
+    res = runner.invoke(main, args + ["--resume", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["games_played"] == 6 and data["games_this_run"] == 0
+    assert {row["agent"] for row in data["rows"]} == {"random#1", "random#2"}
+
+    res = runner.invoke(main, ["replay", out, "--game", "2", "--no-step"])
+    assert res.exit_code == 0, res.output
+    assert "reaches the recorded result" in res.output and "player 1:" in res.output
+    res = runner.invoke(main, ["replay", out, "--check"])
+    assert res.exit_code == 0 and "6 of 6 records replay" in res.output
+    res = runner.invoke(main, ["replay", out, "--game", "99"])
+    assert res.exit_code != 0 and "holds 6 records" in res.output
+
+
+def test_cli_replay_steps_and_refuses_tampering(tmp_path):
+    game = romecore.load_game(GAME, players=2)
+    from romecore.match import play_game
+
+    rec = play_game(game, [romecore.make_agent("random", game=game, seed=i) for i in range(2)], 4)
+    path = tmp_path / "one.msgpack"
+    records.write(path, [rec])
+    runner = CliRunner()
+    res = runner.invoke(main, ["replay", str(path), "--step"], input="\n3\nb\nc\n")
+    assert res.exit_code == 0, res.output
+    assert "reaches the recorded result" in res.output
+    res = runner.invoke(main, ["replay", str(path), "--step"], input="q\n")
+    assert res.exit_code == 0 and "reaches" not in res.output
+    rec.scores = [s + 1 for s in rec.scores]
+    records.write(path, [rec])
+    res = runner.invoke(main, ["replay", str(path), "--no-step"])
+    assert res.exit_code != 0 and "differ from the record" in res.output
+    res = runner.invoke(main, ["replay", str(path), "--check"])
+    assert res.exit_code == 1 and "0 of 1 records" in res.output
+    (tmp_path / "bad.jsonl").write_text("{nope\n")
+    res = runner.invoke(main, ["replay", str(tmp_path / "bad.jsonl")])
+    assert res.exit_code != 0 and "not JSON" in res.output
