@@ -1,0 +1,1 @@
+"""Rome: Rise to Power (placeholder docstring, replaced below)."""

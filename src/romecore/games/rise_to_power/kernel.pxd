@@ -1,0 +1,175 @@
+# cython: language_level=3
+"""Rome: Rise to Power kernel: the state struct, the action ids and the C functions the
+Python state class and the heuristic read it through.  See kernel.pyx for the rules."""
+from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
+
+cdef enum:
+    RP_MAXP = 4
+    RP_NPROV = 20
+    RP_NSENATE = 25
+    RP_NARENA = 31         # Arena cards
+    RP_NATYPES = 17        # Arena card types
+    RP_NREGIONS = 7
+    RP_NTRACKS = 3         # Military, Senate, Black Market
+    RP_NRES = 3            # Olives, Wine, Jewelry
+    RP_NPTYPES = 3         # Villa, Arena, Army Camp
+    RP_DICE = 4
+    RP_NRANKS = 5
+    RP_NONE = 0xFF
+
+    # phases
+    PH_DEAL = 0            # chance: the round's province, Senate and Arena rows
+    PH_ROLL = 1            # chance: one Power Die
+    PH_TRIBUNUS = 2        # phase 1: `actor` may activate a Tribunus
+    PH_ORDER = 3           # chance: round 1 tie for turn order
+    PH_PLACE = 4           # phase 2: place a die, activate a card, or pass
+    PH_AFTER = 5           # phase 2, die placed: activate a card or end the turn
+    PH_PROVINCE = 6        # activation: the province(s) the card is placed on
+    PH_MARK = 7            # Censor / Proconsul: mark unplaced dice to re-roll
+    PH_REROLL = 8          # chance: a re-rolled die
+    PH_PICK_DIE = 9        # Quaestor / Vicarius: an unplaced die by face
+    PH_SHIFT = 10          # Vicarius: +1 or -1
+    PH_PICK_PLACED = 11    # Senator / Military Tribune: a placed die
+    PH_TARGET = 12         # Intrigue cards, Tribunus: a player
+    PH_DISCARD = 13        # Intrigue Hispania Maximus: own Senate card to discard
+    PH_TARGET_PROV = 14    # Intrigue Hispania Maximus: the Era I province to discard
+    PH_MILITARY = 15       # resolution: take provinces one at a time, then done
+    PH_SENATE = 16         # resolution: take Senate cards, one per die
+    PH_MARKET = 17         # resolution: buy Arena cards, then done
+    PH_DRAW = 18           # chance: a face-down Arena card
+    PH_FORUM = 19          # scoring: forum scoring cards for track `ftrack`
+    PH_SHOW = 20           # scoring: `actor` chooses a secret show
+    PH_OVER = 21
+
+    # actions
+    A_PLACE = 0            # + track * 6 + face - 1: place an unplaced die of that face
+    A_DONE = 18            # pass / end turn / done / decline / no show
+    A_ACTIVATE = 19        # + Senate card id
+    A_PROVINCE = 44        # + province id: place a card on it / conquer it / discard it
+    A_SENATE = 64          # + Senate card id: take it from the row / discard it
+    A_BUY = 89             # + Arena type: buy a face-up card
+    A_DRAW = 106           # buy a face-down card (5 coins)
+    A_SHOW = 107           # + Arena type: add a card of the type to the show
+    A_DIE = 124            # + face 0..6: an unplaced die of that face
+    A_PLACED = 131         # + track * 4 + position: a placed die
+    A_PLUS = 143
+    A_MINUS = 144
+    A_PLAYER = 145         # + player
+    CH_DIE = 149           # + face - 1
+    CH_PROVINCE = 155      # + province id
+    CH_SENATE = 175        # + Senate card id (the lowest id of identical cards)
+    CH_ARENA = 200         # + Arena type
+    CH_SEAT = 217          # + player: round 1 tie, this player goes next
+    RP_NUM_ACTIONS = 221
+
+    # abilities (data.py names them)
+    AB_MILITARY_BONUS = 0
+    AB_COIN_BONUS = 1
+    AB_REROLL_PLACED_MILITARY = 2
+    AB_REROLL_UNPLACED = 3
+    AB_INVERT = 4
+    AB_SHIFT = 5
+    AB_CONSUL = 6
+    AB_TURN_ORDER_SELF = 7
+    AB_TURN_ORDER_OTHER = 8
+    AB_LOWER_PLACED = 9
+    AB_FORUM_MOVE = 10
+    AB_ENDGAME_REGIONS = 11
+    AB_ENDGAME_TYPE = 12
+    AB_ENDGAME_PAIRS = 13
+    AB_REROLL_ANY = 14
+    AB_DISCARD_PROVINCE = 15
+    AB_STEAL = 16
+    AB_SHOW_BONUS = 17
+    AB_N = 18
+
+    # score categories (rp_score out[])
+    SC_FORUM = 0
+    SC_ARENA = 1
+    SC_SENATE = 2
+    SC_REGIONS = 3
+    SC_TOTAL = 4
+    SC_N = 5
+
+ctypedef struct RPGroup:
+    uint8_t n                      # dice in the group
+    uint8_t d[RP_DICE]             # leftmost first; middle dice kept in descending order
+
+ctypedef struct RPState:
+    # Arena cards (bit = card id)
+    uint32_t a_deck
+    uint32_t a_row
+    uint32_t a_pub                 # hand / show cards every player knows (bought face up)
+    uint32_t a_hand[RP_MAXP]
+    uint32_t a_show[RP_MAXP]       # the secret show being prepared (scoring only)
+    # Senate cards (bit = card id)
+    uint32_t s_deck
+    uint32_t s_row
+    uint32_t s_exh                 # exhausted this round
+    uint32_t s_own[RP_MAXP]
+    # provinces (bit = province id)
+    uint32_t p_deck
+    uint32_t p_row
+    uint32_t p_exh                 # exhausted this round (a Senate card lies on it)
+    uint32_t p_own[RP_MAXP]
+    uint8_t vp_forum[RP_MAXP]
+    uint8_t vp_arena[RP_MAXP]
+    uint8_t nplayers
+    uint8_t intrigue               # bit mask over data.INTRIGUE_TITLES
+    uint8_t round                  # 1..5
+    uint8_t phase
+    uint8_t actor
+    uint8_t turn                   # phase 2: placement turns done, 0..4n
+    uint8_t step                   # die being rolled / seat in order (phases 1 and 4)
+    uint8_t ret                    # activation: the phase to return to
+    uint8_t order[RP_MAXP]         # turn order (previous round's during phase 1)
+    uint8_t nord[RP_MAXP]          # the new order, being formed in phase 1
+    uint8_t nord_n
+    int8_t adj[RP_MAXP]            # Tribunus changes to each dice sum this round
+    uint8_t dice[RP_MAXP][8]       # unplaced dice: count per face 0..6
+    uint8_t tord[RP_NTRACKS][RP_MAXP]   # players on each track, leftmost section first
+    RPGroup grp[RP_NTRACKS][RP_MAXP]    # each player's group on each track
+    uint8_t forum[RP_MAXP][RP_NRES]
+    uint8_t mil_bonus[RP_MAXP]
+    uint8_t coin_bonus[RP_MAXP]
+    # activation in progress
+    uint8_t card                   # Senate card being activated (RP_NONE: none)
+    uint8_t prov_left              # provinces it still needs
+    uint8_t prov_first             # the province picked first (two-symbol cards)
+    uint8_t target                 # player whose dice / tokens the card acts on
+    uint8_t marks                  # dice marked / re-rolls pending
+    uint8_t mark_floor             # the next mark's face is at least this
+    uint8_t passes                 # Proconsul: re-roll passes after this one
+    uint8_t optional               # this re-roll pass may mark nothing
+    uint8_t die                    # Vicarius: the face chosen
+    uint8_t rr_pos                 # re-roll of a placed die (track * 4 + pos) or RP_NONE
+    uint8_t consul                 # Consul active: the next die must exceed its group
+    # resolution and scoring
+    uint8_t rpos                   # section being resolved
+    uint8_t budget                 # strength or coins left
+    uint8_t floor                  # next province id / Arena type allowed, at least
+    uint8_t picks                  # Senate cards still to take
+    uint8_t ftrack                 # forum track being scored
+    uint8_t greko                  # players whose show bonus (Intrigue Greko) is active
+    uint8_t pad[2]
+
+cdef int rp_row_size(int n) noexcept nogil
+cdef uint32_t rp_province_mask(int n) noexcept nogil
+cdef uint32_t rp_senate_mask(int n, int intrigue) noexcept nogil
+cdef int rp_group_index(const RPState *s, int t, int p) noexcept nogil
+cdef int rp_ngroups(const RPState *s, int t) noexcept nogil
+cdef int rp_group_sum(const RPState *s, int t, int p) noexcept nogil
+cdef int rp_dice_sum(const RPState *s, int p) noexcept nogil
+cdef int rp_show_rank(const uint8_t *counts) noexcept nogil
+cdef int rp_show_vp(const RPState *s, int p, int *rank, int *cost) noexcept nogil
+cdef void rp_score(const RPState *s, int p, int32_t *out) noexcept nogil
+cdef int rp_region_points(const RPState *s, int p, int region) noexcept nogil
+cdef int rp_senate_endgame(const RPState *s, int p, int card) noexcept nogil
+cdef int rp_hand_cost(const RPState *s, int p) noexcept nogil
+cdef int rp_forum_points(const RPState *s, int p, int track) noexcept nogil
+cdef int rp_arena_type(int card) noexcept nogil
+cdef int rp_ability(int card) noexcept nogil
+cdef int rp_chance_kind(const RPState *s) noexcept nogil
+cdef const char *rp_validate(const void *vs) noexcept nogil
+cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil
+cdef int rp_current_player(const void *vs) noexcept nogil

@@ -1,0 +1,1870 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Rome: Rise to Power: the rules as C functions over one fixed-size struct.
+
+Card zones are bit sets over card ids (31 Arena cards, 25 Senate cards, 20 provinces fit
+one 32-bit word each); cards in no set are out of the game.  Unplaced Power Dice are a
+count per face; each track lists its groups left to right, one group per player, each
+group its dice leftmost first.  All printed numbers come from ``data.py``, copied into
+the C tables below at import.
+
+Decisions are small steps with fixed action ids (see kernel.pxd).  A Senate card is
+activated with ``A_ACTIVATE``, placed on its province(s) with ``A_PROVINCE`` and then
+asks for its own parameters (dice, a player, a province).  Sets (provinces conquered,
+Arena cards bought, dice re-rolled, show cards) are chosen one element at a time and
+closed with ``A_DONE``; conquests go in ascending province id, purchases in ascending
+Arena type and re-roll marks in ascending face, so each set has one way to be chosen.
+Every step that has exactly one legal action (chance included) is taken inside apply.
+
+Chance is explicit: each row card dealt, each Power Die rolled or re-rolled, each
+face-down Arena card and each round-1 turn-order tie are chance nodes.  Decks are drawn
+lazily (Era I first), which is the same distribution as a shuffle whose order nobody
+knows.
+
+Engine rulings beyond rise-to-power.md (documented in the package docstring): taking a
+Senate card on the Senate track is compulsory while cards last (taking one is never
+worse); a player holds at most 8 provinces (one Arch each); an Intrigue card keeps the
+2-player status of the card it replaces; Consul, once activated, makes the next die
+exceed the rightmost die of the player's group on its track; Senator on a placed 1 makes
+it a 0 that becomes the leftmost die of its group, and the group moves to the front.
+"""
+from libc.string cimport memset, memcpy
+from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from cpython.pycapsule cimport PyCapsule_New
+
+from romecore.core.kernel cimport (
+    rc_kernel, rc_rng, rc_rng_below, rc_popcount32, rc_lsb32, rc_pop_lsb32,
+    RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
+)
+
+from romecore.games.rise_to_power import data as _data
+
+# ---------------------------------------------------------------------------------------
+# Tables (filled from data.py below)
+
+cdef enum:
+    MAX_LEGAL = 64
+    CTX_PLACE = 0        # phase 2, before the turn's die
+    CTX_AFTER = 1        # phase 2, after it
+    CTX_TRIBUNUS = 2     # phase 1
+    CTX_FORUM = 3        # phase 4, forum scoring
+    CTX_SHOW = 4         # phase 4, the show
+    CAT_ROMAN = 0
+    CAT_BEAST = 1
+    CAT_BARBARIAN = 2
+    T_MILITARY = 0
+    T_SENATE = 1
+    T_MARKET = 2
+
+cdef uint8_t P_ERA[RP_NPROV]
+cdef uint8_t P_POWER[RP_NPROV]
+cdef uint8_t P_TYPE[RP_NPROV]
+cdef uint8_t P_RES[RP_NPROV]
+cdef uint8_t P_REGION[RP_NPROV]
+cdef uint32_t P_TYPE_MASK[RP_NPTYPES]
+cdef uint32_t P_RES_MASK[RP_NRES]
+cdef uint32_t P_ERA_MASK[3]
+cdef uint32_t P_REGION_MASK[RP_NREGIONS]
+cdef uint32_t P_GAME[5]
+cdef uint8_t S_ERA[RP_NSENATE]
+cdef uint8_t S_SYM[RP_NSENATE]
+cdef uint8_t S_NSYM[RP_NSENATE]
+cdef uint8_t S_AB[RP_NSENATE]
+cdef uint8_t S_AMOUNT[RP_NSENATE]
+cdef uint8_t S_RES[RP_NSENATE]
+cdef uint8_t S_PTYPE[RP_NSENATE]
+cdef uint8_t S_CANON[RP_NSENATE]       # lowest id of the identical cards
+cdef uint32_t S_TWIN_LOWER[RP_NSENATE] # identical cards with a lower id
+cdef uint32_t S_TWINS[RP_NSENATE]      # identical cards, itself included
+cdef uint32_t S_ERA_MASK[3]
+cdef uint32_t S_GAME[5][32]
+cdef uint8_t A_TYPE[RP_NARENA]
+cdef uint8_t AT_CAT[RP_NATYPES]
+cdef uint8_t AT_COST[RP_NATYPES]
+cdef uint32_t AT_MASK[RP_NATYPES]
+cdef uint8_t RANK_VP[RP_NRANKS]
+cdef uint8_t ROW_SIZE[5]
+cdef uint8_t ERA_OF_ROUND[6]
+cdef uint8_t SCORING_ROUND[6]
+cdef int ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
+cdef int REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA, FACES
+cdef int SHOW_BONUS_AMOUNT             # Intrigue Greko Maximus: + VP and + rank
+cdef uint32_t ARENA_ALL = (1u << RP_NARENA) - 1
+
+
+def _load_tables():
+    global ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
+    global REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA, FACES
+    global SHOW_BONUS_AMOUNT
+    d = _data
+    ab_codes = {d.MILITARY_BONUS: AB_MILITARY_BONUS, d.COIN_BONUS: AB_COIN_BONUS,
+                d.REROLL_PLACED_MILITARY: AB_REROLL_PLACED_MILITARY,
+                d.REROLL_UNPLACED: AB_REROLL_UNPLACED, d.INVERT: AB_INVERT, d.SHIFT: AB_SHIFT,
+                d.CONSUL: AB_CONSUL, d.TURN_ORDER_SELF: AB_TURN_ORDER_SELF,
+                d.TURN_ORDER_OTHER: AB_TURN_ORDER_OTHER, d.LOWER_PLACED: AB_LOWER_PLACED,
+                d.FORUM_MOVE: AB_FORUM_MOVE, d.ENDGAME_REGIONS: AB_ENDGAME_REGIONS,
+                d.ENDGAME_TYPE: AB_ENDGAME_TYPE, d.ENDGAME_PAIRS: AB_ENDGAME_PAIRS,
+                d.REROLL_ANY: AB_REROLL_ANY, d.DISCARD_PROVINCE: AB_DISCARD_PROVINCE,
+                d.STEAL: AB_STEAL, d.SHOW_BONUS: AB_SHOW_BONUS}
+    assert len(ab_codes) == AB_N
+    assert len(d.PROVINCES) == RP_NPROV and len(d.SENATE) == RP_NSENATE
+    assert len(d.ARENA) == RP_NATYPES and len(d.REGIONS) == RP_NREGIONS
+    assert d.SECTIONS == 4 and d.DICE == RP_DICE and len(d.TRACKS) == RP_NTRACKS
+    assert len(d.SHOW_RANKS) == RP_NRANKS and d.FACES == 6
+    memset(P_TYPE_MASK, 0, sizeof(P_TYPE_MASK))
+    memset(P_RES_MASK, 0, sizeof(P_RES_MASK))
+    memset(P_ERA_MASK, 0, sizeof(P_ERA_MASK))
+    memset(P_REGION_MASK, 0, sizeof(P_REGION_MASK))
+    for i, pr in enumerate(d.PROVINCES):
+        P_ERA[i] = pr.era
+        P_POWER[i] = pr.power
+        P_TYPE[i] = d.PROVINCE_TYPES.index(pr.type)
+        P_RES[i] = d.RESOURCES.index(pr.resource)
+        P_REGION[i] = d.REGIONS.index(pr.region)
+        P_TYPE_MASK[P_TYPE[i]] |= 1u << i
+        P_RES_MASK[P_RES[i]] |= 1u << i
+        P_ERA_MASK[pr.era - 1] |= 1u << i
+        P_REGION_MASK[P_REGION[i]] |= 1u << i
+    memset(P_GAME, 0, sizeof(P_GAME))
+    memset(S_GAME, 0, sizeof(S_GAME))
+    for n in (2, 3, 4):
+        for i in d.provinces_in_game(n):
+            P_GAME[n] |= 1u << i
+        for mask in range(32):
+            for c in d.senate_in_game(n, mask):
+                S_GAME[n][mask] |= 1u << c
+    memset(S_ERA_MASK, 0, sizeof(S_ERA_MASK))
+    for c, card in enumerate(d.SENATE):
+        S_ERA[c] = card.era
+        S_SYM[c] = d.PROVINCE_TYPES.index(card.symbol)
+        S_NSYM[c] = card.symbols
+        S_AB[c] = ab_codes[card.ability]
+        S_AMOUNT[c] = card.amount
+        S_RES[c] = d.RESOURCES.index(card.resource) if card.resource else RP_NONE
+        S_PTYPE[c] = d.PROVINCE_TYPES.index(card.province_type) if card.province_type else RP_NONE
+        S_ERA_MASK[card.era - 1] |= 1u << c
+        twins = [j for j, o in enumerate(d.SENATE) if o == card]
+        S_CANON[c] = twins[0]
+        S_TWIN_LOWER[c] = 0
+        S_TWINS[c] = 0
+        for j in twins:
+            S_TWINS[c] |= 1u << j
+            if j < c:
+                S_TWIN_LOWER[c] |= 1u << j
+        if card.ability == d.SHOW_BONUS:
+            SHOW_BONUS_AMOUNT = card.amount
+    types = d.arena_card_types()
+    assert len(types) == RP_NARENA
+    memset(AT_MASK, 0, sizeof(AT_MASK))
+    for c, t in enumerate(types):
+        A_TYPE[c] = t
+        AT_MASK[t] |= 1u << c
+    for t, at in enumerate(d.ARENA):
+        AT_CAT[t] = d.CATEGORIES.index(at.category)
+        AT_COST[t] = at.cost
+    for r, (_name, vp) in enumerate(d.SHOW_RANKS):
+        RANK_VP[r] = vp
+    memset(ROW_SIZE, 0, sizeof(ROW_SIZE))
+    for n, k in d.ROW_SIZE.items():
+        ROW_SIZE[n] = k
+    memset(ERA_OF_ROUND, 0, sizeof(ERA_OF_ROUND))
+    memset(SCORING_ROUND, 0, sizeof(SCORING_ROUND))
+    assert d.ROUNDS == 5 and len(d.ERA_OF_ROUND) == d.ROUNDS
+    for r, e in enumerate(d.ERA_OF_ROUND):
+        ERA_OF_ROUND[r + 1] = e
+    for r in d.SCORING_ROUNDS:
+        SCORING_ROUND[r] = 1
+    ROUNDS = d.ROUNDS
+    FORUM_MAX = d.FORUM_MAX
+    ARCHES = d.ARCHES
+    FACE_DOWN_COST = d.FACE_DOWN_COST
+    ARENA_ROW = d.ARENA_ROW
+    SHOW_MIN = d.SHOW_MIN
+    BEST_SHOW_BONUS = d.BEST_SHOW_BONUS
+    REGION_MAJORITY_VP = d.REGION_MAJORITY_VP
+    REGION_ALL_VP = d.REGION_ALL_VP
+    REGION_TIE_VP = d.REGION_TIE_VP
+    DISCARD_ERA = d.DISCARD_PROVINCE_ERA
+    FACES = d.FACES
+
+
+_load_tables()
+
+# ---------------------------------------------------------------------------------------
+# Small queries
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+
+
+cdef inline int pc(uint32_t x) noexcept nogil:
+    return __builtin_popcount(x)
+
+
+cdef int rp_row_size(int n) noexcept nogil:
+    return ROW_SIZE[n] if 2 <= n <= 4 else 0
+
+
+cdef uint32_t rp_province_mask(int n) noexcept nogil:
+    return P_GAME[n] if 2 <= n <= 4 else 0
+
+
+cdef uint32_t rp_senate_mask(int n, int intrigue) noexcept nogil:
+    return S_GAME[n][intrigue & 31] if 2 <= n <= 4 else 0
+
+
+cdef int rp_arena_type(int card) noexcept nogil:
+    return A_TYPE[card]
+
+
+cdef int rp_ability(int card) noexcept nogil:
+    return S_AB[card]
+
+
+cdef inline uint32_t owned_provinces(const RPState *s) noexcept nogil:
+    cdef uint32_t m = 0
+    cdef int q
+    for q in range(s.nplayers):
+        m |= s.p_own[q]
+    return m
+
+
+cdef inline int unplaced(const RPState *s, int p) noexcept nogil:
+    cdef int v, n = 0
+    for v in range(7):
+        n += s.dice[p][v]
+    return n
+
+
+cdef int rp_dice_sum(const RPState *s, int p) noexcept nogil:
+    """Sum of the player's unplaced dice (all of them in phase 1)."""
+    cdef int v, n = 0
+    for v in range(7):
+        n += v * s.dice[p][v]
+    return n
+
+
+cdef int rp_ngroups(const RPState *s, int t) noexcept nogil:
+    cdef int k = 0
+    while k < RP_MAXP and s.tord[t][k] != RP_NONE:
+        k += 1
+    return k
+
+
+cdef int rp_group_index(const RPState *s, int t, int p) noexcept nogil:
+    cdef int k
+    for k in range(RP_MAXP):
+        if s.tord[t][k] == p:
+            return k
+    return -1
+
+
+cdef int rp_group_sum(const RPState *s, int t, int p) noexcept nogil:
+    cdef const RPGroup *g = &s.grp[t][p]
+    cdef int k, n = 0
+    for k in range(g.n):
+        n += g.d[k]
+    return n
+
+
+cdef inline uint32_t prov_avail(const RPState *s, int p, int c) noexcept nogil:
+    """Unexhausted provinces of p that Senate card c may be placed on."""
+    cdef uint32_t m
+    if S_AB[c] == AB_FORUM_MOVE:
+        m = P_RES_MASK[S_RES[c]]
+    else:
+        m = P_TYPE_MASK[S_SYM[c]]
+    return s.p_own[p] & ~s.p_exh & m
+
+
+cdef inline uint32_t lowest_in(uint32_t set_, uint32_t of) noexcept nogil:
+    """The lowest card of `of` in `set_` as a one-bit mask (0 when none)."""
+    cdef uint32_t m = set_ & of
+    return m & (~m + 1)
+
+
+# ---------------------------------------------------------------------------------------
+# Dice on the tracks
+
+cdef inline void canonical(RPGroup *g) noexcept nogil:
+    """Sorts the middle dice (neither leftmost nor rightmost) in descending order: only
+    the leftmost (ordering), the rightmost (next die) and the sum matter."""
+    cdef int i, j
+    cdef uint8_t x
+    for i in range(2, g.n - 1):
+        x = g.d[i]
+        j = i - 1
+        while j >= 1 and g.d[j] < x:
+            g.d[j + 1] = g.d[j]
+            j -= 1
+        g.d[j + 1] = x
+
+
+cdef inline bint can_place(const RPState *s, int p, int t, int v) noexcept nogil:
+    cdef const RPGroup *g = &s.grp[t][p]
+    if g.n:
+        if g.n >= RP_DICE:
+            return False
+        if s.consul:
+            return v > g.d[g.n - 1]
+        return v <= g.d[g.n - 1]
+    # A player without a group on a track always finds a free section there (one
+    # section per player at most), unless Consul asks for a die above a group.
+    return not s.consul
+
+
+cdef inline void place_die(RPState *s, int p, int t, int v) noexcept nogil:
+    cdef RPGroup *g = &s.grp[t][p]
+    cdef int k, pos, ng
+    s.dice[p][v] -= 1
+    if g.n:
+        g.d[g.n] = v
+        g.n += 1
+        canonical(g)
+        return
+    ng = rp_ngroups(s, t)
+    pos = ng
+    for k in range(ng):
+        if s.grp[t][s.tord[t][k]].d[0] > v:
+            pos = k
+            break
+    for k in range(ng, pos, -1):
+        s.tord[t][k] = s.tord[t][k - 1]
+    s.tord[t][pos] = p
+    g.n = 1
+    g.d[0] = v
+
+
+cdef inline void move_to_front(RPState *s, int t, int p) noexcept nogil:
+    cdef int k = rp_group_index(s, t, p)
+    while k > 0:
+        s.tord[t][k] = s.tord[t][k - 1]
+        k -= 1
+    s.tord[t][0] = p
+
+
+cdef inline void lower_die(RPState *s, int p, int t, int pos) noexcept nogil:
+    """Senator: the die drops by one; a 1 becomes a 0 that leads its group, and the group
+    moves to the leftmost section."""
+    cdef RPGroup *g = &s.grp[t][p]
+    cdef int k
+    if g.d[pos] > 1:
+        g.d[pos] -= 1
+        canonical(g)
+        return
+    for k in range(pos, 0, -1):
+        g.d[k] = g.d[k - 1]
+    g.d[0] = 0
+    canonical(g)
+    move_to_front(s, t, p)
+
+
+cdef inline void clear_tracks(RPState *s) noexcept nogil:
+    memset(s.tord, RP_NONE, sizeof(s.tord))
+    memset(s.grp, 0, sizeof(s.grp))
+    memset(s.dice, 0, sizeof(s.dice))
+
+
+# ---------------------------------------------------------------------------------------
+# Turn order
+
+cdef inline uint32_t compute_order(const RPState *s, const int8_t *adj) noexcept nogil:
+    """The order (packed one byte per seat) that the sums with Tribunus changes `adj`
+    give, ties kept in the previous order.  Used from round 2 on."""
+    cdef int n = s.nplayers, k, i, q, best, best_sum, sm
+    cdef uint32_t used = 0, out = 0
+    for k in range(n):
+        best = -1
+        best_sum = 0
+        for i in range(n):
+            q = s.order[i]
+            if (used >> q) & 1:
+                continue
+            sm = rp_dice_sum(s, q) + adj[q]
+            if best < 0 or sm < best_sum:
+                best = q
+                best_sum = sm
+        used |= 1u << best
+        out |= (<uint32_t>best) << (8 * k)
+    return out
+
+
+cdef inline bint order_changes(const RPState *s, int q, int delta) noexcept nogil:
+    cdef int8_t adj[RP_MAXP]
+    memcpy(adj, s.adj, sizeof(adj))
+    adj[q] += delta
+    return compute_order(s, adj) != compute_order(s, s.adj)
+
+
+cdef inline int order_candidates(const RPState *s, uint32_t *cands) noexcept nogil:
+    """Players not yet in the new order with the lowest adjusted sum; their number."""
+    cdef int q, sm, best = 1 << 20
+    cdef uint32_t used = 0, m = 0
+    cdef int i
+    for i in range(s.nord_n):
+        used |= 1u << s.nord[i]
+    for q in range(s.nplayers):
+        if (used >> q) & 1:
+            continue
+        sm = rp_dice_sum(s, q) + s.adj[q]
+        if sm < best:
+            best = sm
+            m = 0
+        if sm == best:
+            m |= 1u << q
+    cands[0] = m
+    return pc(m)
+
+
+# ---------------------------------------------------------------------------------------
+# Scoring
+
+cdef int rp_forum_points(const RPState *s, int p, int track) noexcept nogil:
+    """1 VP for at least one of the resource, plus 1 per player strictly lower."""
+    cdef int v = s.forum[p][track], q, n = 0
+    if v == 0:
+        return 0
+    for q in range(s.nplayers):
+        if s.forum[q][track] < v:
+            n += 1
+    return 1 + n
+
+
+cdef int rp_show_rank(const uint8_t *cnt) noexcept nogil:
+    """Best rank (0..4) of a show with these counts per Arena type; -1 if under 3 cards."""
+    cdef int t, total = 0, distinct = 0, romans = 0
+    cdef int beasts = 0, barbs = 0
+    for t in range(RP_NATYPES):
+        if not cnt[t]:
+            continue
+        total += cnt[t]
+        distinct += 1
+        if AT_CAT[t] == CAT_ROMAN:
+            romans += cnt[t]
+        elif AT_CAT[t] == CAT_BEAST:
+            beasts += 1
+        else:
+            barbs += 1
+    if total < SHOW_MIN:
+        return -1
+    if barbs >= 2 and romans >= 3:
+        return 4
+    if beasts >= 3 or barbs >= 3:
+        return 3
+    if romans and beasts and barbs:
+        return 2
+    if distinct >= 3:
+        return 1
+    return 0
+
+
+cdef int rp_show_vp(const RPState *s, int p, int *rank, int *cost) noexcept nogil:
+    """VP of p's prepared show (0 if none); *rank is its rank for 'best show' (the
+    Intrigue Greko Maximus adds to both), -1 without a show; *cost its coin value."""
+    cdef uint8_t cnt[RP_NATYPES]
+    cdef uint32_t m = s.a_show[p]
+    cdef int c, r, vp, bonus = 0
+    memset(cnt, 0, sizeof(cnt))
+    cost[0] = 0
+    while m:
+        c = rc_pop_lsb32(&m)
+        cnt[A_TYPE[c]] += 1
+        cost[0] += AT_COST[A_TYPE[c]]
+    r = rp_show_rank(cnt)
+    if r < 0:
+        rank[0] = -1
+        return 0
+    if (s.greko >> p) & 1:
+        bonus = SHOW_BONUS_AMOUNT
+    rank[0] = r + bonus
+    return RANK_VP[r] + bonus
+
+
+cdef int rp_region_points(const RPState *s, int p, int region) noexcept nogil:
+    cdef uint32_t rm = P_REGION_MASK[region]
+    cdef int q, tot, best = -1, nbest = 0, mine = 0
+    cdef uint32_t m
+    if not (s.p_own[p] & rm):
+        return 0
+    for q in range(s.nplayers):
+        m = s.p_own[q] & rm
+        if not m:
+            continue
+        tot = 0
+        while m:
+            tot += P_POWER[rc_pop_lsb32(&m)]
+        if tot > best:
+            best = tot
+            nbest = 1
+        elif tot == best:
+            nbest += 1
+        if q == p:
+            mine = tot
+    if nbest > 1:
+        return REGION_TIE_VP
+    if mine != best:
+        return 0
+    if (s.p_own[p] & rm) == (rm & P_GAME[s.nplayers]):
+        return REGION_ALL_VP
+    return REGION_MAJORITY_VP
+
+
+cdef int rp_senate_endgame(const RPState *s, int p, int c) noexcept nogil:
+    """End-game VP of Senate card c held by p (0 for cards that do not score)."""
+    cdef int ab = S_AB[c], r, n = 0, t, ncards, nprov
+    cdef uint32_t m
+    if ab == AB_ENDGAME_REGIONS:
+        for r in range(RP_NREGIONS):
+            if s.p_own[p] & P_REGION_MASK[r]:
+                n += 1
+        return n * S_AMOUNT[c]
+    if ab == AB_ENDGAME_TYPE:
+        return pc(s.p_own[p] & P_TYPE_MASK[S_PTYPE[c]]) * S_AMOUNT[c]
+    if ab == AB_ENDGAME_PAIRS:
+        # a maximum matching of Senate cards to provinces by symbol = province type
+        for t in range(RP_NPTYPES):
+            ncards = 0
+            m = s.s_own[p]
+            while m:
+                if S_SYM[rc_pop_lsb32(&m)] == t:
+                    ncards += 1
+            nprov = pc(s.p_own[p] & P_TYPE_MASK[t])
+            n += ncards if ncards < nprov else nprov
+        return n * S_AMOUNT[c]
+    return 0
+
+
+cdef int rp_hand_cost(const RPState *s, int p) noexcept nogil:
+    cdef uint32_t m = s.a_hand[p]
+    cdef int n = 0
+    while m:
+        n += AT_COST[A_TYPE[rc_pop_lsb32(&m)]]
+    return n
+
+
+cdef void rp_score(const RPState *s, int p, int32_t *out) noexcept nogil:
+    """VP by category: forum and arena as scored so far, and the end-game Senate cards
+    and region control as they would score now."""
+    cdef uint32_t m = s.s_own[p]
+    cdef int r
+    out[SC_FORUM] = s.vp_forum[p]
+    out[SC_ARENA] = s.vp_arena[p]
+    out[SC_SENATE] = 0
+    while m:
+        out[SC_SENATE] += rp_senate_endgame(s, p, rc_pop_lsb32(&m))
+    out[SC_REGIONS] = 0
+    for r in range(RP_NREGIONS):
+        out[SC_REGIONS] += rp_region_points(s, p, r)
+    out[SC_TOTAL] = out[SC_FORUM] + out[SC_ARENA] + out[SC_SENATE] + out[SC_REGIONS]
+
+
+# ---------------------------------------------------------------------------------------
+# Senate card activation
+
+cdef inline bint any_placed_at_least(const RPState *s, int p, int lo) noexcept nogil:
+    cdef int t, k
+    for t in range(RP_NTRACKS):
+        for k in range(s.grp[t][p].n):
+            if s.grp[t][p].d[k] >= lo:
+                return True
+    return False
+
+
+cdef inline bint consul_possible(const RPState *s, int p) noexcept nogil:
+    cdef int t, v
+    cdef const RPGroup *g
+    for t in range(RP_NTRACKS):
+        g = &s.grp[t][p]
+        if g.n == 0 or g.n >= RP_DICE:
+            continue
+        for v in range(g.d[g.n - 1] + 1, 7):
+            if s.dice[p][v]:
+                return True
+    return False
+
+
+cdef inline bint target_ok(const RPState *s, int c, int p, int q) noexcept nogil:
+    """Whether player q is a target with an effect for card c activated by p."""
+    cdef int ab = S_AB[c]
+    if ab == AB_TURN_ORDER_OTHER:
+        return q != p and order_changes(s, q, S_AMOUNT[c])
+    if ab == AB_REROLL_ANY:
+        return unplaced(s, q) > 0
+    if ab == AB_STEAL:
+        return q != p and s.forum[q][S_RES[c]] > 0
+    return False
+
+
+cdef bint card_usable(const RPState *s, int p, int c, int ctx) noexcept nogil:
+    """Whether p may activate Senate card c now: it is p's, unexhausted, has its
+    province(s) free, suits the moment and would have an effect."""
+    cdef int ab = S_AB[c], q
+    cdef bint phase2 = ctx == CTX_PLACE or ctx == CTX_AFTER
+    if not ((s.s_own[p] >> c) & 1) or (s.s_exh >> c) & 1:
+        return False
+    if pc(prov_avail(s, p, c)) < S_NSYM[c]:
+        return False
+    if ab == AB_MILITARY_BONUS:
+        return phase2 and (s.grp[T_MILITARY][p].n > 0 or unplaced(s, p) > 0)
+    if ab == AB_COIN_BONUS:
+        return phase2 and (s.grp[T_MARKET][p].n > 0 or unplaced(s, p) > 0)
+    if ab == AB_REROLL_PLACED_MILITARY:
+        return phase2 and s.grp[T_MILITARY][p].n > 0
+    if ab == AB_REROLL_UNPLACED or ab == AB_INVERT or ab == AB_SHIFT:
+        return phase2 and unplaced(s, p) > 0
+    if ab == AB_CONSUL:
+        return ctx == CTX_PLACE and consul_possible(s, p)
+    if ab == AB_LOWER_PLACED:
+        return phase2 and any_placed_at_least(s, p, 1)
+    if ab == AB_REROLL_ANY or ab == AB_STEAL or ab == AB_TURN_ORDER_OTHER:
+        if ab == AB_TURN_ORDER_OTHER:
+            if ctx != CTX_TRIBUNUS:
+                return False
+        elif not phase2:
+            return False
+        for q in range(s.nplayers):
+            if target_ok(s, c, p, q):
+                return True
+        return False
+    if ab == AB_DISCARD_PROVINCE:
+        return phase2 and (owned_provinces(s) & P_ERA_MASK[DISCARD_ERA - 1]) != 0
+    if ab == AB_TURN_ORDER_SELF:
+        return ctx == CTX_TRIBUNUS and order_changes(s, p, -<int>S_AMOUNT[c])
+    if ab == AB_FORUM_MOVE:
+        return ctx == CTX_FORUM and S_RES[c] == s.ftrack and s.forum[p][S_RES[c]] < FORUM_MAX
+    if ab == AB_SHOW_BONUS:
+        return ctx == CTX_SHOW and pc(s.a_show[p]) >= SHOW_MIN
+    return False
+
+
+cdef inline int add_activations(const RPState *s, int p, int ctx, int32_t *out, int n) noexcept nogil:
+    cdef uint32_t m = s.s_own[p] & ~s.s_exh
+    cdef uint32_t avail = m
+    cdef int c
+    if s.consul:
+        return n
+    while m:
+        c = rc_pop_lsb32(&m)
+        if avail & S_TWIN_LOWER[c]:
+            continue  # an identical card with a lower id stands for it
+        if card_usable(s, p, c, ctx):
+            out[n] = A_ACTIVATE + c
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------
+# Phase transitions
+
+cdef int rp_chance_kind(const RPState *s) noexcept nogil:
+    """In PH_DEAL: 0 a province is dealt next, 1 a Senate card, 2 an Arena card; -1 the
+    rows are complete."""
+    cdef int k = ROW_SIZE[s.nplayers]
+    if pc(s.p_row) < k and s.p_deck:
+        return 0
+    if pc(s.s_row) < k and s.s_deck:
+        return 1
+    if pc(s.a_row) < ARENA_ROW and s.a_deck:
+        return 2
+    return -1
+
+
+cdef inline uint32_t era_pool(uint32_t deck, const uint32_t *era_masks) noexcept nogil:
+    """The part of a deck that is drawn next: its earliest era still there."""
+    cdef int e
+    for e in range(3):
+        if deck & era_masks[e]:
+            return deck & era_masks[e]
+    return 0
+
+
+cdef inline void begin_round(RPState *s) noexcept nogil:
+    s.phase = PH_DEAL
+    if rp_chance_kind(s) < 0:
+        begin_roll(s)
+
+
+cdef inline void begin_roll(RPState *s) noexcept nogil:
+    clear_tracks(s)
+    memset(s.adj, 0, sizeof(s.adj))
+    s.step = 0
+    s.phase = PH_ROLL
+
+
+cdef inline void begin_tribunus(RPState *s) noexcept nogil:
+    s.phase = PH_TRIBUNUS
+    s.step = 0
+    s.actor = s.order[0]
+
+
+cdef inline void begin_order(RPState *s) noexcept nogil:
+    s.phase = PH_ORDER
+    s.nord_n = 0
+    order_step(s)
+
+
+cdef inline void order_step(RPState *s) noexcept nogil:
+    """Extends the new order while it needs no chance; a round-1 tie waits for one."""
+    cdef uint32_t cands
+    cdef int k, i, q
+    while s.nord_n < s.nplayers:
+        k = order_candidates(s, &cands)
+        if k > 1 and s.round == 1:
+            return
+        for i in range(s.nplayers):
+            q = s.order[i]
+            if (cands >> q) & 1:
+                break
+        s.nord[s.nord_n] = q
+        s.nord_n += 1
+    memcpy(s.order, s.nord, RP_MAXP)
+    begin_place(s)
+
+
+cdef inline void begin_place(RPState *s) noexcept nogil:
+    s.turn = 0
+    s.consul = 0
+    s.actor = s.order[0]
+    s.phase = PH_PLACE
+
+
+cdef inline void next_turn(RPState *s) noexcept nogil:
+    s.turn += 1
+    s.consul = 0
+    if s.turn >= RP_DICE * s.nplayers:
+        begin_military(s)
+        return
+    s.actor = s.order[s.turn % s.nplayers]
+    s.phase = PH_PLACE
+
+
+cdef inline void begin_military(RPState *s) noexcept nogil:
+    s.phase = PH_MILITARY
+    s.rpos = 0
+    military_setup(s)
+
+
+cdef inline void military_setup(RPState *s) noexcept nogil:
+    cdef int p
+    if s.rpos < rp_ngroups(s, T_MILITARY):
+        p = s.tord[T_MILITARY][s.rpos]
+        s.actor = p
+        s.budget = rp_group_sum(s, T_MILITARY, p) + s.mil_bonus[p]
+        s.floor = 0
+        return
+    begin_senate(s)
+
+
+cdef inline void begin_senate(RPState *s) noexcept nogil:
+    s.phase = PH_SENATE
+    s.rpos = 0
+    senate_setup(s)
+
+
+cdef inline void senate_setup(RPState *s) noexcept nogil:
+    cdef int p
+    if s.s_row and s.rpos < rp_ngroups(s, T_SENATE):
+        p = s.tord[T_SENATE][s.rpos]
+        s.actor = p
+        s.picks = s.grp[T_SENATE][p].n
+        return
+    s.picks = 0
+    begin_market(s)
+
+
+cdef inline void begin_market(RPState *s) noexcept nogil:
+    s.phase = PH_MARKET
+    s.rpos = 0
+    market_setup(s)
+
+
+cdef inline void market_setup(RPState *s) noexcept nogil:
+    cdef int p
+    if s.rpos < rp_ngroups(s, T_MARKET):
+        p = s.tord[T_MARKET][s.rpos]
+        s.actor = p
+        s.budget = rp_group_sum(s, T_MARKET, p) + s.coin_bonus[p]
+        s.floor = 0
+        return
+    end_resolution(s)
+
+
+cdef inline void end_resolution(RPState *s) noexcept nogil:
+    """Phase 3 is over: dice go back to their players."""
+    clear_tracks(s)
+    s.rpos = 0
+    s.budget = 0
+    s.floor = 0
+    if SCORING_ROUND[s.round]:
+        s.phase = PH_FORUM
+        s.ftrack = 0
+        s.step = 0
+        s.actor = s.order[0]
+    else:
+        cleanup(s)
+
+
+cdef inline void score_forum(RPState *s, int t) noexcept nogil:
+    cdef int pts[RP_MAXP]
+    cdef int p
+    for p in range(s.nplayers):
+        pts[p] = rp_forum_points(s, p, t)
+    for p in range(s.nplayers):
+        s.vp_forum[p] += pts[p]
+
+
+cdef inline void forum_next(RPState *s) noexcept nogil:
+    s.step += 1
+    if s.step >= s.nplayers:
+        score_forum(s, s.ftrack)
+        s.ftrack += 1
+        s.step = 0
+        if s.ftrack >= RP_NRES:
+            s.ftrack = 0
+            s.phase = PH_SHOW
+            s.greko = 0
+    s.actor = s.order[s.step]
+
+
+cdef inline void show_next(RPState *s) noexcept nogil:
+    s.step += 1
+    if s.step >= s.nplayers:
+        reveal_shows(s)
+        return
+    s.actor = s.order[s.step]
+
+
+cdef inline void reveal_shows(RPState *s) noexcept nogil:
+    """All shows are revealed together and scored; their cards leave the game."""
+    cdef int p, vp, rank, cost, best = -1, best_rank = -1, best_cost = -1, tied = 0
+    for p in range(s.nplayers):
+        vp = rp_show_vp(s, p, &rank, &cost)
+        s.vp_arena[p] += vp
+        if rank < 0:
+            continue
+        if rank > best_rank or (rank == best_rank and cost > best_cost):
+            best, best_rank, best_cost, tied = p, rank, cost, 0
+        elif rank == best_rank and cost == best_cost:
+            tied = 1
+    if best >= 0 and not tied:
+        s.vp_arena[best] += BEST_SHOW_BONUS
+    for p in range(s.nplayers):
+        s.a_pub &= ~s.a_show[p]
+        s.a_show[p] = 0
+    s.step = 0
+    if s.round >= ROUNDS:
+        s.phase = PH_OVER
+        s.greko = 0
+    else:
+        cleanup(s)
+
+
+cdef inline void cleanup(RPState *s) noexcept nogil:
+    """Phase 5: the rows leave the game, cards and provinces are refreshed."""
+    s.p_row = 0
+    s.s_row = 0
+    s.a_row = 0
+    s.p_exh = 0
+    s.s_exh = 0
+    s.greko = 0
+    memset(s.mil_bonus, 0, sizeof(s.mil_bonus))
+    memset(s.coin_bonus, 0, sizeof(s.coin_bonus))
+    s.round += 1
+    s.step = 0
+    s.turn = 0
+    begin_round(s)
+
+
+cdef inline void begin_activation(RPState *s, int c, int ret) noexcept nogil:
+    s.s_exh |= 1u << c
+    s.card = c
+    s.ret = ret
+    s.prov_left = S_NSYM[c]
+    s.prov_first = RP_NONE
+    s.target = s.actor
+    s.phase = PH_PROVINCE
+
+
+cdef inline void finish_activation(RPState *s) noexcept nogil:
+    s.phase = s.ret
+    s.ret = 0
+    s.card = RP_NONE
+    s.prov_left = 0
+    s.prov_first = RP_NONE
+    s.target = RP_NONE
+    s.marks = 0
+    s.mark_floor = 0
+    s.passes = 0
+    s.optional = 0
+    s.die = 0
+    s.rr_pos = RP_NONE
+
+
+cdef inline void run_ability(RPState *s) noexcept nogil:
+    """The card lies on its province(s): its effect, or the first of its own choices."""
+    cdef int c = s.card, p = s.actor, ab = S_AB[c], r
+    if ab == AB_MILITARY_BONUS:
+        s.mil_bonus[p] += S_AMOUNT[c]
+    elif ab == AB_COIN_BONUS:
+        s.coin_bonus[p] += S_AMOUNT[c]
+    elif ab == AB_REROLL_PLACED_MILITARY or ab == AB_LOWER_PLACED:
+        s.phase = PH_PICK_PLACED
+        return
+    elif ab == AB_REROLL_UNPLACED:
+        s.marks = 0
+        s.mark_floor = 1
+        s.passes = S_AMOUNT[c] - 1
+        s.optional = 0
+        s.phase = PH_MARK
+        return
+    elif ab == AB_INVERT or ab == AB_SHIFT:
+        s.phase = PH_PICK_DIE
+        return
+    elif ab == AB_CONSUL:
+        s.consul = 1
+    elif ab == AB_TURN_ORDER_SELF:
+        s.adj[p] -= S_AMOUNT[c]
+    elif ab == AB_TURN_ORDER_OTHER or ab == AB_REROLL_ANY or ab == AB_STEAL:
+        s.phase = PH_TARGET
+        return
+    elif ab == AB_DISCARD_PROVINCE:
+        s.phase = PH_DISCARD
+        return
+    elif ab == AB_FORUM_MOVE:
+        r = S_RES[c]
+        if s.forum[p][r] < FORUM_MAX:
+            s.forum[p][r] += 1
+    elif ab == AB_SHOW_BONUS:
+        s.greko |= 1 << p
+    finish_activation(s)
+
+
+cdef inline void after_reroll(RPState *s) noexcept nogil:
+    if s.marks:
+        return
+    if s.passes:
+        s.passes -= 1
+        s.optional = 1
+        s.mark_floor = 1
+        s.phase = PH_MARK
+        return
+    finish_activation(s)
+
+
+# ---------------------------------------------------------------------------------------
+# The kernel interface
+
+cdef void rp_init(void *vs, const int32_t *params) noexcept nogil:
+    cdef RPState *s = <RPState *>vs
+    cdef int n = params[0], p
+    if n < 2 or n > 4:
+        n = 4
+    memset(s, 0, sizeof(RPState))
+    s.nplayers = n
+    s.intrigue = params[1] & 31
+    s.round = 1
+    s.a_deck = ARENA_ALL
+    s.s_deck = S_GAME[n][s.intrigue]
+    s.p_deck = P_GAME[n]
+    for p in range(RP_MAXP):
+        s.order[p] = p if p < n else RP_NONE
+        s.nord[p] = RP_NONE
+    clear_tracks(s)
+    s.card = RP_NONE
+    s.prov_first = RP_NONE
+    s.target = RP_NONE
+    s.rr_pos = RP_NONE
+    s.phase = PH_DEAL
+
+
+cdef int rp_num_players(const void *vs) noexcept nogil:
+    return (<const RPState *>vs).nplayers
+
+
+cdef int rp_current_player(const void *vs) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    cdef int ph = s.phase
+    if ph == PH_OVER:
+        return RC_TERMINAL
+    if ph == PH_DEAL or ph == PH_ROLL or ph == PH_ORDER or ph == PH_REROLL or ph == PH_DRAW:
+        return RC_CHANCE
+    return s.actor
+
+
+cdef int rp_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    cdef int ph = s.phase, n = 0, k, t, total, c
+    cdef uint32_t pool, m, cands
+    if ph == PH_ROLL or ph == PH_REROLL:
+        for k in range(6):
+            acts[k] = CH_DIE + k
+            probs[k] = 1.0 / 6.0
+        return 6
+    if ph == PH_ORDER:
+        k = order_candidates(s, &cands)
+        while cands:
+            acts[n] = CH_SEAT + rc_pop_lsb32(&cands)
+            probs[n] = 1.0 / k
+            n += 1
+        return n
+    k = 2 if ph == PH_DRAW else rp_chance_kind(s)
+    if k == 0:
+        pool = era_pool(s.p_deck, P_ERA_MASK)
+        total = pc(pool)
+        while pool:
+            acts[n] = CH_PROVINCE + rc_pop_lsb32(&pool)
+            probs[n] = 1.0 / total
+            n += 1
+        return n
+    if k == 1:
+        pool = era_pool(s.s_deck, S_ERA_MASK)
+        total = pc(pool)
+        m = pool
+        while m:
+            c = rc_pop_lsb32(&m)
+            if pool & S_TWIN_LOWER[c]:
+                continue
+            acts[n] = CH_SENATE + c
+            probs[n] = pc(pool & S_TWINS[c]) / <double>total
+            n += 1
+        return n
+    if k == 2:
+        total = pc(s.a_deck)
+        for t in range(RP_NATYPES):
+            c = pc(s.a_deck & AT_MASK[t])
+            if c:
+                acts[n] = CH_ARENA + t
+                probs[n] = c / <double>total
+                n += 1
+        return n
+    return 0
+
+
+cdef int32_t rp_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    cdef int ph = s.phase, k, c, kind
+    cdef uint32_t pool, cands, full
+    if ph == PH_ROLL or ph == PH_REROLL:
+        return CH_DIE + <int32_t>rc_rng_below(rng, 6)
+    if ph == PH_ORDER:
+        k = order_candidates(s, &cands)
+        k = rc_rng_below(rng, k)
+        while k:
+            cands &= cands - 1
+            k -= 1
+        return CH_SEAT + rc_lsb32(cands)
+    kind = 2 if ph == PH_DRAW else rp_chance_kind(s)
+    if kind == 0:
+        pool = era_pool(s.p_deck, P_ERA_MASK)
+    elif kind == 1:
+        pool = era_pool(s.s_deck, S_ERA_MASK)
+    else:
+        pool = s.a_deck
+    full = pool
+    k = rc_rng_below(rng, pc(pool))
+    while k:
+        pool &= pool - 1
+        k -= 1
+    c = rc_lsb32(pool)
+    if kind == 0:
+        return CH_PROVINCE + c
+    if kind == 1:
+        return CH_SENATE + rc_lsb32(full & S_TWINS[c])  # the lowest identical card left
+    return CH_ARENA + A_TYPE[c]
+
+
+cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    cdef double probs[MAX_LEGAL]
+    cdef int ph = s.phase, p = s.actor, n = 0, t, v, k, c, ab, q, total
+    cdef uint32_t m, avail
+    cdef const RPGroup *g
+    if ph == PH_OVER:
+        return 0
+    if ph == PH_DEAL or ph == PH_ROLL or ph == PH_ORDER or ph == PH_REROLL or ph == PH_DRAW:
+        return rp_chance_outcomes(vs, out, probs)
+    if ph == PH_PLACE:
+        for t in range(RP_NTRACKS):
+            for v in range(1, 7):
+                if s.dice[p][v] and can_place(s, p, t, v):
+                    out[n] = A_PLACE + t * 6 + v - 1
+                    n += 1
+        if n == 0:
+            out[0] = A_DONE  # no die can be placed: pass
+            n = 1
+        return add_activations(s, p, CTX_PLACE, out, n)
+    if ph == PH_AFTER:
+        out[0] = A_DONE
+        return add_activations(s, p, CTX_AFTER, out, 1)
+    if ph == PH_TRIBUNUS:
+        out[0] = A_DONE
+        return add_activations(s, p, CTX_TRIBUNUS, out, 1)
+    if ph == PH_FORUM:
+        out[0] = A_DONE
+        return add_activations(s, p, CTX_FORUM, out, 1)
+    if ph == PH_SHOW:
+        k = pc(s.a_show[p])
+        if k == 0 or k >= SHOW_MIN:
+            out[n] = A_DONE
+            n += 1
+        n = add_activations(s, p, CTX_SHOW, out, n)
+        if k + pc(s.a_hand[p]) >= SHOW_MIN:
+            for t in range(RP_NATYPES):
+                if s.a_hand[p] & AT_MASK[t]:
+                    out[n] = A_SHOW + t
+                    n += 1
+        return n
+    if ph == PH_PROVINCE:
+        avail = prov_avail(s, p, s.card)
+        if s.prov_first != RP_NONE:
+            avail &= ~((2u << s.prov_first) - 1)
+        m = avail
+        while m:
+            k = rc_pop_lsb32(&m)
+            if s.prov_left >= 2 and not (avail >> (k + 1)):
+                break  # a second province must follow with a higher id
+            out[n] = A_PROVINCE + k
+            n += 1
+        return n
+    if ph == PH_MARK:
+        if s.marks or s.optional:
+            out[n] = A_DONE
+            n += 1
+        for v in range(s.mark_floor, 7):
+            if s.dice[s.target][v]:
+                out[n] = A_DIE + v
+                n += 1
+        return n
+    if ph == PH_PICK_DIE:
+        for v in range(1, 7):
+            if s.dice[s.target][v]:
+                out[n] = A_DIE + v
+                n += 1
+        return n
+    if ph == PH_SHIFT:
+        out[0] = A_PLUS
+        out[1] = A_MINUS
+        return 2
+    if ph == PH_PICK_PLACED:
+        ab = S_AB[s.card]
+        for t in range(RP_NTRACKS):
+            if ab == AB_REROLL_PLACED_MILITARY and t != T_MILITARY:
+                break
+            g = &s.grp[t][p]
+            for k in range(g.n):
+                if ab == AB_LOWER_PLACED and g.d[k] == 0:
+                    continue
+                if 1 < k < g.n - 1 and g.d[k] == g.d[k - 1]:
+                    continue  # equal middle dice are interchangeable
+                out[n] = A_PLACED + t * 4 + k
+                n += 1
+        return n
+    if ph == PH_TARGET:
+        for q in range(s.nplayers):
+            if target_ok(s, s.card, p, q):
+                out[n] = A_PLAYER + q
+                n += 1
+        return n
+    if ph == PH_DISCARD:
+        m = s.s_own[p]
+        while m:
+            c = rc_pop_lsb32(&m)
+            avail = s.s_own[p] & S_TWIN_LOWER[c]
+            avail &= s.s_exh if (s.s_exh >> c) & 1 else ~s.s_exh
+            if avail:
+                continue
+            out[n] = A_SENATE + c
+            n += 1
+        return n
+    if ph == PH_TARGET_PROV:
+        m = owned_provinces(s) & P_ERA_MASK[DISCARD_ERA - 1]
+        while m:
+            out[n] = A_PROVINCE + rc_pop_lsb32(&m)
+            n += 1
+        return n
+    if ph == PH_MILITARY:
+        out[n] = A_DONE
+        n += 1
+        if pc(s.p_own[p]) < ARCHES:
+            m = s.p_row & ~((1u << s.floor) - 1)
+            while m:
+                k = rc_pop_lsb32(&m)
+                if P_POWER[k] <= s.budget:
+                    out[n] = A_PROVINCE + k
+                    n += 1
+        return n
+    if ph == PH_SENATE:
+        m = s.s_row
+        while m:
+            c = rc_pop_lsb32(&m)
+            if s.s_row & S_TWIN_LOWER[c]:
+                continue
+            out[n] = A_SENATE + c
+            n += 1
+        return n
+    if ph == PH_MARKET:
+        out[n] = A_DONE
+        n += 1
+        for t in range(s.floor, RP_NATYPES):
+            if s.a_row & AT_MASK[t] and AT_COST[t] <= s.budget:
+                out[n] = A_BUY + t
+                n += 1
+        if s.budget >= FACE_DOWN_COST and s.a_deck:
+            out[n] = A_DRAW
+            n += 1
+        return n
+    return 0
+
+
+cdef void apply_raw(RPState *s, int32_t a) noexcept nogil:
+    """One action, and the bookkeeping it triggers; no automatic steps."""
+    cdef int ph = s.phase, p = s.actor, k, c, t, v, q, ab
+    cdef uint32_t bit, cands
+    cdef RPGroup *g
+    if ph == PH_DEAL:
+        k = rp_chance_kind(s)
+        if k == 0:
+            bit = 1u << (a - CH_PROVINCE)
+            s.p_deck &= ~bit
+            s.p_row |= bit
+        elif k == 1:
+            c = a - CH_SENATE
+            bit = lowest_in(era_pool(s.s_deck, S_ERA_MASK), S_TWINS[c])
+            s.s_deck &= ~bit
+            s.s_row |= bit
+        else:
+            bit = lowest_in(s.a_deck, AT_MASK[a - CH_ARENA])
+            s.a_deck &= ~bit
+            s.a_row |= bit
+        if rp_chance_kind(s) < 0:
+            begin_roll(s)
+    elif ph == PH_ROLL:
+        s.dice[s.step >> 2][a - CH_DIE + 1] += 1
+        s.step += 1
+        if s.step >= RP_DICE * s.nplayers:
+            s.step = 0
+            begin_tribunus(s)
+    elif ph == PH_TRIBUNUS or ph == PH_FORUM or ph == PH_AFTER or ph == PH_PLACE or ph == PH_SHOW:
+        if a == A_DONE:
+            if ph == PH_TRIBUNUS:
+                s.step += 1
+                if s.step >= s.nplayers:
+                    s.step = 0
+                    begin_order(s)
+                else:
+                    s.actor = s.order[s.step]
+            elif ph == PH_FORUM:
+                forum_next(s)
+            elif ph == PH_SHOW:
+                show_next(s)
+            else:
+                next_turn(s)
+        elif A_ACTIVATE <= a < A_PROVINCE:
+            begin_activation(s, a - A_ACTIVATE, ph)
+        elif a < A_DONE:
+            t = a // 6
+            place_die(s, p, t, a - t * 6 + 1)
+            s.consul = 0
+            s.phase = PH_AFTER
+        else:  # A_SHOW: the copy every player knows goes first, so no knowledge is lost
+            t = a - A_SHOW
+            bit = lowest_in(s.a_hand[p] & s.a_pub, AT_MASK[t])
+            if not bit:
+                bit = lowest_in(s.a_hand[p], AT_MASK[t])
+            s.a_hand[p] &= ~bit
+            s.a_show[p] |= bit
+    elif ph == PH_ORDER:
+        s.nord[s.nord_n] = a - CH_SEAT
+        s.nord_n += 1
+        order_step(s)
+    elif ph == PH_PROVINCE:
+        k = a - A_PROVINCE
+        s.p_exh |= 1u << k
+        s.prov_first = k
+        s.prov_left -= 1
+        if s.prov_left == 0:
+            run_ability(s)
+    elif ph == PH_MARK:
+        if a == A_DONE:
+            if s.marks:
+                s.rr_pos = RP_NONE
+                s.phase = PH_REROLL
+            else:
+                finish_activation(s)
+        else:
+            v = a - A_DIE
+            s.dice[s.target][v] -= 1
+            s.marks += 1
+            s.mark_floor = v
+    elif ph == PH_REROLL:
+        v = a - CH_DIE + 1
+        if s.rr_pos == RP_NONE:
+            s.dice[s.target][v] += 1
+        else:
+            g = &s.grp[s.rr_pos >> 2][s.target]
+            g.d[s.rr_pos & 3] = v
+            canonical(g)
+        s.marks -= 1
+        after_reroll(s)
+    elif ph == PH_PICK_DIE:
+        v = a - A_DIE
+        ab = S_AB[s.card]
+        if ab == AB_INVERT:
+            s.dice[s.target][v] -= 1
+            s.dice[s.target][7 - v] += 1
+            finish_activation(s)
+        elif ab == AB_SHIFT:
+            s.die = v
+            s.phase = PH_SHIFT
+        else:  # AB_REROLL_ANY
+            s.dice[s.target][v] -= 1
+            s.marks = 1
+            s.passes = 0
+            s.rr_pos = RP_NONE
+            s.phase = PH_REROLL
+    elif ph == PH_SHIFT:
+        v = s.die
+        s.dice[s.target][v] -= 1
+        s.dice[s.target][v % 6 + 1 if a == A_PLUS else (v + 4) % 6 + 1] += 1
+        finish_activation(s)
+    elif ph == PH_PICK_PLACED:
+        k = a - A_PLACED
+        if S_AB[s.card] == AB_LOWER_PLACED:
+            lower_die(s, p, k >> 2, k & 3)
+            finish_activation(s)
+        else:
+            s.rr_pos = k
+            s.marks = 1
+            s.passes = 0
+            s.phase = PH_REROLL
+    elif ph == PH_TARGET:
+        q = a - A_PLAYER
+        c = s.card
+        ab = S_AB[c]
+        if ab == AB_TURN_ORDER_OTHER:
+            s.adj[q] += S_AMOUNT[c]
+            finish_activation(s)
+        elif ab == AB_REROLL_ANY:
+            s.target = q
+            s.phase = PH_PICK_DIE
+        else:  # AB_STEAL
+            t = S_RES[c]
+            if s.forum[p][t] < FORUM_MAX:
+                s.forum[p][t] += 1
+            s.forum[q][t] -= 1
+            finish_activation(s)
+    elif ph == PH_DISCARD:
+        bit = 1u << (a - A_SENATE)
+        s.s_own[p] &= ~bit
+        s.s_exh &= ~bit
+        s.phase = PH_TARGET_PROV
+    elif ph == PH_TARGET_PROV:
+        k = a - A_PROVINCE
+        bit = 1u << k
+        for q in range(s.nplayers):
+            if s.p_own[q] & bit:
+                s.p_own[q] &= ~bit
+                if s.forum[q][P_RES[k]]:
+                    s.forum[q][P_RES[k]] -= 1
+        s.p_exh &= ~bit
+        finish_activation(s)
+    elif ph == PH_MILITARY:
+        if a == A_DONE:
+            s.rpos += 1
+            military_setup(s)
+        else:
+            k = a - A_PROVINCE
+            s.p_row &= ~(1u << k)
+            s.p_own[p] |= 1u << k
+            if s.forum[p][P_RES[k]] < FORUM_MAX:
+                s.forum[p][P_RES[k]] += 1
+            s.budget -= P_POWER[k]
+            s.floor = k + 1
+    elif ph == PH_SENATE:
+        bit = 1u << (a - A_SENATE)
+        s.s_row &= ~bit
+        s.s_own[p] |= bit
+        s.picks -= 1
+        if s.picks == 0 or not s.s_row:
+            s.rpos += 1
+            senate_setup(s)
+    elif ph == PH_MARKET:
+        if a == A_DONE:
+            s.rpos += 1
+            market_setup(s)
+        elif a == A_DRAW:
+            s.budget -= FACE_DOWN_COST
+            s.phase = PH_DRAW
+        else:
+            t = a - A_BUY
+            bit = lowest_in(s.a_row, AT_MASK[t])
+            s.a_row &= ~bit
+            s.a_hand[p] |= bit
+            s.a_pub |= bit
+            s.budget -= AT_COST[t]
+            s.floor = t
+    elif ph == PH_DRAW:
+        bit = lowest_in(s.a_deck, AT_MASK[a - CH_ARENA])
+        s.a_deck &= ~bit
+        s.a_hand[p] |= bit  # known to its owner only
+        s.phase = PH_MARKET
+
+
+cdef void rp_apply(void *vs, int32_t a) noexcept nogil:
+    """Applies a legal action, then every step that has a single legal action."""
+    cdef RPState *s = <RPState *>vs
+    cdef int32_t buf[MAX_LEGAL]
+    cdef int guard
+    apply_raw(s, a)
+    for guard in range(100000):  # a true bound: every step moves the game on
+        if s.phase == PH_OVER or rp_legal(vs, buf) != 1:
+            return
+        apply_raw(s, buf[0])
+
+
+cdef void rp_returns(const void *vs, double *out) noexcept nogil:
+    """Winners (most VP, then most provinces, then the costliest Arena hand) share 1.0."""
+    cdef const RPState *s = <const RPState *>vs
+    cdef int32_t sc[SC_N]
+    cdef int64_t key[RP_MAXP]
+    cdef int64_t best = -1
+    cdef int p, nwin = 0
+    for p in range(s.nplayers):
+        rp_score(s, p, sc)
+        key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>pc(s.p_own[p]) << 16) + rp_hand_cost(s, p)
+        if key[p] > best:
+            best = key[p]
+    for p in range(s.nplayers):
+        if key[p] == best:
+            nwin += 1
+    for p in range(s.nplayers):
+        out[p] = 1.0 / nwin if key[p] == best else 0.0
+
+
+cdef uint32_t rp_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    if observer == s.actor:
+        return <uint32_t>a
+    if s.phase == PH_SHOW and A_SHOW <= a < A_SHOW + RP_NATYPES:
+        return RC_HIDDEN | 1   # a card joins the show, face down
+    if s.phase == PH_DRAW:
+        return RC_HIDDEN | 2   # a face-down Arena card
+    return <uint32_t>a
+
+
+cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
+    """Redraws every Arena card p cannot identify: the deck and the face-down cards in the
+    other players' hands and shows form one class whose identities are shuffled over
+    their places; then each other player's prepared show is redrawn from their cards
+    (p sees only its size).  Everything else is public."""
+    cdef RPState *s = <RPState *>vs
+    cdef uint8_t ids[RP_NARENA]
+    cdef uint32_t cls = s.a_deck, hid, held, show, m
+    cdef int n = 0, i, j, q, k, cnt
+    cdef uint8_t tmp
+    for q in range(s.nplayers):
+        if q != p:
+            cls |= (s.a_hand[q] | s.a_show[q]) & ~s.a_pub
+    m = cls
+    while m:
+        ids[n] = rc_pop_lsb32(&m)
+        n += 1
+    for i in range(n - 1, 0, -1):
+        j = rc_rng_below(rng, i + 1)
+        tmp = ids[i]
+        ids[i] = ids[j]
+        ids[j] = tmp
+    k = 0
+    cnt = pc(s.a_deck)
+    s.a_deck = 0
+    for i in range(cnt):
+        s.a_deck |= 1u << ids[k]
+        k += 1
+    for q in range(s.nplayers):
+        if q == p:
+            continue
+        held = s.a_hand[q] | s.a_show[q]
+        hid = held & ~s.a_pub
+        held &= s.a_pub
+        for i in range(pc(hid)):
+            held |= 1u << ids[k]
+            k += 1
+        cnt = pc(s.a_show[q])
+        show = 0
+        m = held
+        for i in range(cnt):
+            j = rc_rng_below(rng, pc(m))
+            hid = m
+            while j:
+                hid &= hid - 1
+                j -= 1
+            hid &= ~hid + 1
+            show |= hid
+            m &= ~hid
+        s.a_show[q] = show
+        s.a_hand[q] = held & ~show
+
+
+# ---------------------------------------------------------------------------------------
+# Validation of a struct from outside
+
+cdef inline bint ability_phase(int ph) noexcept nogil:
+    return PH_PROVINCE <= ph <= PH_TARGET_PROV
+
+
+cdef inline const char *check_decks(const RPState *s, int K) noexcept nogil:
+    """The two era-ordered decks hold exactly what the rounds have not dealt."""
+    cdef int i, e, total, dealt = K * (s.round - 1)
+    cdef int expect[3]
+    cdef uint32_t m, row
+    for i in range(2):
+        m = s.p_deck if i == 0 else s.s_deck
+        row = s.p_row if i == 0 else s.s_row
+        total = dealt + (pc(row) if s.phase == PH_DEAL else K)
+        if s.phase == PH_OVER:
+            total = 5 * K
+        expect[0] = 2 * K - total if total < 2 * K else 0
+        expect[1] = 4 * K - total if total < 4 * K else 0
+        if expect[1] > 2 * K:
+            expect[1] = 2 * K
+        expect[2] = 5 * K - total if total < 5 * K else 0
+        if expect[2] > K:
+            expect[2] = K
+        for e in range(3):
+            if pc(m & (P_ERA_MASK[e] if i == 0 else S_ERA_MASK[e])) != expect[e]:
+                return "a deck does not hold what the rounds have not dealt"
+    if s.phase == PH_DEAL:
+        if pc(s.p_row) < K and (s.s_row or s.a_row):
+            return "rows dealt out of order"
+        if pc(s.s_row) < K and s.a_row:
+            return "rows dealt out of order"
+    return NULL
+
+
+cdef inline const char *check_cards(const RPState *s) noexcept nogil:
+    """Every card in at most one zone, zones of unused seats empty."""
+    cdef int n = s.nplayers, p, i, K = ROW_SIZE[n]
+    cdef uint32_t all_s = S_GAME[n][s.intrigue], all_p = P_GAME[n], m, held = 0, owned = 0
+    m = s.a_deck | s.a_row
+    if s.a_deck & s.a_row or m & ~ARENA_ALL:
+        return "Arena deck and row overlap"
+    for p in range(RP_MAXP):
+        if p >= n:
+            if s.a_hand[p] or s.a_show[p] or s.s_own[p] or s.p_own[p] or s.vp_forum[p] \
+                    or s.vp_arena[p] or s.mil_bonus[p] or s.coin_bonus[p] or s.adj[p]:
+                return "an unused seat holds something"
+            for i in range(RP_NRES):
+                if s.forum[p][i]:
+                    return "an unused seat holds something"
+            for i in range(8):
+                if s.dice[p][i]:
+                    return "an unused seat holds something"
+            continue
+        if (s.a_hand[p] | s.a_show[p]) & m or s.a_hand[p] & s.a_show[p] or \
+                (s.a_hand[p] | s.a_show[p]) & ~ARENA_ALL:
+            return "an Arena card is in two places"
+        m |= s.a_hand[p] | s.a_show[p]
+        held |= s.a_hand[p] | s.a_show[p]
+    if s.a_pub & ~held:
+        return "a public Arena card outside the hands"
+    if pc(s.a_row) > ARENA_ROW:
+        return "Arena row too long"
+    m = s.s_deck | s.s_row
+    if s.s_deck & s.s_row or m & ~all_s:
+        return "Senate deck and row overlap or hold a card not in this game"
+    held = 0
+    for p in range(n):
+        if s.s_own[p] & m or s.s_own[p] & ~all_s:
+            return "a Senate card is in two places"
+        m |= s.s_own[p]
+        held |= s.s_own[p]
+    if s.s_exh & ~held:
+        return "an exhausted Senate card nobody holds"
+    m = s.p_deck | s.p_row
+    if s.p_deck & s.p_row or m & ~all_p:
+        return "province deck and row overlap or hold a province not in this game"
+    for p in range(n):
+        if s.p_own[p] & m or s.p_own[p] & ~all_p:
+            return "a province is in two places"
+        if pc(s.p_own[p]) > ARCHES:
+            return "a player holds more provinces than Arches"
+        m |= s.p_own[p]
+        owned |= s.p_own[p]
+    if s.p_exh & ~owned:
+        return "an exhausted province nobody holds"
+    if pc(s.p_row) > K or pc(s.s_row) > K:
+        return "row too long"
+    return NULL
+
+
+cdef inline const char *check_dice(const RPState *s, int ep) noexcept nogil:
+    """Faces in range, tracks without gaps, four dice a player while they are in play."""
+    cdef int n = s.nplayers, t, k, i, q, p, v, total
+    cdef uint32_t seen
+    cdef const RPGroup *g
+    for p in range(RP_MAXP):
+        if s.dice[p][7] or s.dice[p][0]:
+            return "unplaced die with face 0 or 7"
+    for t in range(RP_NTRACKS):
+        seen = 0
+        k = rp_ngroups(s, t)
+        for i in range(RP_MAXP):
+            q = s.tord[t][i]
+            if i < k:
+                if q >= n or (seen >> q) & 1 or s.grp[t][q].n == 0:
+                    return "track lists a seat twice, out of range or without dice"
+                seen |= 1u << q
+            elif q != RP_NONE:
+                return "track has a gap"
+        for q in range(RP_MAXP):
+            g = &s.grp[t][q]
+            if g.n > RP_DICE or (g.n > 0) != ((seen >> q) & 1):
+                return "group size does not match the track"
+            for i in range(RP_DICE):
+                if (i < g.n and g.d[i] > 6) or (i >= g.n and g.d[i]):
+                    return "die face out of range"
+            for i in range(2, g.n - 1):
+                if g.d[i] > g.d[i - 1]:
+                    return "middle dice not in canonical order"
+        if k and (ep < PH_PLACE or ep > PH_DRAW):
+            return "dice on a track outside phases 2 and 3"
+    for p in range(n):
+        total = 0
+        for v in range(7):
+            total += s.dice[p][v]
+        for t in range(RP_NTRACKS):
+            total += s.grp[t][p].n
+        if ep == PH_DEAL or ep >= PH_FORUM:
+            if total:
+                return "dice out of play hold a value"
+            continue
+        if ep == PH_ROLL:
+            k = s.step - RP_DICE * p
+            k = 0 if k < 0 else RP_DICE if k > RP_DICE else k
+            if total != k:
+                return "dice rolled do not match the roll step"
+            continue
+        if (s.phase == PH_MARK or s.phase == PH_REROLL) and p == s.target and s.rr_pos == RP_NONE:
+            total += s.marks
+        if total != RP_DICE:
+            return "a player does not have four dice"
+    return NULL
+
+
+cdef inline const char *check_activation(const RPState *s) noexcept nogil:
+    """The card being activated, its return phase and its own counters."""
+    cdef int ph = s.phase, n = s.nplayers, c = s.card, ab, ctx
+    if c >= RP_NSENATE or not ((S_GAME[n][s.intrigue] >> c) & 1):
+        return "activated card is not a Senate card of this game"
+    if ph != PH_TARGET_PROV and (not ((s.s_exh >> c) & 1) or not ((s.s_own[s.actor] >> c) & 1)):
+        return "activated card is not an exhausted card of the actor"
+    ab = S_AB[c]
+    if ab == AB_TURN_ORDER_SELF or ab == AB_TURN_ORDER_OTHER:
+        ctx = PH_TRIBUNUS
+    elif ab == AB_FORUM_MOVE:
+        ctx = PH_FORUM
+    elif ab == AB_SHOW_BONUS:
+        ctx = PH_SHOW
+    elif ab == AB_CONSUL:
+        ctx = PH_PLACE
+    elif AB_ENDGAME_REGIONS <= ab <= AB_ENDGAME_PAIRS:
+        return "an end-game card cannot be activated"
+    else:
+        ctx = PH_AFTER
+    if s.ret != ctx and not (ctx == PH_AFTER and s.ret == PH_PLACE):
+        return "activation returns to the wrong phase"
+    if s.prov_left > S_NSYM[c] or (ph == PH_PROVINCE) != (s.prov_left > 0):
+        return "provinces left out of range"
+    if s.prov_first != RP_NONE and (s.prov_first >= RP_NPROV or not (s.p_exh >> s.prov_first) & 1):
+        return "first province is not exhausted"
+    if s.target >= n:
+        return "target out of range"
+    if s.target != s.actor and not (ab == AB_REROLL_ANY and (ph == PH_PICK_DIE or ph == PH_REROLL)):
+        return "target set for a card that targets no one"
+    if s.marks > RP_DICE or s.mark_floor > 6 or s.passes > 1 or s.optional > 1 or s.die > 6:
+        return "re-roll counters out of range"
+    if ph == PH_REROLL and s.marks == 0:
+        return "re-roll with nothing to re-roll"
+    if ph != PH_MARK and ph != PH_REROLL and (s.marks or s.mark_floor or s.passes or s.optional):
+        return "re-roll counters outside a re-roll"
+    if s.rr_pos != RP_NONE:
+        if ph != PH_REROLL or ab != AB_REROLL_PLACED_MILITARY or (s.rr_pos >> 2) != T_MILITARY \
+                or (s.rr_pos & 3) >= s.grp[T_MILITARY][s.actor].n or s.marks != 1:
+            return "placed re-roll out of place"
+    if ph == PH_MARK and ab != AB_REROLL_UNPLACED:
+        return "re-roll marks for a card that does not re-roll"
+    if ph == PH_REROLL and ab != AB_REROLL_UNPLACED and ab != AB_REROLL_ANY and \
+            ab != AB_REROLL_PLACED_MILITARY:
+        return "re-roll for a card that does not re-roll"
+    if ph == PH_REROLL and ab == AB_REROLL_PLACED_MILITARY and s.rr_pos == RP_NONE:
+        return "placed re-roll without its die"
+    if ph == PH_SHIFT and (ab != AB_SHIFT or s.die < 1 or not s.dice[s.target][s.die]):
+        return "Vicarius die out of place"
+    if ph != PH_SHIFT and s.die:
+        return "Vicarius die set outside Vicarius"
+    if ph == PH_PICK_DIE and ab != AB_INVERT and ab != AB_SHIFT and ab != AB_REROLL_ANY:
+        return "die choice for a card that chooses none"
+    if ph == PH_PICK_PLACED and ab != AB_LOWER_PLACED and ab != AB_REROLL_PLACED_MILITARY:
+        return "placed-die choice for a card that chooses none"
+    if ph == PH_TARGET and ab != AB_TURN_ORDER_OTHER and ab != AB_REROLL_ANY and ab != AB_STEAL:
+        return "target choice for a card that targets no one"
+    if (ph == PH_DISCARD or ph == PH_TARGET_PROV) and ab != AB_DISCARD_PROVINCE:
+        return "discard for a card that discards nothing"
+    return NULL
+
+
+cdef const char *rp_validate(const void *vs) noexcept nogil:
+    """NULL when every field is in range and the zones, dice, tracks and phase agree."""
+    cdef const RPState *s = <const RPState *>vs
+    cdef int n = s.nplayers, p, t, k, i, ph = s.phase, ep
+    cdef uint32_t seen
+    cdef bint in_act
+    cdef const char *msg
+    cdef int32_t buf[MAX_LEGAL]
+    if n < 2 or n > 4:
+        return "nplayers must be 2, 3 or 4"
+    if s.intrigue > 31:
+        return "intrigue mask out of range"
+    if s.round < 1 or s.round > ROUNDS:
+        return "round out of range"
+    if ph > PH_OVER:
+        return "unknown phase"
+    if s.actor >= n:
+        return "actor out of range"
+    in_act = ability_phase(ph)
+    if in_act:
+        if s.ret != PH_TRIBUNUS and s.ret != PH_PLACE and s.ret != PH_AFTER and s.ret != PH_FORUM \
+                and s.ret != PH_SHOW:
+            return "activation return phase out of range"
+        ep = s.ret
+    else:
+        ep = ph
+    msg = check_cards(s)
+    if msg != NULL:
+        return msg
+    msg = check_decks(s, ROW_SIZE[n])
+    if msg != NULL:
+        return msg
+    if ph != PH_OVER and ep >= PH_FORUM and not SCORING_ROUND[s.round]:
+        return "scoring outside a scoring round"
+    for p in range(n):
+        if s.vp_forum[p] > 60 or s.vp_arena[p] > 60 or s.mil_bonus[p] > 8 or s.coin_bonus[p] > 8:
+            return "VP or bonus out of range"
+        if s.adj[p] < -8 or s.adj[p] > 20:
+            return "Tribunus change out of range"
+        for i in range(RP_NRES):
+            if s.forum[p][i] > FORUM_MAX:
+                return "forum track beyond its end"
+    if ep != PH_TRIBUNUS and ep != PH_ORDER:
+        for p in range(n):
+            if s.adj[p]:
+                return "Tribunus change outside phase 1"
+    # turn order: a permutation (the previous round's in phase 1)
+    seen = 0
+    for i in range(RP_MAXP):
+        if i < n:
+            if s.order[i] >= n or (seen >> s.order[i]) & 1:
+                return "turn order is not a permutation"
+            seen |= 1u << s.order[i]
+        elif s.order[i] != RP_NONE:
+            return "turn order lists an unused seat"
+    if s.nord_n > n or (ph == PH_ORDER and s.nord_n >= n):
+        return "new turn order out of step"
+    seen = 0
+    for i in range(RP_MAXP):
+        if i < s.nord_n:
+            if s.nord[i] >= n or (seen >> s.nord[i]) & 1:
+                return "new turn order repeats a seat"
+            seen |= 1u << s.nord[i]
+        elif ph == PH_ORDER and s.nord[i] != RP_NONE and i >= s.nord_n and s.nord[i] >= n:
+            return "new turn order slot out of range"
+    msg = check_dice(s, ep)
+    if msg != NULL:
+        return msg
+    if ep == PH_ROLL and s.step >= RP_DICE * n:
+        return "roll step out of range"
+    if ep == PH_TRIBUNUS or ep == PH_FORUM or ep == PH_SHOW:
+        if s.step >= n or s.actor != s.order[s.step]:
+            return "actor is not the seat in order"
+    elif ep != PH_ROLL and s.step:
+        return "step set outside phases 1 and 4"
+    if (ep == PH_FORUM and s.ftrack >= RP_NRES) or (ep != PH_FORUM and s.ftrack):
+        return "forum track out of range"
+    for p in range(n):
+        if s.a_show[p] and ep != PH_SHOW:
+            return "a show outside the show phase"
+    if ep == PH_SHOW:
+        for i in range(n):
+            p = s.order[i]
+            k = pc(s.a_show[p])
+            if i > s.step and k:
+                return "a show before its player's turn"
+            if i < s.step and 0 < k < SHOW_MIN:
+                return "a finished show of fewer than three cards"
+            if i == s.step and 0 < k < SHOW_MIN and k + pc(s.a_hand[p]) < SHOW_MIN:
+                return "a show that cannot reach three cards"
+    if s.greko & ~((1 << n) - 1) or (s.greko and ep != PH_SHOW):
+        return "show bonus out of place"
+    if ep == PH_PLACE or ep == PH_AFTER:
+        if s.turn >= RP_DICE * n or s.actor != s.order[s.turn % n]:
+            return "placement turn out of step"
+    elif s.turn:
+        return "turn set outside phase 2"
+    if s.consul > 1 or (s.consul and ph != PH_PLACE):
+        return "Consul flag out of place"
+    if PH_MILITARY <= ph <= PH_DRAW:
+        t = T_MILITARY if ph == PH_MILITARY else T_SENATE if ph == PH_SENATE else T_MARKET
+        if s.rpos >= rp_ngroups(s, t) or s.actor != s.tord[t][s.rpos]:
+            return "resolving a section that is not there"
+        if ph == PH_MILITARY and (s.floor > RP_NPROV or s.budget > 40):
+            return "military resolution counters out of range"
+        if (ph == PH_MARKET or ph == PH_DRAW) and (s.floor >= RP_NATYPES or s.budget > 40):
+            return "market resolution counters out of range"
+        if ph == PH_DRAW and not s.a_deck:
+            return "face-down draw from an empty deck"
+        if ph == PH_SENATE and (s.picks == 0 or s.picks > s.grp[T_SENATE][s.actor].n or not s.s_row):
+            return "Senate picks out of range"
+    elif s.rpos or s.budget or s.floor:
+        return "resolution counters set outside phase 3"
+    if ph != PH_SENATE and s.picks:
+        return "Senate picks set outside the Senate resolution"
+    if in_act:
+        msg = check_activation(s)
+        if msg != NULL:
+            return msg
+    elif s.card != RP_NONE or s.prov_left or s.prov_first != RP_NONE or s.target != RP_NONE \
+            or s.marks or s.mark_floor or s.passes or s.optional or s.die or s.rr_pos != RP_NONE \
+            or s.ret:
+        return "activation fields set with no activation"
+    if s.pad[0] or s.pad[1]:
+        return "padding is not zero"
+    # every live state offers something to do
+    if ph != PH_OVER and rp_legal(vs, buf) == 0:
+        return "no legal action in a live state"
+    return NULL
+
+
+# ---------------------------------------------------------------------------------------
+
+cdef rc_kernel RP_KERNEL
+RP_KERNEL.abi_version = RC_ABI_VERSION
+RP_KERNEL.state_size = sizeof(RPState)
+RP_KERNEL.state_version = 1
+RP_KERNEL.num_actions = RP_NUM_ACTIONS
+RP_KERNEL.max_legal = MAX_LEGAL
+RP_KERNEL.max_game_length = 3200
+RP_KERNEL.init = rp_init
+RP_KERNEL.num_players = rp_num_players
+RP_KERNEL.current_player = rp_current_player
+RP_KERNEL.legal_actions = rp_legal
+RP_KERNEL.chance_outcomes = rp_chance_outcomes
+RP_KERNEL.sample_chance = rp_sample_chance
+RP_KERNEL.apply = rp_apply
+RP_KERNEL.returns = rp_returns
+RP_KERNEL.resample = rp_resample
+RP_KERNEL.observe_action = rp_observe_action
+RP_KERNEL.validate = rp_validate
+
+kernel_capsule = PyCapsule_New(<void *>&RP_KERNEL, b"romecore.rc_kernel", NULL)
+STATE_SIZE = sizeof(RPState)
+NUM_ACTIONS = RP_NUM_ACTIONS
+MAX_GAME_LENGTH = RP_KERNEL.max_game_length

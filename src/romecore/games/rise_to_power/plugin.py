@@ -1,0 +1,81 @@
+"""Registers Rome: Rise to Power through the ``romecore`` entry point ``rise_to_power``,
+exactly as a third-party game plugin would."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from romecore.errors import GameOptionError
+from romecore.hookspecs import hookimpl
+from romecore.spec import GameSpec, OptionSpec
+from romecore.games.rise_to_power import data, kernel
+from romecore.games.rise_to_power.state import RiseToPowerState
+
+
+def parse_intrigue(value: Any) -> tuple[str, ...]:
+    """The Intrigue titles an ``intrigue`` option value names, in data order.
+
+    ``"none"`` (or ``""``) is none, ``"all"`` all five; otherwise a comma-separated list
+    of titles (case and spacing ignored)."""
+    if not isinstance(value, str):
+        raise GameOptionError(f"option 'intrigue' is a str, got {value!r}")
+    text = value.strip().lower()
+    if text in ("", "none"):
+        return ()
+    if text == "all":
+        return data.INTRIGUE_TITLES
+    by_key = {" ".join(t.lower().split()): t for t in data.INTRIGUE_TITLES}
+    chosen = set()
+    for part in text.split(","):
+        key = " ".join(part.split())
+        if key not in by_key:
+            valid = ", ".join(repr(t) for t in data.INTRIGUE_TITLES)
+            raise GameOptionError(f"option intrigue: {part.strip()!r} is not an Intrigue card title "
+                                  f"(titles: {valid}; or 'none', 'all')")
+        chosen.add(by_key[key])
+    return tuple(t for t in data.INTRIGUE_TITLES if t in chosen)
+
+
+@dataclass(frozen=True)
+class IntrigueOption(OptionSpec):
+    """The ``intrigue`` option, normalised to "none", "all" or titles in data order, so
+    equal choices make equal games."""
+
+    def coerce(self, value: Any) -> Any:
+        titles = parse_intrigue(value)
+        if not titles:
+            return "none"
+        if len(titles) == len(data.INTRIGUE_TITLES):
+            return "all"
+        return ",".join(titles)
+
+
+def _encode(options: Mapping[str, Any]) -> list[int]:
+    return [options["players"], data.intrigue_mask(parse_intrigue(options["intrigue"]))]
+
+
+SPEC = GameSpec(
+    game_id="rise_to_power",
+    name="Rome: Rise to Power",
+    min_players=2,
+    max_players=4,
+    default_players=4,
+    kernel=kernel.kernel_capsule,
+    state_class=RiseToPowerState,
+    encode_options=_encode,
+    options=(
+        IntrigueOption("intrigue", str, "none", None,
+                       "Intrigue Senate cards replacing their base cards: 'none', 'all', or "
+                       "comma-separated titles (Vicarius, Hispania Maximus, Tribunus, "
+                       "Greko Maximus, Africanus Maximus)"),
+    ),
+    perfect_information=False,
+    description="Dice placement on three tracks, provinces, Senate powers and shows in the "
+    "Arena (Goldsteen, 2020).",
+)
+
+
+@hookimpl
+def romecore_games() -> list[GameSpec]:
+    return [SPEC]
