@@ -1,6 +1,675 @@
 # cython: language_level=3
+"""The readable side of Rome: City of Marble: action names, the dict form, the observation
+of one player, score breakdowns and the terminal drawing.
+
+Coordinates are the board file's: vertices ``[q, r]`` (axial), triangles as their three
+vertices, sites ``[s, t]``.  See ``romecore.games.city_of_marble`` for the dict schema.
+"""
+from libc.stdint cimport uint8_t, int32_t, uint64_t
+from libc.string cimport memset
+
 from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport *
 
+from romecore.errors import SerializationError
+from romecore.games.city_of_marble import data as _data
+
+PHASES = ("hills", "action", "site", "tile", "bridge", "aqueduct_start", "order", "send",
+          "expand", "extra", "over")
+SCORE_CATEGORIES = ("track", "bridges", "aqueducts", "fountains", "coins", "most_coins", "imperium")
+_B = _data.BOARD
+_COL = _data.COLOURS
+_AQ = _data.AQUEDUCTS
+_PAIRS = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+_BUILDING_LETTER = {"Arena": "A", "Theater": "H", "Temple": "T", "Baths": "B"}
+_AQ_MARK = ("#", "%", "&")
+
+
+def _vert(int v):
+    return list(_B.verts[v])
+
+
+def _tri(int t):
+    return [list(v) for v in _B.tri_verts[t]]
+
+
+def _site(int i):
+    return list(_B.sites[i])
+
+
+def _fmt_v(v):
+    return f"({v[0]},{v[1]})"
+
+
+def _pl_text(int pl):
+    return " ".join(_fmt_v(v) for v in _B.pl_vertices(pl))
+
+
+def _int(x, what):
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise ValueError(f"{what} must be an int, got {x!r}")
+    return x
+
+
+def _colour_id(x):
+    if isinstance(x, str) and x in _data.COLOUR_ID:
+        return _data.COLOUR_ID[x]
+    if isinstance(x, str) and x in _data.BUILDING_ID:
+        return _data.BUILDING_ID[x]
+    raise ValueError(f"unknown colour {x!r} (colours: {', '.join(c.name for c in _COL)})")
+
+
+def _site_id(x):
+    key = tuple(x) if isinstance(x, (list, tuple)) else None
+    if key is None or key not in _B.site_id:
+        raise ValueError(f"{x!r} is not a site [s, t] of the board")
+    return _B.site_id[key]
+
+
+def _vert_id(x):
+    key = tuple(x) if isinstance(x, (list, tuple)) else None
+    if key is None or key not in _B.vert_id:
+        raise ValueError(f"{x!r} is not a vertex [q, r] of the board")
+    return _B.vert_id[key]
+
+
+def _placement(entry):
+    if "triangles" in entry:
+        tris = entry["triangles"]
+        if not isinstance(tris, (list, tuple)) or len(tris) != 2:
+            raise ValueError("a tile lists its two triangles")
+        a = _B.triangle_of([tuple(v) for v in tris[0]])
+        b = _B.triangle_of([tuple(v) for v in tris[1]])
+        return _B.placement(a, b)
+    if "vertices" in entry:
+        return _B.placement_of_vertices([tuple(v) for v in entry["vertices"]])
+    raise ValueError("a tile needs 'triangles' or 'vertices'")
+
+
+def _counts(d, what):
+    out = [0, 0, 0, 0]
+    if d is None:
+        return out
+    if not isinstance(d, dict):
+        raise ValueError(f"{what} maps colour names to counts")
+    for k, v in d.items():
+        out[_colour_id(k)] = _int(v, what)
+    return out
+
+
+cdef inline CMState *_st(State st):
+    return <CMState *>st.s
+
+
 cdef class CityOfMarbleState(State):
-    pass
+    """A state of Rome: City of Marble (see :class:`romecore.State` for the API)."""
+
+    # -- reading helpers ------------------------------------------------------------------
+    def _placed(self):
+        cdef CMState *s = _st(self)
+        return [pl for pl in sorted(_B.pl_tris) if (s.placed[pl >> 6] >> (pl & 63)) & 1]
+
+    def _mag_owner(self):
+        """placement -> player whose magistrate stands on that tile."""
+        cdef CMState *s = _st(self)
+        out = {}
+        for p in range(s.nplayers):
+            for j in range(CM_NMAG):
+                if s.mag[p][j] < CM_NPL:
+                    out[s.mag[p][j]] = p
+        return out
+
+    def _site_status(self, int i):
+        cdef CMState *s = _st(self)
+        st = s.site[i]
+        if st == SITE_OPEN:
+            return None
+        if st == SITE_FOUNTAIN:
+            return {"site": _site(i), "fountain": True}
+        if st == SITE_EMPTY:
+            return {"site": _site(i), "empty": True}
+        c = (st - SITE_BUILDING) & 3
+        return {"site": _site(i), "building": _COL[c].building, "owner": (st - SITE_BUILDING) >> 2}
+
+    def _loc_text(self, int loc):
+        if loc < CM_NPL:
+            return f"tile {_pl_text(loc)}"
+        if LOC_IMPERIUM <= loc < LOC_IMPERIUM + 4:
+            return f"the {_COL[loc - LOC_IMPERIUM].building} Imperium space"
+        if loc == LOC_TREASURY:
+            return "the Treasury"
+        return "the centre box"
+
+    def _aq_end(self, int a):
+        cdef CMState *s = _st(self)
+        return s.aq_path[a][s.aq_len[a]]
+
+    def _hidden_from(self, int p):
+        """True when player p cannot see other players' bridge values now."""
+        return _st(self).phase != PH_OVER
+
+    # -- names ----------------------------------------------------------------------------
+    def _action_to_string(self, int a):
+        cdef CMState *s = _st(self)
+        cdef int ph = s.phase, p = s.actor
+        if A_SITE <= a < A_TILE:
+            i = a - A_SITE
+            name = _fmt_v(_B.sites[i]) if i < _B.nsites else f"#{i}"
+            if ph == PH_ORDER:
+                return f"resolve site {name} first"
+            return f"site {name}"
+        if A_TILE <= a < A_PLAY:
+            k = a - A_TILE
+            if ph == PH_TILE:
+                pl = _data.pl_pos(s.sel_site, k)
+                if pl in _B.pl_tris:
+                    return f"tile on {_pl_text(pl)}"
+            return f"tile {k} of the chosen site"
+        if A_PLAY <= a < A_DRAW:
+            c = (a - A_PLAY) >> 1
+            return f"play {_COL[c].name} tile" + (" with magistrate" if (a - A_PLAY) & 1 else "")
+        if A_DRAW <= a < A_DRAW1:
+            x, y = _PAIRS[a - A_DRAW]
+            return f"draw {_COL[x].name} and {_COL[y].name}"
+        if A_DRAW1 <= a < A_RECALL:
+            return f"draw {_COL[a - A_DRAW1].name}"
+        if A_RECALL <= a < A_PIPE:
+            j = a - A_RECALL
+            return f"recall magistrate from {self._loc_text(s.mag[s.turn_player][j])}"
+        if A_PIPE <= a < A_SEND:
+            aq, d = divmod(a - A_PIPE, 6)
+            if (s.aq_started >> aq) & 1:
+                e = _B.vert_edges[self._aq_end(aq)][d]
+                if e is not None:
+                    return f"{_AQ[aq]} aqueduct to {_fmt_v(_B.verts[e[0]])}"
+            return f"{_AQ[aq]} aqueduct, direction {d}"
+        if A_SEND <= a < A_KEEP:
+            j = a - A_SEND
+            where = "there"
+            if ph == PH_SEND:
+                st = s.site[s.res_site]
+                where = "the Treasury" if st == SITE_FOUNTAIN else \
+                    f"the {_COL[(st - SITE_BUILDING) & 3].building} Imperium space"
+            return f"send magistrate from {self._loc_text(s.mag[p][j])} to {where}"
+        if a == A_KEEP:
+            return "keep magistrates on the site"
+        if A_SPEND <= a < A_END:
+            return f"spend {_COL[a - A_SPEND].name} Imperium for an extra action"
+        if a == A_END:
+            return "end turn"
+        if CH_HILL <= a < CH_BRIDGE:
+            return f"hill {_fmt_v(_B.sites[_B.hills[a - CH_HILL]])} revealed"
+        return f"bridge tile worth {a - CH_BRIDGE + 1}"
+
+    def _why_illegal(self, int a):
+        cdef CMState *s = _st(self)
+        cdef int ph = s.phase, p = s.turn_player
+        if ph in (PH_HILLS, PH_BRIDGE):
+            return "this is a chance node: apply one of chance_outcomes()"
+        if ph == PH_ACTION:
+            if A_PLAY <= a < A_DRAW:
+                c = (a - A_PLAY) >> 1
+                if not s.centre[p][c]:
+                    return f"you have no {_COL[c].name} tile in your centre box"
+                if (a - A_PLAY) & 1 and s.mag[p][CM_NMAG - 1] != LOC_CENTRE:
+                    return "you have no magistrate in your centre box"
+                return "no tile can be placed: every free pair of triangles is away from the city"
+            if A_DRAW <= a < A_RECALL:
+                nonempty = sum(1 for c in range(4) if s.stack[c])
+                if A_DRAW1 <= a and nonempty > 1:
+                    return "draw two different colours while two stacks remain"
+                return "that stack is empty"
+            if A_RECALL <= a < A_PIPE:
+                return "that magistrate slot is not on the board (or repeats the one before it)"
+            if A_PIPE <= a < A_SEND:
+                return self._why_pipe(a)
+            return "choose an action: play a tile, draw, recall a magistrate or expand an aqueduct"
+        if ph == PH_SITE:
+            return "no legal tile placement touches that site" if A_SITE <= a < A_TILE else \
+                "choose the site for the tile"
+        if ph == PH_TILE:
+            if A_TILE <= a < A_PLAY:
+                return ("that place is taken, off the board, or shares no edge with a hill or a tile")
+            return "choose where in the site the tile goes"
+        if ph in (PH_AQSTART, PH_EXPAND2):
+            if A_PIPE <= a < A_SEND:
+                if ph == PH_AQSTART and (a - A_PIPE) // 6 != s.aq_cur:
+                    return f"the {_AQ[s.aq_cur]} aqueduct is being started"
+                return self._why_pipe(a)
+            return "place an aqueduct piece"
+        if ph == PH_ORDER:
+            return "choose which completed site resolves first"
+        if ph == PH_SEND:
+            return "send one of your magistrates standing in the site, or keep them"
+        if ph == PH_EXTRA:
+            if A_SPEND <= a < A_END:
+                return f"you hold no {_COL[a - A_SPEND].name} Imperium"
+            return "spend an Imperium tile or end the turn"
+        return "it is not one of the legal actions here"
+
+    def _why_pipe(self, int a):
+        cdef CMState *s = _st(self)
+        aq, d = divmod(a - A_PIPE, 6)
+        if not (s.aq_started >> aq) & 1:
+            return f"the {_AQ[aq]} aqueduct has not been started"
+        if s.aq_len[aq] >= CM_AQMAX:
+            return f"the {_AQ[aq]} aqueduct has no pieces left"
+        e = _B.vert_edges[self._aq_end(aq)][d]
+        if e is None:
+            return "that edge is off the board"
+        return ("that edge is not the edge of a tile, is a tile's diagonal, or leads to a vertex "
+                "an aqueduct or water source already holds")
+
+    # -- scores ---------------------------------------------------------------------------
+    def _scores(self):
+        cdef int32_t out[SC_N]
+        res = []
+        for p in range(_st(self).nplayers):
+            cm_score(_st(self), p, out)
+            res.append(out[SC_TOTAL])
+        return res
+
+    def _score_breakdown(self, int p):
+        cdef int32_t out[SC_N]
+        cdef CMState *s = _st(self)
+        cm_score(s, p, out)
+        d = {name: out[i] for i, name in enumerate(SCORE_CATEGORIES)}
+        d["civic_buildings"] = cm_buildings(s, p)
+        d["imperium_tiles"] = sum(s.imp[p][c] for c in range(4))
+        d["total"] = out[SC_TOTAL]
+        return d
+
+    # -- dict form ------------------------------------------------------------------------
+    def _tiles_list(self):
+        cdef CMState *s = _st(self)
+        owner = self._mag_owner()
+        out = []
+        for pl in self._placed():
+            t1, t2 = _B.pl_tris[pl]
+            out.append({"colour": _COL[cm_tile_colour(s, pl)].name, "triangles": [_tri(t1), _tri(t2)],
+                        "magistrate": owner.get(pl)})
+        return out
+
+    def _public_dict(self):
+        """Everything but the bridge values."""
+        cdef CMState *s = _st(self)
+        n = s.nplayers
+        players = []
+        for p in range(n):
+            mags = {"centre": 0, "treasury": 0, "imperium": {c.name: 0 for c in _COL}}
+            for j in range(CM_NMAG):
+                loc = s.mag[p][j]
+                if loc == LOC_CENTRE:
+                    mags["centre"] += 1
+                elif loc == LOC_TREASURY:
+                    mags["treasury"] += 1
+                elif LOC_IMPERIUM <= loc < LOC_IMPERIUM + 4:
+                    mags["imperium"][_COL[loc - LOC_IMPERIUM].name] += 1
+            players.append({
+                "points": s.points[p],
+                "coins": s.coins[p],
+                "tiles": {c.name: s.centre[p][i] for i, c in enumerate(_COL)},
+                "imperium": {c.name: s.imp[p][i] for i, c in enumerate(_COL)},
+                "magistrates": mags,
+            })
+        aqs = []
+        for a in range(CM_NAQ):
+            started = bool((s.aq_started >> a) & 1)
+            aqs.append({"colour": _AQ[a], "started": started,
+                        "path": [_vert(s.aq_path[a][i]) for i in range(s.aq_len[a] + 1)] if started else []})
+        play = None
+        if s.phase in (PH_SITE, PH_TILE):
+            play = {"colour": _COL[s.sel_colour].name, "magistrate": bool(s.sel_mag),
+                    "site": _site(s.sel_site) if s.phase == PH_TILE else None}
+        res = None
+        if PH_BRIDGE <= s.phase <= PH_SEND:
+            res = {"bridges_to_take": s.pend_bridges,
+                   "aqueducts_to_start": [_AQ[a] for a in range(CM_NAQ) if (s.aq_todo >> a) & 1],
+                   "aqueduct": _AQ[s.aq_cur] if s.aq_left else None,
+                   "pieces_left": s.aq_left,
+                   "sites": [_site(s.pend_sites[i]) for i in range(s.pend_n)],
+                   "site": _site(s.res_site) if s.phase == PH_SEND else None,
+                   "seat": s.res_seat}
+        return {
+            "phase": PHASES[s.phase],
+            "turn_player": s.turn_player,
+            "actor": s.actor,
+            "actions_left": s.actions_left,
+            "final_turns_left": s.final_left,
+            "hills": [_site(_B.hills[h]) for h in range(CM_NHILLS) if (s.hills >> h) & 1],
+            "stacks": {c.name: s.stack[i] for i, c in enumerate(_COL)},
+            "tiles": self._tiles_list(),
+            "sites": [d for d in (self._site_status(i) for i in range(_B.nsites)) if d is not None],
+            "aqueducts": aqs,
+            "drawn": {c.name: s.pending[i] for i, c in enumerate(_COL)},
+            "tile_play": play,
+            "resolution": res,
+            "players": players,
+        }
+
+    def _bridge_values(self, int p):
+        cdef CMState *s = _st(self)
+        return [v for v in range(1, 5) for _ in range(s.bridges[p][v - 1])]
+
+    def _to_dict(self):
+        d = self._public_dict()
+        for p, pd in enumerate(d["players"]):
+            pd["bridges"] = self._bridge_values(p)
+        return d
+
+    def _load_dict(self, dict d):
+        """Fills the struct (already holding a fresh game before the hills) from a dict; see
+        the module docs.  Left out: stacks hold what no one else holds; points are the
+        buildings' points; players keep their fresh set-up."""
+        cdef CMState *s = _st(self)
+        cdef int n = s.nplayers, p, c, j, pl, a, i
+        phase = d.get("phase")
+        hills = d.get("hills", [])
+        if len(hills) > CM_NHILLS:
+            raise ValueError("too many hills")
+        for h in hills:
+            i = _site_id(h)
+            if i not in _B.hills:
+                raise ValueError(f"site {h} is not a hill")
+            s.hills |= 1 << _B.hills.index(i)
+        s.hills_drawn = bin(s.hills).count("1")
+        if phase is None:
+            phase = "hills" if s.hills_drawn < _data.HILLS_IN_PLAY else "action"
+        if phase not in PHASES:
+            raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
+        s.phase = PHASES.index(phase)
+        for key, field in (("turn_player", "turn_player"), ("final_turns_left", "final_left")):
+            if key in d:
+                setattr_u8(s, field, _int(d[key], key))
+        s.actor = _int(d.get("actor", s.turn_player), "actor")
+        default_actions = 0 if s.phase in (PH_HILLS, PH_OVER, PH_EXTRA) else (1 if s.final_left else 2)
+        s.actions_left = _int(d.get("actions_left", default_actions), "actions_left")
+        # tiles and magistrates on them
+        on_tiles = [0] * n
+        for entry in d.get("tiles", []):
+            if not isinstance(entry, dict):
+                raise ValueError("a tile is a dict")
+            pl = _placement(entry)
+            if (s.placed[pl >> 6] >> (pl & 63)) & 1:
+                raise ValueError(f"two tiles on {_pl_text(pl)}")
+            c = _colour_id(entry.get("colour"))
+            t1, t2 = _B.pl_tris[pl]
+            s.tri[c][t1 >> 6] |= (<uint64_t>1) << (t1 & 63)
+            s.tri[c][t2 >> 6] |= (<uint64_t>1) << (t2 & 63)
+            s.placed[pl >> 6] |= (<uint64_t>1) << (pl & 63)
+            owner = entry.get("magistrate")
+            if owner is not None:
+                owner = _int(owner, "magistrate")
+                if not 0 <= owner < n:
+                    raise ValueError(f"magistrate owner {owner} out of range")
+                if on_tiles[owner] >= CM_NMAG:
+                    raise ValueError(f"player {owner} has more than {CM_NMAG} magistrates")
+                s.mag[owner][on_tiles[owner]] = pl
+                on_tiles[owner] += 1
+        # sites
+        for entry in d.get("sites", []):
+            i = _site_id(entry.get("site"))
+            if entry.get("fountain"):
+                s.site[i] = SITE_FOUNTAIN
+            elif entry.get("empty"):
+                s.site[i] = SITE_EMPTY
+            else:
+                c = _data.BUILDING_ID.get(entry.get("building"), -1)
+                if c < 0:
+                    raise ValueError(f"site {entry.get('site')}: unknown building {entry.get('building')!r}")
+                owner = _int(entry.get("owner"), "owner")
+                if not 0 <= owner < n:
+                    raise ValueError(f"building owner {owner} out of range")
+                s.site[i] = SITE_BUILDING + 4 * owner + c
+        # aqueducts
+        aqs = d.get("aqueducts", [])
+        if len(aqs) > CM_NAQ:
+            raise ValueError("three aqueducts at most")
+        for a, entry in enumerate(aqs):
+            if not entry.get("started", bool(entry.get("path"))):
+                continue
+            path = [_vert_id(v) for v in entry.get("path", [])] or [_B.water[a]]
+            if len(path) > CM_AQMAX + 1:
+                raise ValueError("aqueduct longer than its pieces")
+            s.aq_started |= 1 << a
+            s.aq_len[a] = len(path) - 1
+            for i, v in enumerate(path):
+                s.aq_path[a][i] = v
+        # players
+        players = d.get("players", [])
+        if len(players) > n:
+            raise ValueError(f"{len(players)} players given for a {n}-player game")
+        points = [0] * n
+        for i in range(_B.nsites):
+            if SITE_BUILDING <= s.site[i] < SITE_FOUNTAIN:
+                points[(s.site[i] - SITE_BUILDING) >> 2] += _COL[(s.site[i] - SITE_BUILDING) & 3].points
+        for p in range(n):
+            pd = players[p] if p < len(players) else {}
+            s.points[p] = _int(pd.get("points", points[p]), "points")
+            s.coins[p] = _int(pd.get("coins", 0), "coins")
+            if "tiles" in pd:
+                for c, k in enumerate(_counts(pd["tiles"], "tiles")):
+                    s.centre[p][c] = k
+            for c, k in enumerate(_counts(pd.get("imperium"), "imperium")):
+                s.imp[p][c] = k
+            for v in pd.get("bridges", []):
+                v = _int(v, "bridge value")
+                if not 1 <= v <= 4:
+                    raise ValueError(f"bridge value {v} out of range")
+                s.bridges[p][v - 1] += 1
+            mags = pd.get("magistrates", {})
+            k = on_tiles[p]
+            locs = []
+            for c, cnt in enumerate(_counts(mags.get("imperium"), "imperium magistrates")):
+                locs += [LOC_IMPERIUM + c] * cnt
+            locs += [LOC_TREASURY] * _int(mags.get("treasury", 0), "treasury")
+            if len(locs) + k > CM_NMAG:
+                raise ValueError(f"player {p} has more than {CM_NMAG} magistrates")
+            if "centre" in mags and _int(mags["centre"], "centre") != CM_NMAG - k - len(locs):
+                raise ValueError(f"player {p}'s magistrates do not add up to {CM_NMAG}")
+            for loc in locs:
+                s.mag[p][k] = loc
+                k += 1
+            while k < CM_NMAG:
+                s.mag[p][k] = LOC_CENTRE
+                k += 1
+            sort3(s, p)
+        drawn = _counts(d.get("drawn"), "drawn")
+        for c in range(4):
+            s.pending[c] = drawn[c]
+        # stacks: given, or what nobody holds
+        if "stacks" in d:
+            for c, k in enumerate(_counts(d["stacks"], "stacks")):
+                s.stack[c] = k
+        else:
+            for c in range(4):
+                held = drawn[c] + sum(s.centre[p][c] for p in range(n))
+                held += sum(1 for pl in self._placed() if cm_tile_colour(s, pl) == c)
+                if held > _COL[c].tiles:
+                    raise ValueError(f"more than {_COL[c].tiles} {_COL[c].name} tiles")
+                s.stack[c] = _COL[c].tiles - held
+        # steps in progress
+        play = d.get("tile_play") or {}
+        if play:
+            s.sel_colour = _colour_id(play.get("colour"))
+            s.sel_mag = bool(play.get("magistrate"))
+            if play.get("site") is not None:
+                s.sel_site = _site_id(play["site"])
+        res = d.get("resolution") or {}
+        if res:
+            s.pend_bridges = _int(res.get("bridges_to_take", 0), "bridges_to_take")
+            for name in res.get("aqueducts_to_start", []):
+                s.aq_todo |= 1 << _AQ.index(name)
+            if res.get("aqueduct") is not None:
+                s.aq_cur = _AQ.index(res["aqueduct"])
+                s.aq_left = _int(res.get("pieces_left", 0), "pieces_left")
+            sites = sorted(_site_id(x) for x in res.get("sites", []))
+            if len(sites) > 2:
+                raise ValueError("two pending sites at most")
+            for i, x in enumerate(sites):
+                s.pend_sites[i] = x
+            s.pend_n = len(sites)
+            if res.get("site") is not None:
+                s.res_site = _site_id(res["site"])
+            s.res_seat = _int(res.get("seat", 0), "seat")
+        if s.hills_drawn < _data.HILLS_IN_PLAY and s.phase != PH_HILLS:
+            raise ValueError(f"{_data.HILLS_IN_PLAY} hills are revealed before play")
+        cm_rebuild_caches(s)
+
+    # -- observation ----------------------------------------------------------------------
+    def _observation(self, int p):
+        cdef CMState *s = _st(self)
+        d = self._public_dict()
+        over = s.phase == PH_OVER
+        for q, pd in enumerate(d["players"]):
+            values = self._bridge_values(q)
+            pd["bridge_count"] = len(values)
+            pd["bridges"] = values if (q == p or over) else None
+        d["player"] = p
+        d["current_player"] = self.current_player()
+        d["bridge_spaces_open"] = [_tri(t) for t in _B.bridges
+                                   if not (s.blocked[t >> 6] >> (t & 63)) & 1]
+        d["scores"] = self._scores() if over else None
+        return d
+
+    # -- drawing --------------------------------------------------------------------------
+    def _render(self):
+        cdef CMState *s = _st(self)
+        n = s.nplayers
+        lines = [f"Rome: City of Marble  phase {PHASES[s.phase]}  "
+                 + (f"turn of P{s.turn_player}, {s.actions_left} action(s) left" if PH_HILLS < s.phase < PH_OVER else "")
+                 + (f"  FINAL ROUND ({s.final_left} turn(s) left)" if s.final_left else "")]
+        lines += self._board_lines()
+        lines.append("stacks  " + "  ".join(f"{c.name} {s.stack[i]}" for i, c in enumerate(_COL))
+                     + f"   fountains left {_data.FOUNTAINS - cm_fountains(s)}")
+        scores = self._scores()
+        for p in range(n):
+            mags = [self._loc_text(s.mag[p][j]).replace("the ", "") for j in range(CM_NMAG)]
+            lines.append(f"{'*' if p == s.turn_player and s.phase != PH_OVER else ' '}P{p}: "
+                         f"{s.points[p]} pts, {s.coins[p]} coins, tiles "
+                         + "".join(f"{c.short}{s.centre[p][i]}" for i, c in enumerate(_COL))
+                         + ", imperium " + "".join(f"{c.short}{s.imp[p][i]}" for i, c in enumerate(_COL))
+                         + f", {len(self._bridge_values(p))} bridge(s), magistrates: " + "; ".join(mags))
+        for a in range(CM_NAQ):
+            if (s.aq_started >> a) & 1:
+                path = " ".join(_fmt_v(_B.verts[s.aq_path[a][i]]) for i in range(s.aq_len[a] + 1))
+                lines.append(f"{_AQ[a]} aqueduct ({_AQ_MARK[a]}), {s.aq_len[a]} pieces: {path}")
+        if s.phase == PH_OVER:
+            lines.append("final: " + ", ".join(f"P{p} {scores[p]}" for p in range(n))
+                         + "  winners: " + ", ".join(f"P{p}" for p in self.winners()))
+        lines.append("legend: r/y/g/b tile (a digit: that player's magistrate on the tile), "
+                     "^ hill, = bridge space, . free; at site centres A/H/T/B building + owner, "
+                     "F fountain, X empty; o water source; #/%/& gray/brown/white aqueduct")
+        return "\n".join(lines)
+
+    def _board_lines(self):
+        cdef CMState *s = _st(self)
+        owner = self._mag_owner()
+        tri_char = {}
+        tile_of = {}
+        for pl in self._placed():
+            t1, t2 = _B.pl_tris[pl]
+            ch = _COL[cm_tile_colour(s, pl)].short.lower()
+            tri_char[t1] = ch
+            tri_char[t2] = str(owner[pl]) if pl in owner else ch
+            tile_of[t1] = tile_of[t2] = pl
+        for h in range(CM_NHILLS):
+            if (s.hills >> h) & 1:
+                for t in _B.site_triangles(_B.hills[h]):
+                    tri_char[t] = "^"
+                    tile_of[t] = -1 - h
+        for t in _B.bridges:
+            tri_char.setdefault(t, "=")
+        vmark = {}
+        for i in range(_B.nsites):
+            st = self._site_status(i)
+            if st is None:
+                continue
+            c = _B.vert_id[_B.centres[i]]
+            if st.get("fountain"):
+                vmark[c] = "F "
+            elif st.get("empty"):
+                vmark[c] = "X "
+            else:
+                vmark[c] = _BUILDING_LETTER[st["building"]] + str(st["owner"])
+        for a, v in enumerate(_B.water):
+            vmark.setdefault(v, "o ")
+        aq_edge = {}
+        for a in range(CM_NAQ):
+            if (s.aq_started >> a) & 1:
+                for i in range(s.aq_len[a] + 1):
+                    vmark[s.aq_path[a][i]] = _AQ_MARK[a] + " "
+                for i in range(s.aq_len[a]):
+                    aq_edge[frozenset((_B.verts[s.aq_path[a][i]], _B.verts[s.aq_path[a][i + 1]]))] = _AQ_MARK[a]
+
+        def col(q, r):
+            return 4 * q + 2 * r
+
+        xs = [col(q, r) for q, r in _B.verts]
+        x0 = min(xs)
+        width = max(xs) - x0 + 2
+        rows = sorted({r for _, r in _B.verts})
+        edges = {}
+        for e, ts in _B.edge_tris.items():
+            a_, b_ = e
+            side = [tile_of.get(t) for t in ts] + ([None] if len(ts) == 1 else [])
+            boundary = side[0] != side[1] and (side[0] is not None or side[1] is not None)
+            edges[frozenset(e)] = aq_edge.get(frozenset(e)) or (True if boundary else None)
+        out = []
+        for r in reversed(rows):
+            line = [" "] * width
+            for (q, rr) in _B.verts:
+                if rr != r:
+                    continue
+                x = col(q, r) - x0
+                m = vmark.get(_B.vert_id[(q, r)], "+ ")
+                line[x] = m[0]
+                e = edges.get(frozenset(((q, r), (q + 1, r))))
+                if e is not None:
+                    fill = "---" if e is True else e * 3
+                    for k in range(3):
+                        line[x + 1 + k] = fill[k]
+                if m[1] != " ":
+                    line[x + 1] = m[1]
+            out.append("".join(line).rstrip())
+            if r == rows[0]:
+                break
+            r0 = r - 1        # triangles between vertex rows r0 and r
+            line = [" "] * width
+            for t, tri in _B.tri_verts.items():
+                if min(v[1] for v in tri) != r0:
+                    continue
+                up = sum(1 for v in tri if v[1] == r0) == 2
+                q = min(v[0] for v in tri if v[1] == r0) - (0 if up else 1)
+                x = col(q, r0) - x0 + (2 if up else 4)
+                line[x] = tri_char.get(t, ".")
+                if up:
+                    sides = (((q, r0), (q, r0 + 1), "/", -1), ((q + 1, r0), (q, r0 + 1), "\\", 1))
+                else:
+                    sides = (((q + 1, r0), (q, r0 + 1), "\\", -1), ((q + 1, r0), (q + 1, r0 + 1), "/", 1))
+                for va, vb, slant, dx in sides:
+                    val = edges.get(frozenset((va, vb)))
+                    if val is not None and 0 <= x + dx < width:
+                        line[x + dx] = slant if val is True else val
+            out.append("".join(line).rstrip())
+        return out
+
+
+cdef inline void sort3(CMState *s, int p):
+    cdef uint16_t *m = s.mag[p]
+    cdef uint16_t x
+    if m[0] > m[1]:
+        x = m[0]; m[0] = m[1]; m[1] = x
+    if m[1] > m[2]:
+        x = m[1]; m[1] = m[2]; m[2] = x
+    if m[0] > m[1]:
+        x = m[0]; m[0] = m[1]; m[1] = x
+
+
+cdef inline void setattr_u8(CMState *s, str field, int v) except *:
+    if not 0 <= v <= 255:
+        raise ValueError(f"{field} out of range")
+    if field == "turn_player":
+        s.turn_player = v
+    elif field == "final_left":
+        s.final_left = v

@@ -1,0 +1,7 @@
+"""Type stubs for romecore.games.city_of_marble.kernel (a Cython module)."""
+
+kernel_capsule: object
+STATE_SIZE: int
+NUM_ACTIONS: int
+MAX_LEGAL: int
+GAME_LENGTH_BOUND: int
