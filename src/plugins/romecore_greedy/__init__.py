@@ -1,1 +1,34 @@
-"""(being built: see issue 3)"""
+"""The greedy agent for any romecore game, registered through the ``romecore`` entry point
+``greedy``: one move of look-ahead judged by the game's evaluator (chance resolved by
+sampling).
+
+``romecore.make_agent("greedy", game=game, seed=1)``; parameters: ``evaluator`` (default:
+the game's first registered evaluator, else random playouts), ``samples`` (chance draws
+averaged after a move), ``lookahead`` (``turn``: the mover's consecutive decisions are
+searched together; ``action``: one decision), ``nodes``/``time`` (budget per move).
+"""
+
+from __future__ import annotations
+
+import romecore
+from romecore.spec import AgentSpec
+from romecore_search import BUDGET_PARAMS, agent_spec
+
+from romecore_greedy.greedy import GreedyAgent
+
+__all__ = ["GreedyAgent", "PARAMS"]
+
+PARAMS = {
+    "nodes": (int, 0, "evaluations per move (0: 20000 unless time is given)"),
+    **BUDGET_PARAMS,
+    "evaluator": (str, "default", "evaluator name (default: the game's first, else playouts)"),
+    "samples": (int, 1, "chance outcomes sampled after a move, averaged"),
+    "lookahead": (str, "turn", "turn: search the mover's consecutive decisions together; action: one"),
+    "max_depth": (int, 12, "most consecutive decisions searched in one move"),
+}
+
+
+@romecore.hookimpl
+def romecore_agents() -> list[AgentSpec]:
+    return [agent_spec("greedy", GreedyAgent, PARAMS,
+                       "one move of look-ahead by the evaluator (chance sampled)")]

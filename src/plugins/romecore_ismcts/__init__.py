@@ -1,1 +1,28 @@
-"""(being built: see issue 3)"""
+"""Single-Observer Information Set MCTS (Cowling, Powley and Whitehouse, 2012) for any
+romecore game, registered through the ``romecore`` entry point ``ismcts``.
+
+``romecore.make_agent("ismcts:time=0.1", game=game, seed=1)``; parameters as ``mcts``
+(``simulations``/``time``, ``c``, ``rollout``/``eps``/``cutoff``/``evaluator``,
+``max_nodes``, ``workers``).  Each iteration resamples a world from the searching
+player's information state; tree nodes are the player's information sets, and UCB uses
+availability counts.  The search itself is :class:`romecore_ismcts.ismcts.ISMCTSAgent`.
+"""
+
+from __future__ import annotations
+
+import romecore
+from romecore.spec import AgentSpec
+from romecore_search import TREE_PARAMS, agent_spec
+
+from romecore_ismcts.ismcts import ISMCTSAgent
+
+__all__ = ["ISMCTSAgent", "PARAMS"]
+
+PARAMS = dict(TREE_PARAMS)
+
+
+@romecore.hookimpl
+def romecore_agents() -> list[AgentSpec]:
+    return [agent_spec("ismcts", ISMCTSAgent, PARAMS,
+                       "information-set MCTS: a fresh world every iteration, availability counts",
+                       parallel=True)]

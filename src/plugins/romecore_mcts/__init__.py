@@ -1,1 +1,34 @@
-"""(being built: see issue 3)"""
+"""Monte Carlo tree search (UCT) for any romecore game, registered through the ``romecore``
+entry point ``mcts``.
+
+``romecore.make_agent("mcts:simulations=2000,c=0.7", game=game, seed=1)``; parameters:
+``simulations``/``time`` (budget per move), ``c``, ``rollout``/``eps``/``cutoff``/
+``evaluator`` (rollouts), ``pimc`` (worlds for hidden information; 1 searches the world
+handed to ``step``), ``reuse`` (tree reuse), ``max_nodes`` and ``workers`` (root
+parallelism).  The search itself is :class:`romecore_mcts.mcts.MCTSAgent` (Cython).
+"""
+
+from __future__ import annotations
+
+import romecore
+from romecore.spec import AgentSpec
+from romecore_search import TREE_PARAMS, agent_spec
+
+from romecore_mcts.mcts import MCTSAgent
+
+__all__ = ["MCTSAgent", "PARAMS"]
+
+PARAMS = {
+    **TREE_PARAMS,
+    "pimc": (int, 1, "hidden information: resampled worlds searched, voting (1: the world handed in)"),
+    "determinize": (int, 1, "1: search one resampled world (the one handed to step); see pimc"),
+    "reuse": (bool, True, "keep the tree between moves and reuse the subtree of the new position"),
+    "reuse_states": (int, 4096, "positions replayed when looking for the new root in the old tree"),
+}
+
+
+@romecore.hookimpl
+def romecore_agents() -> list[AgentSpec]:
+    return [agent_spec("mcts", MCTSAgent, PARAMS,
+                       "UCT with chance nodes, multi-player rewards, rollouts, PIMC, tree reuse",
+                       parallel=True)]

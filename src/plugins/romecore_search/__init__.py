@@ -1,1 +1,70 @@
-"""(being built: see issue 3)"""
+"""Shared search machinery for romecore's built-in search plugins.
+
+* :mod:`romecore_search.core` (Cython): :class:`SearchAgent`, the base of every C-level
+  agent (budgets, per-move RNG, rollouts, evaluator calls), the node and state arenas,
+  UCB, and :class:`PlayoutEvaluator`, the evaluator any game can use.
+* :mod:`romecore_search.tree` (Cython): :class:`TreeAgent`, the tree-search loop, UCB
+  selection, backpropagation and tree reuse that MCTS and ISMCTS share.
+* :mod:`romecore_search.parallel`: root parallelism over worker processes.
+
+This module adds what the plugins' ``romecore_agents`` hooks share: the parameter tables
+and :func:`agent_spec`, which wraps an agent class into an :class:`AgentSpec` (with
+``workers=K`` turning into root parallelism where the agent supports it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from romecore.errors import AgentSpecError
+from romecore.spec import AgentSpec
+
+__all__ = ["BUDGET_PARAMS", "ROLLOUT_PARAMS", "TREE_PARAMS", "agent_spec"]
+
+ParamTable = Mapping[str, tuple[type, Any, str]]
+
+#: Budget per move: whichever of the given limits comes first.
+BUDGET_PARAMS: ParamTable = {
+    "time": (float, 0.0, "seconds per move (0: no time limit)"),
+}
+
+ROLLOUT_PARAMS: ParamTable = {
+    "rollout": (str, "random", "rollout policy: random, or greedy (epsilon-greedy by the evaluator)"),
+    "eps": (float, 0.1, "exploration rate of greedy rollouts"),
+    "cutoff": (int, 0, "rollout steps before the evaluator stands in for the rest (0: play out)"),
+    "evaluator": (str, "auto", "evaluator name: default, playout, playout<N>, none, or a "
+                               "registered name (auto: default when cutoff or greedy rollouts "
+                               "need one, else none)"),
+}
+
+TREE_PARAMS: ParamTable = {
+    "simulations": (int, 0, "iterations per move (0: 1000 unless time is given)"),
+    **BUDGET_PARAMS,
+    "c": (float, 0.7, "UCB exploration constant (rewards lie in [0, 1])"),
+    **ROLLOUT_PARAMS,
+    "max_nodes": (int, 1_000_000, "cap on tree nodes (32 bytes each); search goes on without growing"),
+    "workers": (int, 1, "root parallelism: processes searching each move"),
+}
+
+
+def agent_spec(name: str, cls: Callable[..., Any], params: ParamTable, description: str,
+               parallel: bool = False) -> AgentSpec:
+    """An :class:`AgentSpec` whose factory builds ``cls(game, seed, **params)``; with
+    ``parallel`` the ``workers`` parameter selects root parallelism."""
+
+    def factory(game: Any, seed: int | None, **values: Any) -> Any:
+        from romecore_search.core import seed64
+
+        s = seed64(seed)
+        workers = values.pop("workers", 1) if parallel else 1
+        if workers < 1:
+            raise AgentSpecError(f"{name}: workers={workers} must be at least 1")
+        if workers > 1:
+            from romecore_search.parallel import RootParallelAgent
+
+            return RootParallelAgent(name, game, s, workers, dict(values, workers=1))
+        if parallel:
+            values.pop("workers", None)
+        return cls(game, s, **values)
+
+    return AgentSpec(name, factory, dict(params), description)

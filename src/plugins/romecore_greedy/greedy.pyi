@@ -1,0 +1,13 @@
+"""Type stubs of romecore_greedy.greedy (Cython)."""
+from typing import Any
+
+from romecore.core.state import Game
+from romecore_search.core import SearchAgent
+
+class GreedyAgent(SearchAgent):
+    samples: int
+    whole_turn: bool
+    max_depth: int
+    def __init__(self, game: Game, seed: int | None = ..., nodes: int = ..., time: float = ...,
+                 evaluator: Any = ..., samples: int = ..., lookahead: str = ...,
+                 max_depth: int = ...) -> None: ...

@@ -1,0 +1,16 @@
+# cython: language_level=3
+from libc.stdint cimport uint8_t, int32_t, uint32_t
+from romecore_search.tree cimport TreeAgent
+
+
+cdef class ISMCTSAgent(TreeAgent):
+    cdef uint32_t *keys        # observed key of each legal action at the node in hand
+    cdef uint32_t *hidden      # the distinct hidden keys there
+    cdef uint8_t *hidden_seen  # whether each hidden key already has a child
+    cdef uint32_t *mark        # per action id: stamp of the node visit that saw it legal
+    cdef uint32_t stamp
+    cdef int32_t *pick         # scratch: candidate indices
+    cdef int observer          # the searching player
+
+    cdef int _hidden_index(self, uint32_t key, int nh) noexcept nogil
+    cdef int32_t _concrete(self, uint32_t key, int n) noexcept nogil

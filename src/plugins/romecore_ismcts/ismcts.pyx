@@ -1,0 +1,201 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Single-Observer Information Set MCTS (Cowling, Powley and Whitehouse, 2012).
+
+Every iteration draws a fresh world from the searching player's information state
+(``kernel.resample``), then walks one tree whose edges are what the searching player
+observes of each action (``kernel.observe_action``: the action itself, or RC_HIDDEN and its
+public part for a move the player cannot see).  Nodes therefore stand for the searching
+player's information sets.  Only the children whose edge is legal in this iteration's world
+compete; each keeps an availability count (how often it could have been chosen), and UCB
+uses it in place of the parent's visits.  A hidden edge is played as a uniformly random
+action of those that look like it.  Chance outcomes are drawn with the kernel's
+probabilities and keyed by what the observer sees of them.
+"""
+from libc.stdint cimport uint8_t, int32_t, uint32_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.math cimport log, sqrt
+
+from romecore.core.kernel cimport (
+    rc_kernel, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
+)
+from romecore_search.core cimport (
+    rc_node, tree_add_child, tree_find_child, tree_best_root_child,
+)
+from romecore_search.tree cimport TreeAgent
+
+
+cdef class ISMCTSAgent(TreeAgent):
+    """SO-ISMCTS; parameters as MCTS (no PIMC, no tree reuse: every iteration already
+    samples a world, and the handed-in view says nothing about past observations)."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.keys = NULL
+        self.hidden = NULL
+        self.hidden_seen = NULL
+        self.mark = NULL
+        self.pick = NULL
+        self.stamp = 0
+
+    def __init__(self, game, seed=None, int simulations=0, double time=0.0, double c=0.7,
+                 rollout="random", double eps=0.1, int cutoff=0, evaluator="auto",
+                 int max_nodes=1000000):
+        if evaluator == "auto":
+            evaluator = "default" if (cutoff > 0 or rollout == "greedy") else None
+        self._configure(game, seed, simulations, time, evaluator, rollout, eps, cutoff)
+        self._configure_tree(c, max_nodes)
+        cdef int ml = self.k.max_legal
+        self.keys = <uint32_t *>malloc(sizeof(uint32_t) * ml)
+        self.hidden = <uint32_t *>malloc(sizeof(uint32_t) * ml)
+        self.hidden_seen = <uint8_t *>malloc(ml)
+        self.pick = <int32_t *>malloc(sizeof(int32_t) * ml)
+        self.mark = <uint32_t *>malloc(sizeof(uint32_t) * self.k.num_actions)
+        if (self.keys == NULL or self.hidden == NULL or self.hidden_seen == NULL
+                or self.pick == NULL or self.mark == NULL):
+            raise MemoryError()
+        memset(self.mark, 0, sizeof(uint32_t) * self.k.num_actions)
+
+    def __dealloc__(self):
+        free(self.keys)
+        free(self.hidden)
+        free(self.hidden_seen)
+        free(self.pick)
+        free(self.mark)
+
+    cdef int32_t _search(self, int player) except -2:
+        cdef int32_t best
+        self._setup_budget(1000)
+        self._tree_reset()
+        self.observer = player
+        self._run(self.root, player)
+        best = tree_best_root_child(&self.tree, self.root_node)
+        self.stats["root"] = self._root_stats()
+        self.stats["tree_nodes"] = self.tree.n
+        if best < 0:
+            self.k.legal_actions(self.root, self.acts)
+            return self.acts[0]
+        return <int32_t>self.tree.nodes[best].key
+
+    cdef int _hidden_index(self, uint32_t key, int nh) noexcept nogil:
+        cdef int j
+        for j in range(nh):
+            if self.hidden[j] == key:
+                return j
+        return -1
+
+    cdef int32_t _concrete(self, uint32_t key, int n) noexcept nogil:
+        """An action of this world that the observer sees as ``key``."""
+        cdef int i, m = 0
+        if not (key & RC_HIDDEN):
+            return <int32_t>key
+        for i in range(n):
+            if self.keys[i] == key:
+                self.pick[m] = i
+                m += 1
+        return self.acts[self.pick[rc_rng_below(&self.rng, m) if m > 1 else 0]]
+
+    cdef int _iterate(self, const void *start, int player) except -1 nogil:
+        cdef const rc_kernel *k = self.k
+        cdef void *s = self.scratch
+        cdef rc_node *nodes
+        cdef int32_t node = self.root_node, ch, best, a
+        cdef uint32_t key, S
+        cdef int p, n, i, j, nh, untried
+        cdef double v, bv
+        memcpy(s, start, k.state_size)
+        k.resample(s, player, &self.rng)
+        self.path[0] = node
+        self.path_len = 1
+        while True:
+            p = k.current_player(s)
+            if p == RC_TERMINAL:
+                break
+            if p == RC_CHANCE:
+                a = rc_sample_chance(k, s, &self.rng, self.acts, self.probs)
+                key = k.observe_action(s, player, a)
+                k.apply(s, a)
+                ch = tree_find_child(&self.tree, node, key)
+                if ch < 0:
+                    ch = tree_add_child(&self.tree, node, key, -1)
+                    if ch >= 0:
+                        self.path[self.path_len] = ch
+                        self.path_len += 1
+                    break
+                node = ch
+                self.path[self.path_len] = node
+                self.path_len += 1
+                continue
+            # The observer's view of this world's legal actions.
+            n = k.legal_actions(s, self.acts)
+            if self.stamp >= 0xFFFFFFF0u:
+                memset(self.mark, 0, sizeof(uint32_t) * k.num_actions)
+                self.stamp = 0
+            self.stamp += 2
+            S = self.stamp
+            nh = 0
+            for i in range(n):
+                key = <uint32_t>self.acts[i] if p == player else k.observe_action(s, player, self.acts[i])
+                self.keys[i] = key
+                if key & RC_HIDDEN:
+                    if self._hidden_index(key, nh) < 0:
+                        self.hidden[nh] = key
+                        self.hidden_seen[nh] = 0
+                        nh += 1
+                else:
+                    self.mark[key] = S
+            # Availability: every existing child whose edge is legal here.
+            nodes = self.tree.nodes
+            ch = nodes[node].first_child
+            while ch >= 0:
+                key = nodes[ch].key
+                if key & RC_HIDDEN:
+                    j = self._hidden_index(key, nh)
+                    if j >= 0:
+                        self.hidden_seen[j] = 1
+                        nodes[ch].avail += 1
+                elif self.mark[key] == S:
+                    self.mark[key] = S + 1
+                    nodes[ch].avail += 1
+                ch = nodes[ch].next_sibling
+            # Untried edges: legal here, no child yet.  Expand one and roll out.
+            untried = 0
+            for i in range(n):
+                if not (self.keys[i] & RC_HIDDEN) and self.mark[self.keys[i]] == S:
+                    self.pick[untried] = i
+                    untried += 1
+            for j in range(nh):
+                if not self.hidden_seen[j]:
+                    self.pick[untried] = -1 - j
+                    untried += 1
+            if untried:
+                j = self.pick[rc_rng_below(&self.rng, untried) if untried > 1 else 0]
+                key = self.keys[j] if j >= 0 else self.hidden[-1 - j]
+                a = self._concrete(key, n)
+                k.apply(s, a)
+                ch = tree_add_child(&self.tree, node, key, p)
+                if ch >= 0:
+                    self.tree.nodes[ch].avail = 1
+                    self.path[self.path_len] = ch
+                    self.path_len += 1
+                break
+            # Every legal edge has a child: UCB with availability counts.
+            best = -1
+            bv = -1.0
+            ch = nodes[node].first_child
+            while ch >= 0:
+                key = nodes[ch].key
+                if (self.mark[key] == S + 1) if not (key & RC_HIDDEN) else (self._hidden_index(key, nh) >= 0):
+                    v = nodes[ch].value / nodes[ch].visits + \
+                        self.c * sqrt(log(<double>nodes[ch].avail) / nodes[ch].visits)
+                    if v > bv:
+                        bv = v
+                        best = ch
+                ch = nodes[ch].next_sibling
+            a = self._concrete(nodes[best].key, n)
+            k.apply(s, a)
+            node = best
+            self.path[self.path_len] = node
+            self.path_len += 1
+        self._rollout(s, self.rewards)
+        self._backprop()
+        return 0

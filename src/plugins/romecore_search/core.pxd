@@ -1,0 +1,275 @@
+# cython: language_level=3
+"""The search machinery every search plugin shares, written once against the kernel table.
+
+* ``rc_budget``: a per-move budget in iterations (simulations or nodes) and/or seconds.
+* ``rc_tree``: a node arena (nodes referenced by index, so growth may move it) with
+  first-child / next-sibling links, visit, value and availability counts, and UCB.
+* ``rc_stack``: a state arena, one fixed-size struct per slot (memcpy in, apply on it).
+* :class:`SearchAgent`: the base class of every C-level agent: ``step(state)``, budget
+  parsing, the per-move RNG, scratch buffers, evaluator calls and rollouts.
+
+Everything below marked ``inline`` is compiled into each plugin that cimports it, so the
+hot loops of MCTS, ISMCTS, alpha-beta and greedy never leave C.
+"""
+from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+from libc.math cimport sqrt, log
+
+from romecore.core.kernel cimport (
+    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_rng_double,
+    rc_sample_chance, rc_hash_bytes, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_HIDDEN,
+)
+from romecore.core.state cimport Game, State
+from romecore.core.evaluator cimport Evaluator
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk_id, timespec *tp)
+    enum:
+        CLOCK_MONOTONIC
+
+
+cdef inline double rc_now() noexcept nogil:
+    """Monotonic seconds."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + 1e-9 * <double>ts.tv_nsec
+
+
+# ---------------------------------------------------------------------------------------
+# Budgets
+
+ctypedef struct rc_budget:
+    int64_t limit        # iterations (simulations / nodes); 0: no limit
+    double deadline      # rc_now() value after which to stop; 0: none
+    int64_t used
+    int32_t check_every  # look at the clock every this many ticks (a power of two)
+    int32_t expired      # sticky: set once the deadline or the limit is reached
+
+
+cdef inline bint budget_done(rc_budget *b) noexcept nogil:
+    """True once the budget is spent (counts nothing; see ``budget_tick``)."""
+    if b.expired:
+        return True
+    if b.limit > 0 and b.used >= b.limit:
+        b.expired = 1
+    elif b.deadline > 0 and (b.used & (b.check_every - 1)) == 0 and rc_now() >= b.deadline:
+        b.expired = 1
+    return b.expired != 0
+
+
+cdef inline bint budget_tick(rc_budget *b) noexcept nogil:
+    """Counts one unit of work; True once the budget is spent."""
+    b.used += 1
+    return budget_done(b)
+
+
+# ---------------------------------------------------------------------------------------
+# Node arena (search trees)
+
+ctypedef struct rc_node:
+    uint32_t key          # the action (or observed action) on the edge from the parent
+    int32_t first_child   # -1: none
+    int32_t next_sibling  # -1: none
+    int32_t visits
+    int32_t avail         # times this edge was available when its parent was visited
+    int8_t mover          # the player who chose the edge (-1: chance)
+    uint8_t expanded      # every child of this node exists (MCTS decision nodes)
+    int16_t pad
+    double value          # summed rewards of ``mover``
+
+ctypedef struct rc_tree:
+    rc_node *nodes
+    int32_t n
+    int32_t cap
+    int32_t max_nodes     # the arena never grows beyond this; adds then fail (-1)
+
+
+cdef inline int tree_init(rc_tree *t, int32_t max_nodes) noexcept nogil:
+    t.n = 0
+    t.cap = 1024 if max_nodes > 1024 else max_nodes
+    t.max_nodes = max_nodes
+    t.nodes = <rc_node *>malloc(sizeof(rc_node) * t.cap)
+    return 0 if t.nodes != NULL else -1
+
+
+cdef inline void tree_free(rc_tree *t) noexcept nogil:
+    free(t.nodes)
+    t.nodes = NULL
+    t.n = 0
+    t.cap = 0
+
+
+cdef inline int32_t tree_new(rc_tree *t, uint32_t key, int mover) noexcept nogil:
+    """A fresh unlinked node; -1 when the arena is full (the caller then stops growing)."""
+    cdef int32_t cap
+    cdef rc_node *grown
+    cdef rc_node *nd
+    if t.n >= t.cap:
+        if t.cap >= t.max_nodes:
+            return -1
+        cap = t.cap * 2
+        if cap > t.max_nodes:
+            cap = t.max_nodes
+        grown = <rc_node *>realloc(t.nodes, sizeof(rc_node) * cap)
+        if grown == NULL:
+            t.max_nodes = t.cap  # out of memory: stop growing, keep searching
+            return -1
+        t.nodes = grown
+        t.cap = cap
+    nd = &t.nodes[t.n]
+    nd.key = key
+    nd.first_child = -1
+    nd.next_sibling = -1
+    nd.visits = 0
+    nd.avail = 0
+    nd.mover = <int8_t>mover
+    nd.expanded = 0
+    nd.pad = 0
+    nd.value = 0.0
+    t.n += 1
+    return t.n - 1
+
+
+cdef inline int32_t tree_add_child(rc_tree *t, int32_t parent, uint32_t key, int mover) noexcept nogil:
+    """Creates and links a child of ``parent`` (-1 when the arena is full)."""
+    cdef int32_t c = tree_new(t, key, mover)
+    if c >= 0:
+        t.nodes[c].next_sibling = t.nodes[parent].first_child
+        t.nodes[parent].first_child = c
+    return c
+
+
+cdef inline int32_t tree_find_child(const rc_tree *t, int32_t parent, uint32_t key) noexcept nogil:
+    cdef int32_t c = t.nodes[parent].first_child
+    while c >= 0:
+        if t.nodes[c].key == key:
+            return c
+        c = t.nodes[c].next_sibling
+    return -1
+
+
+cdef inline int tree_expand(rc_tree *t, int32_t parent, const int32_t *acts, int n, int mover) noexcept nogil:
+    """Adds one child per action, in the given order; 0, or -1 when the arena is full
+    (then nothing is added)."""
+    cdef int i
+    cdef int32_t c, prev = -1, first = -1
+    if t.n + n > t.max_nodes:
+        return -1
+    for i in range(n - 1, -1, -1):
+        c = tree_new(t, <uint32_t>acts[i], mover)
+        if c < 0:
+            return -1  # cannot happen after the size check, unless memory ran out
+        t.nodes[c].next_sibling = prev
+        prev = c
+    t.nodes[parent].first_child = prev
+    t.nodes[parent].expanded = 1
+    return 0
+
+
+cdef inline double ucb(double value, int32_t visits, double log_parent, double c) noexcept nogil:
+    """UCB1 of a child visited at least once: mean reward plus c * sqrt(ln N / n)."""
+    return value / visits + c * sqrt(log_parent / visits)
+
+
+cdef inline int32_t tree_best_root_child(const rc_tree *t, int32_t root) noexcept nogil:
+    """The most visited child (ties: the higher mean, then the lower key); -1 if none."""
+    cdef int32_t c = t.nodes[root].first_child, best = -1
+    cdef double bm = -1.0, m
+    while c >= 0:
+        if t.nodes[c].visits > 0:
+            m = t.nodes[c].value / t.nodes[c].visits
+            if best < 0 or t.nodes[c].visits > t.nodes[best].visits or (
+                    t.nodes[c].visits == t.nodes[best].visits and (
+                        m > bm or (m == bm and t.nodes[c].key < t.nodes[best].key))):
+                best = c
+                bm = m
+        c = t.nodes[c].next_sibling
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# State arena: a stack of fixed-size structs (alpha-beta's plies, BFS frontiers)
+
+ctypedef struct rc_stack:
+    char *data
+    uint32_t size        # bytes per state
+    int32_t n
+    int32_t cap
+
+
+cdef inline int stack_init(rc_stack *st, uint32_t size, int32_t cap) noexcept nogil:
+    st.size = size
+    st.n = 0
+    st.cap = cap if cap > 0 else 1
+    st.data = <char *>malloc(<size_t>size * st.cap)
+    return 0 if st.data != NULL else -1
+
+
+cdef inline void stack_free(rc_stack *st) noexcept nogil:
+    free(st.data)
+    st.data = NULL
+    st.cap = 0
+    st.n = 0
+
+
+cdef inline void *stack_at(rc_stack *st, int32_t i) noexcept nogil:
+    return st.data + <size_t>st.size * i
+
+
+cdef inline int32_t stack_push(rc_stack *st, const void *s) noexcept nogil:
+    """Copies s into a new slot; its index, or -1 when memory runs out."""
+    cdef int32_t cap
+    cdef char *grown
+    if st.n >= st.cap:
+        cap = st.cap * 2
+        grown = <char *>realloc(st.data, <size_t>st.size * cap)
+        if grown == NULL:
+            return -1
+        st.data = grown
+        st.cap = cap
+    memcpy(st.data + <size_t>st.size * st.n, s, st.size)
+    st.n += 1
+    return st.n - 1
+
+
+# ---------------------------------------------------------------------------------------
+# Agents
+
+cdef enum:
+    ROLLOUT_RANDOM = 0
+    ROLLOUT_GREEDY = 1   # epsilon-greedy by the evaluator, one ply
+
+
+cdef class SearchAgent:
+    cdef readonly Game game
+    cdef const rc_kernel *k
+    cdef readonly int nplayers
+    cdef readonly uint64_t seed
+    cdef rc_rng rng               # the per-move search RNG (see _seed_move)
+    cdef int64_t iter_limit       # simulations / nodes per move; 0: none
+    cdef readonly double time_limit  # seconds per move; 0: none
+    cdef rc_budget budget         # the move in progress
+    cdef int32_t *acts            # scratch lists of max_legal entries
+    cdef int32_t *acts2
+    cdef double *probs
+    cdef char *root               # the struct being searched from
+    cdef char *scratch            # a second struct (rollouts, probes)
+    cdef char *scratch2
+    cdef readonly Evaluator evaluator   # None: none needed or none registered
+    cdef int rollout_policy
+    cdef double rollout_eps
+    cdef int32_t cutoff           # rollout steps before the evaluator stands in; 0: play out
+    cdef public object spec
+    cdef public dict stats        # what the last search did (iterations, seconds, ...)
+
+    cdef int _setup_budget(self, int64_t default_limit) except -1
+    cdef void _seed_move(self, const void *s, int player) noexcept nogil
+    cdef int32_t _search(self, int player) except -2
+    cdef int _evaluate(self, const void *s, double *out) except -1 nogil
+    cdef int _rollout(self, void *s, double *out) except -1 nogil
+    cdef int32_t _greedy_action(self, const void *s, int player, int n) except -2 nogil

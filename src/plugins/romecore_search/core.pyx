@@ -1,0 +1,325 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The base class of every C-level search agent, and the built-in playout evaluator.
+
+An agent subclass implements ``_search(player)``: search from the struct at ``self.root``
+within ``self.budget`` and return an action.  :meth:`SearchAgent.step` does the rest the
+same way for every agent: argument checks, the one-legal-action shortcut, the per-move RNG
+(seeded from the agent's seed and the position, so a move is a pure function of seed,
+position and iteration budget), the budget, statistics and a final legality check.
+"""
+import operator
+import os
+
+from libc.stdint cimport int32_t, uint32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+
+from romecore.core.kernel cimport (
+    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_rng_double,
+    rc_sample_chance, rc_playout, rc_hash_bytes, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
+)
+from romecore.core.state cimport Game, State
+from romecore.core.evaluator cimport Evaluator, rc_evaluate, rc_eval_fn
+
+from romecore.core.evaluator import PyEvaluator
+from romecore.errors import AgentSpecError, IllegalActionError
+
+ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY}
+
+
+def random_seed():
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def seed64(seed):
+    """A 64-bit seed from any int (None: a fresh random one)."""
+    if seed is None:
+        return random_seed()
+    try:
+        return operator.index(seed) & 0xFFFFFFFFFFFFFFFF
+    except TypeError:
+        raise TypeError(f"seed must be an integer, got {type(seed).__name__}") from None
+
+
+# ---------------------------------------------------------------------------------------
+# The playout evaluator: the mean returns of a few random playouts (any game)
+
+ctypedef struct playout_params:
+    const rc_kernel *k
+    int playouts
+    int nplayers
+    int32_t *acts
+    double *probs
+    char *buf
+
+
+cdef void playout_eval(const void *s, const void *vp, double *out) noexcept nogil:
+    """Averages the returns of random playouts from s.  The RNG is seeded from the
+    position, so a state always gets the same value (search stays deterministic)."""
+    cdef playout_params *pp = <playout_params *>vp
+    cdef const rc_kernel *k = pp.k
+    cdef double ret[RC_MAX_PLAYERS]
+    cdef rc_rng rng
+    cdef int i, j
+    rc_rng_seed(&rng, rc_hash_bytes(s, k.state_size))
+    for j in range(pp.nplayers):
+        out[j] = 0.0
+    for i in range(pp.playouts):
+        memcpy(pp.buf, s, k.state_size)
+        rc_playout(k, pp.buf, &rng, pp.acts, pp.probs)
+        k.returns(pp.buf, ret)
+        for j in range(pp.nplayers):
+            out[j] += ret[j]
+    for j in range(pp.nplayers):
+        out[j] /= pp.playouts
+
+
+cdef class PlayoutEvaluator(Evaluator):
+    """Any game's fallback evaluator: the mean returns of ``playouts`` uniformly random
+    playouts.  Slow and noisy next to a heuristic, but needs nothing from the game."""
+
+    cdef playout_params pp
+    cdef readonly int playouts
+
+    def __init__(self, Game game, int playouts=8):
+        if playouts < 1:
+            raise ValueError("playouts must be at least 1")
+        self.playouts = playouts
+        self.pp.k = game.k
+        self.pp.playouts = playouts
+        self.pp.nplayers = game.num_players()
+        self.pp.acts = <int32_t *>malloc(sizeof(int32_t) * game.k.max_legal)
+        self.pp.probs = <double *>malloc(sizeof(double) * game.k.max_legal)
+        self.pp.buf = <char *>malloc(game.k.state_size)
+        if self.pp.acts == NULL or self.pp.probs == NULL or self.pp.buf == NULL:
+            raise MemoryError()
+        self.fn = playout_eval
+        self.params = &self.pp
+        self.game_id = game.game_id
+        self.name = f"playout:{playouts}"
+
+    def __dealloc__(self):
+        free(self.pp.acts)
+        free(self.pp.probs)
+        free(self.pp.buf)
+
+
+def resolve_evaluator(Game game, spec, playouts=8):
+    """The evaluator an agent parameter names.
+
+    ``None``/``"none"``: none; ``"default"``: the first one registered for the game, else
+    the playout evaluator; ``"playout"`` (or ``"playout8"``): random playouts; any other
+    name: the registered evaluator of that name; an Evaluator or a callable: itself.
+    """
+    if spec is None or isinstance(spec, Evaluator):
+        return spec
+    if callable(spec) and not isinstance(spec, str):
+        return PyEvaluator(spec, game.game_id, getattr(spec, "__name__", "python"))
+    if not isinstance(spec, str):
+        raise AgentSpecError(f"evaluator must be a name, got {type(spec).__name__}")
+    name = spec.strip()
+    if name in ("", "none"):
+        return None
+    if name.startswith("playout"):
+        n = name[len("playout"):].lstrip(":")
+        try:
+            return PlayoutEvaluator(game, int(n) if n else playouts)
+        except ValueError:
+            raise AgentSpecError(f"evaluator {spec!r}: expected playout or playout<N>") from None
+    from romecore.plugins import registry
+    if name == "default":
+        if not registry.evaluators(game.game_id):
+            return PlayoutEvaluator(game, playouts)
+        name = None
+    ev = registry.evaluator(game.game_id, name).factory(game=game)
+    if not isinstance(ev, Evaluator):
+        raise AgentSpecError(f"evaluator {spec!r} for {game.game_id} is not a romecore Evaluator")
+    return ev
+
+
+# ---------------------------------------------------------------------------------------
+
+cdef class SearchAgent:
+    """Base of the C-level agents.  See the module docstring; subclasses implement
+    ``_search`` and call :meth:`_configure` from their ``__init__``."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.acts = NULL
+        self.acts2 = NULL
+        self.probs = NULL
+        self.root = NULL
+        self.scratch = NULL
+        self.scratch2 = NULL
+        self.stats = {}
+        self.spec = None
+        self.evaluator = None
+
+    def _configure(self, Game game, seed, int64_t limit=0, double time=0.0, evaluator=None,
+                   rollout="random", double eps=0.1, int cutoff=0):
+        """Common parameters: budget (``limit`` iterations and/or ``time`` seconds per
+        move), evaluator, rollout policy (``random`` or ``greedy`` by the evaluator with
+        exploration ``eps``) and rollout ``cutoff`` (steps after which the evaluator
+        replaces the rest of the playout; 0 plays to the end)."""
+        if not isinstance(game, Game):
+            raise TypeError("game must be a romecore Game")
+        if limit < 0 or time < 0 or cutoff < 0:
+            raise AgentSpecError("budgets and cutoff must not be negative")
+        if not 0.0 <= eps <= 1.0:
+            raise AgentSpecError(f"eps={eps} is not in [0, 1]")
+        if rollout not in ROLLOUTS:
+            raise AgentSpecError(f"rollout={rollout!r}: choose one of {', '.join(ROLLOUTS)}")
+        self.game = game
+        self.k = game.k
+        self.nplayers = game.num_players()
+        self.seed = seed64(seed)
+        self.iter_limit = limit
+        self.time_limit = time
+        self.evaluator = resolve_evaluator(game, evaluator)
+        self.rollout_policy = ROLLOUTS[rollout]
+        self.rollout_eps = eps
+        self.cutoff = cutoff
+        if self.rollout_policy == ROLLOUT_GREEDY and self.evaluator is None:
+            self.evaluator = resolve_evaluator(game, "default")
+        cdef int ml = self.k.max_legal
+        self.acts = <int32_t *>malloc(sizeof(int32_t) * ml)
+        self.acts2 = <int32_t *>malloc(sizeof(int32_t) * ml)
+        self.probs = <double *>malloc(sizeof(double) * ml)
+        self.root = <char *>malloc(self.k.state_size)
+        self.scratch = <char *>malloc(self.k.state_size)
+        self.scratch2 = <char *>malloc(self.k.state_size)
+        if (self.acts == NULL or self.acts2 == NULL or self.probs == NULL or self.root == NULL
+                or self.scratch == NULL or self.scratch2 == NULL):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.acts)
+        free(self.acts2)
+        free(self.probs)
+        free(self.root)
+        free(self.scratch)
+        free(self.scratch2)
+
+    # -- the Python API ----------------------------------------------------------------
+    def step(self, State state):
+        """The action to play for the player to move in ``state`` (what that player may
+        know).  Raises ``IllegalActionError`` at a chance node or at the end."""
+        if state is None or state.game != self.game:
+            raise ValueError(f"{type(self).__name__} plays {self.game!r}, not "
+                             f"{None if state is None else state.game!r}")
+        cdef int p = self.k.current_player(state.s)
+        if p < 0:
+            raise IllegalActionError(f"{type(self).__name__}.step: no player is to move "
+                                     f"({'chance node' if p == RC_CHANCE else 'the game is over'})")
+        cdef int n = self.k.legal_actions(state.s, self.acts)
+        cdef int32_t a
+        if n == 1:
+            a = self.acts[0]
+            self.stats = {"iterations": 0, "seconds": 0.0, "root": [(a, 0, 0.0)], "forced": True}
+            return a
+        memcpy(self.root, state.s, self.k.state_size)
+        self._seed_move(self.root, p)
+        cdef double t0 = rc_now()
+        self.stats = {}
+        a = self._search(p)
+        self.stats["seconds"] = rc_now() - t0
+        self.stats.setdefault("iterations", self.budget.used)
+        if not state._is_legal(a):
+            raise RuntimeError(f"{type(self).__name__} chose action {a}, which is not legal here "
+                               f"(a bug in the agent; please report it)")
+        return a
+
+    def restart(self):
+        """Forgets anything kept between moves (called between games)."""
+        pass
+
+    def reseed(self, seed):
+        """Replaces the agent's seed (root-parallel workers get one per worker)."""
+        self.seed = seed64(seed)
+
+    @property
+    def budget(self):
+        """``(iterations, seconds)`` per move; 0 means no limit of that kind."""
+        return (self.iter_limit, self.time_limit)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.spec or ''} for {self.game.game_id}>"
+
+    # -- what subclasses use -----------------------------------------------------------
+    cdef int _setup_budget(self, int64_t default_limit) except -1:
+        """Starts the move's budget: the iteration limit, else ``default_limit`` when no
+        time limit is set either; the deadline when a time limit is set."""
+        self.budget.used = 0
+        self.budget.expired = 0
+        self.budget.check_every = 1
+        self.budget.limit = self.iter_limit
+        if self.iter_limit == 0 and self.time_limit == 0:
+            self.budget.limit = default_limit
+        self.budget.deadline = rc_now() + self.time_limit if self.time_limit > 0 else 0.0
+        return 0
+
+    cdef void _seed_move(self, const void *s, int player) noexcept nogil:
+        rc_rng_seed(&self.rng, self.seed ^ rc_hash_bytes(s, self.k.state_size)
+                    ^ (<uint64_t>(player + 1) * 0x9E3779B97F4A7C15ULL))
+
+    cdef int32_t _search(self, int player) except -2:
+        raise NotImplementedError(f"{type(self).__name__} does not implement _search")
+
+    cdef int _evaluate(self, const void *s, double *out) except -1 nogil:
+        """Values in [0, 1] per player: exact returns at the end, else the evaluator's
+        estimate (a draw between everyone when there is no evaluator)."""
+        cdef int i
+        if self.k.current_player(s) == RC_TERMINAL:
+            self.k.returns(s, out)
+            return 0
+        if self.evaluator is None:
+            for i in range(self.nplayers):
+                out[i] = 1.0 / self.nplayers
+            return 0
+        if self.evaluator.fn != NULL:
+            self.evaluator.fn(s, self.evaluator.params, out)
+            return 0
+        return rc_evaluate(self.evaluator, self.game, s, self.nplayers, out)
+
+    cdef int32_t _greedy_action(self, const void *s, int player, int n) except -2 nogil:
+        """Among ``self.acts[:n]`` (legal at s), the action whose result the evaluator
+        rates best for ``player`` (ties: the first).  Uses scratch2."""
+        cdef double vals[RC_MAX_PLAYERS]
+        cdef double best = -1.0
+        cdef int32_t a = self.acts[0]
+        cdef int i
+        for i in range(n):
+            memcpy(self.scratch2, s, self.k.state_size)
+            self.k.apply(self.scratch2, self.acts[i])
+            self._evaluate(self.scratch2, vals)
+            if vals[player] > best:
+                best = vals[player]
+                a = self.acts[i]
+        return a
+
+    cdef int _rollout(self, void *s, double *out) except -1 nogil:
+        """Plays s on by the rollout policy and writes each player's reward: the returns
+        at the end, or the evaluator's estimate after ``cutoff`` steps."""
+        cdef const rc_kernel *k = self.k
+        cdef int p, n, steps = 0
+        cdef int32_t a
+        cdef bint use_cutoff = self.cutoff > 0 and self.evaluator is not None
+        cdef bint greedy = self.rollout_policy == ROLLOUT_GREEDY
+        while True:
+            p = k.current_player(s)
+            if p == RC_TERMINAL:
+                k.returns(s, out)
+                return 0
+            if use_cutoff and steps >= self.cutoff:
+                return self._evaluate(s, out)
+            if p == RC_CHANCE:
+                a = rc_sample_chance(k, s, &self.rng, self.acts, self.probs)
+            else:
+                n = k.legal_actions(s, self.acts)
+                if n == 1:
+                    a = self.acts[0]
+                elif greedy and rc_rng_double(&self.rng) >= self.rollout_eps:
+                    a = self._greedy_action(s, p, n)
+                else:
+                    a = self.acts[rc_rng_below(&self.rng, n)]
+            k.apply(s, a)
+            steps += 1

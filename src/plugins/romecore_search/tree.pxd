@@ -1,0 +1,26 @@
+# cython: language_level=3
+"""Tree search on top of :class:`SearchAgent`: the node arena, the iteration loop under the
+budget, UCB selection, backpropagation, the root statistics and tree reuse (finding the new
+root in the old tree by replaying its edges).  MCTS and ISMCTS differ only in
+``_iterate``."""
+from libc.stdint cimport int32_t, uint32_t, int64_t
+from romecore_search.core cimport SearchAgent, rc_tree
+
+
+cdef class TreeAgent(SearchAgent):
+    cdef rc_tree tree
+    cdef int32_t root_node
+    cdef readonly double c            # UCB exploration constant
+    cdef readonly int32_t max_nodes
+    cdef int32_t *path                # node indices of the iteration in progress
+    cdef int32_t path_len
+    cdef double *rewards
+
+    cdef int _tree_reset(self) except -1
+    cdef int _run(self, const void *start, int player) except -1
+    cdef int _iterate(self, const void *start, int player) except -1 nogil
+    cdef int32_t _select_ucb(self, int32_t node) noexcept nogil
+    cdef void _backprop(self) noexcept nogil
+    cdef list _root_stats(self)
+    cdef int32_t _find_state(self, const void *tree_state, const void *target, int32_t max_states) except -2
+    cdef int _reroot(self, int32_t node) except -1

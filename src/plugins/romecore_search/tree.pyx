@@ -1,0 +1,224 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Tree search machinery shared by MCTS and ISMCTS (see tree.pxd)."""
+from libc.stdint cimport int32_t, uint32_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memcmp
+from libc.math cimport log, sqrt
+
+from romecore.core.kernel cimport rc_kernel, rc_rng_below, RC_MAX_PLAYERS
+from romecore_search.core cimport (
+    SearchAgent, rc_tree, rc_node, rc_stack, tree_init, tree_free, tree_new, budget_done,
+    stack_init, stack_free, stack_at, stack_push,
+)
+from romecore.errors import AgentSpecError
+
+
+cdef class TreeAgent(SearchAgent):
+    """A search agent with a node arena (MCTS, ISMCTS)."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.tree.nodes = NULL
+        self.tree.n = 0
+        self.path = NULL
+        self.rewards = NULL
+        self.root_node = -1
+
+    def _configure_tree(self, double c, int max_nodes):
+        """Tree parameters: the UCB constant and the node arena's cap (the tree stops
+        growing there; search goes on with rollouts from its leaves)."""
+        if c < 0:
+            raise AgentSpecError(f"c={c} must not be negative")
+        if max_nodes < 16:
+            raise AgentSpecError(f"max_nodes={max_nodes} is too small (at least 16)")
+        self.c = c
+        self.max_nodes = max_nodes
+        self.path = <int32_t *>malloc(sizeof(int32_t) * (self.k.max_game_length + 2))
+        self.rewards = <double *>malloc(sizeof(double) * RC_MAX_PLAYERS)
+        if self.path == NULL or self.rewards == NULL or tree_init(&self.tree, max_nodes) < 0:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        tree_free(&self.tree)
+        free(self.path)
+        free(self.rewards)
+
+    @property
+    def tree_size(self):
+        """Nodes in the arena now."""
+        return self.tree.n
+
+    cdef int _tree_reset(self) except -1:
+        self.tree.n = 0
+        self.root_node = tree_new(&self.tree, 0, -1)
+        if self.root_node < 0:
+            raise MemoryError()
+        return 0
+
+    cdef int _run(self, const void *start, int player) except -1:
+        """Iterates from ``start`` until the budget is spent (at least once)."""
+        with nogil:
+            while True:
+                self._iterate(start, player)
+                self.budget.used += 1
+                if budget_done(&self.budget):
+                    break
+        return 0
+
+    cdef int _iterate(self, const void *start, int player) except -1 nogil:
+        with gil:
+            raise NotImplementedError("_iterate")
+
+    cdef int32_t _select_ucb(self, int32_t node) noexcept nogil:
+        """A child of an expanded node: a random unvisited one while any is left, else
+        the UCB1 maximum (ties: the first)."""
+        cdef rc_node *nodes = self.tree.nodes
+        cdef int32_t ch = nodes[node].first_child, best = -1
+        cdef int unvisited = 0, r
+        cdef double lg, v, bv = -1.0
+        while ch >= 0:
+            if nodes[ch].visits == 0:
+                unvisited += 1
+            ch = nodes[ch].next_sibling
+        ch = nodes[node].first_child
+        if unvisited:
+            r = rc_rng_below(&self.rng, unvisited) if unvisited > 1 else 0
+            while ch >= 0:
+                if nodes[ch].visits == 0:
+                    if r == 0:
+                        return ch
+                    r -= 1
+                ch = nodes[ch].next_sibling
+            return -1
+        lg = log(<double>nodes[node].visits)
+        while ch >= 0:
+            v = nodes[ch].value / nodes[ch].visits + self.c * sqrt(lg / nodes[ch].visits)
+            if v > bv:
+                bv = v
+                best = ch
+            ch = nodes[ch].next_sibling
+        return best
+
+    cdef void _backprop(self) noexcept nogil:
+        """Adds one visit to every node on the path, and to each edge the reward of the
+        player who chose it."""
+        cdef int i
+        cdef rc_node *nd
+        for i in range(self.path_len):
+            nd = &self.tree.nodes[self.path[i]]
+            nd.visits += 1
+            if nd.mover >= 0:
+                nd.value += self.rewards[nd.mover]
+
+    cdef list _root_stats(self):
+        """``[(action, visits, summed reward), ...]`` of the root's children."""
+        out = []
+        if self.root_node < 0:
+            return out
+        cdef int32_t ch = self.tree.nodes[self.root_node].first_child
+        while ch >= 0:
+            out.append((self.tree.nodes[ch].key, self.tree.nodes[ch].visits, self.tree.nodes[ch].value))
+            ch = self.tree.nodes[ch].next_sibling
+        out.sort()
+        return out
+
+    # -- tree reuse --------------------------------------------------------------------
+    cdef int32_t _find_state(self, const void *tree_state, const void *target, int32_t max_states) except -2:
+        """The node of the current tree whose position equals ``target``, found breadth
+        first by replaying visited edges from ``tree_state`` (the root's position) over at
+        most ``max_states`` positions; -1 when it is not there."""
+        cdef rc_stack states
+        cdef const rc_kernel *k = self.k
+        cdef int32_t *queue
+        cdef int32_t head = 0, tail = 0, node, ch, si, found = -1
+        if self.root_node < 0 or max_states <= 0:
+            return -1
+        # Room for every position up front: a push never moves the arena, so copying
+        # from a slot into a new one is safe.
+        if stack_init(&states, k.state_size, max_states + 1) < 0:
+            raise MemoryError()
+        queue = <int32_t *>malloc(sizeof(int32_t) * (max_states + 1) * 2)
+        if queue == NULL:
+            stack_free(&states)
+            raise MemoryError()
+        try:
+            with nogil:
+                si = stack_push(&states, tree_state)
+                queue[0] = self.root_node
+                queue[1] = si
+                tail = 1
+                while head < tail and found < 0:
+                    node = queue[2 * head]
+                    si = queue[2 * head + 1]
+                    head += 1
+                    ch = self.tree.nodes[node].first_child
+                    while ch >= 0 and tail < max_states:
+                        if self.tree.nodes[ch].visits > 0:
+                            si = stack_push(&states, stack_at(&states, queue[2 * (head - 1) + 1]))
+                            if si < 0:
+                                break
+                            k.apply(stack_at(&states, si), <int32_t>self.tree.nodes[ch].key)
+                            if memcmp(stack_at(&states, si), target, k.state_size) == 0:
+                                found = ch
+                                break
+                            queue[2 * tail] = ch
+                            queue[2 * tail + 1] = si
+                            tail += 1
+                        ch = self.tree.nodes[ch].next_sibling
+        finally:
+            free(queue)
+            stack_free(&states)
+        return found
+
+    cdef int _reroot(self, int32_t node) except -1:
+        """Keeps only the subtree under ``node``, compacted into a fresh arena, as the
+        new tree (its statistics carry over)."""
+        cdef rc_tree fresh
+        cdef int32_t *qo
+        cdef int32_t *qn
+        cdef int32_t head = 0, tail = 0, o, nw, ch, c2, prev
+        if tree_init(&fresh, self.max_nodes) < 0:
+            raise MemoryError()
+        qo = <int32_t *>malloc(sizeof(int32_t) * self.tree.n)
+        qn = <int32_t *>malloc(sizeof(int32_t) * self.tree.n)
+        if qo == NULL or qn == NULL:
+            free(qo)
+            free(qn)
+            tree_free(&fresh)
+            raise MemoryError()
+        with nogil:
+            nw = tree_new(&fresh, 0, -1)
+            fresh.nodes[nw] = self.tree.nodes[node]
+            fresh.nodes[nw].first_child = -1
+            fresh.nodes[nw].next_sibling = -1
+            fresh.nodes[nw].mover = -1
+            qo[0] = node
+            qn[0] = nw
+            tail = 1
+            while head < tail:
+                o = qo[head]
+                nw = qn[head]
+                head += 1
+                prev = -1
+                ch = self.tree.nodes[o].first_child
+                while ch >= 0:
+                    c2 = tree_new(&fresh, 0, -1)
+                    if c2 < 0:  # cannot happen: the subtree is smaller than the old tree
+                        break
+                    fresh.nodes[c2] = self.tree.nodes[ch]
+                    fresh.nodes[c2].first_child = -1
+                    fresh.nodes[c2].next_sibling = -1
+                    if prev < 0:
+                        fresh.nodes[nw].first_child = c2
+                    else:
+                        fresh.nodes[prev].next_sibling = c2
+                    prev = c2
+                    qo[tail] = ch
+                    qn[tail] = c2
+                    tail += 1
+                    ch = self.tree.nodes[ch].next_sibling
+        free(qo)
+        free(qn)
+        tree_free(&self.tree)
+        self.tree = fresh
+        self.root_node = 0
+        return 0

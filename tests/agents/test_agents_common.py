@@ -1,0 +1,179 @@
+"""What every search agent promises, on every installed game: legal moves only, the same
+move for the same seed and budget, time budgets kept, clear errors for bad input."""
+
+from __future__ import annotations
+
+import random
+import time
+import warnings
+
+import pytest
+
+import romecore
+from romecore.errors import AgentSpecError, IllegalActionError
+from romecore.match import play_game
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    INSTALLED = set(romecore.list_agents())
+
+#: Small budgets: these tests check behaviour, not strength.
+SMALL = {
+    "greedy": "greedy:nodes=400",
+    "mcts": "mcts:simulations=24",
+    "ismcts": "ismcts:simulations=24",
+    "alphabeta": "alphabeta:depth=2,nodes=400",
+}
+SEARCH_AGENTS = [name for name in SMALL if name in INSTALLED]
+SPECS = [SMALL[name] for name in SEARCH_AGENTS]
+
+
+def midgame(game: romecore.Game, seed: int, steps: int = 40) -> romecore.State:
+    """A position some random moves into a seeded game, a player to move."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_random_chance()
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    state.resolve_chance()
+    if state.is_terminal():
+        return midgame(game, seed + 1000, steps // 2)
+    return state
+
+
+def test_every_search_agent_is_registered():
+    assert {"greedy", "mcts", "ismcts"} <= INSTALLED
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_whole_game_only_legal_moves(game, spec):
+    """The agent plays every seat of a whole game; play_game applies each move through
+    apply_action, which raises on an illegal one."""
+    agents = [romecore.make_agent(spec, game=game, seed=s) for s in range(game.num_players())]
+    result = play_game(game, agents, seed=3)
+    assert len(result.returns) == game.num_players()
+    assert abs(sum(result.returns) - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_same_seed_same_move(game, spec):
+    for seed in (1, 2):
+        state = midgame(game, seed)
+        view = state.resample(state.current_player(), seed)
+        a = romecore.make_agent(spec, game=game, seed=seed).step(view)
+        b = romecore.make_agent(spec, game=game, seed=seed).step(view.clone())
+        assert a == b
+        assert a in view.legal_actions()
+
+
+@pytest.mark.parametrize("name", SEARCH_AGENTS)
+def test_time_budget_is_kept(name):
+    """A 0.2 s budget returns in under 0.3 s (Great City of Rome, 4 players, a position
+    with a real choice)."""
+    game = romecore.load_game("great_city_of_rome", players=4)
+    state = midgame(game, 5)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+        state.resolve_chance()
+    agent = romecore.make_agent(f"{name}:time=0.2", game=game, seed=1)
+    t0 = time.perf_counter()
+    action = agent.step(state)
+    elapsed = time.perf_counter() - t0
+    assert action in state.legal_actions()
+    assert elapsed < 0.3, f"{name} took {elapsed:.3f}s on a 0.2s budget"
+    if name != "greedy":  # greedy may finish its look-ahead early
+        assert elapsed > 0.15
+
+
+@pytest.mark.parametrize("name", SEARCH_AGENTS)
+def test_iteration_budget_is_counted(name):
+    game = romecore.load_game("great_city_of_rome", players=2)
+    state = midgame(game, 7)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+        state.resolve_chance()
+    key = {"greedy": "nodes", "alphabeta": "nodes"}.get(name, "simulations")
+    agent = romecore.make_agent(f"{name}:{key}=50", game=game, seed=1)
+    agent.step(state)
+    # Greedy and alpha-beta finish the action in hand when the budget runs out (a few
+    # more evaluations); tree searches stop exactly.
+    assert 1 <= agent.stats["iterations"] <= (50 if key == "simulations" else 50 + 64 * 4)
+
+
+@pytest.mark.parametrize("name", SEARCH_AGENTS)
+def test_step_refuses_chance_and_terminal(name):
+    game = romecore.load_game("great_city_of_rome", players=2)
+    agent = romecore.make_agent(SMALL[name], game=game, seed=1)
+    state = game.new_initial_state(seed=1)
+    assert state.is_chance_node()
+    with pytest.raises(IllegalActionError):
+        agent.step(state)
+    state.playout(seed=1)
+    with pytest.raises(IllegalActionError):
+        agent.step(state)
+
+
+@pytest.mark.parametrize("name", SEARCH_AGENTS)
+def test_step_refuses_another_games_state(name):
+    agent = romecore.make_agent(SMALL[name], game=romecore.load_game("great_city_of_rome", players=2), seed=1)
+    other = romecore.load_game("great_city_of_rome", players=3).new_initial_state(seed=1)
+    other.resolve_chance()
+    with pytest.raises(ValueError):
+        agent.step(other)
+
+
+@pytest.mark.parametrize("bad", [
+    "mcts:nonsense=1", "mcts:simulations=-1", "mcts:rollout=clever", "mcts:c=-1",
+    "mcts:eps=2", "ismcts:time=-0.5", "greedy:samples=0", "greedy:lookahead=far",
+    "greedy:evaluator=none", "mcts:evaluator=no_such_evaluator,cutoff=5", "mcts:simulations=many",
+    "mcts:workers=0", "mcts:max_nodes=3",
+])
+def test_bad_parameters_are_refused(bad):
+    game = romecore.load_game("great_city_of_rome", players=2)
+    if bad.split(":")[0] not in INSTALLED:
+        pytest.skip("agent not installed")
+    with pytest.raises(AgentSpecError):
+        romecore.make_agent(bad, game=game, seed=1)
+
+
+@pytest.mark.parametrize("spec", ["mcts:simulations=40,cutoff=10", "ismcts:simulations=40,cutoff=10",
+                                  "mcts:simulations=20,rollout=greedy,eps=0.5",
+                                  "mcts:simulations=20,cutoff=4,evaluator=playout2",
+                                  "greedy:evaluator=playout2,nodes=200"])
+def test_evaluator_variants_play_legal_moves(game, spec):
+    state = midgame(game, 11)
+    agent = romecore.make_agent(spec, game=game, seed=4)
+    for _ in range(3):
+        if state.is_terminal():
+            break
+        a = agent.step(state.resample(state.current_player(), 1))
+        state.apply_action(a)
+        state.resolve_chance()
+
+
+def test_python_evaluator_is_usable():
+    """An evaluator written in Python runs through the slow path, same results."""
+    from romecore_greedy import GreedyAgent
+
+    game = romecore.load_game("great_city_of_rome", players=2)
+    calls = []
+
+    def by_score(state):
+        calls.append(1)
+        if state.is_terminal():
+            return state.returns()
+        s = state.scores()
+        best = max(s)
+        return [1.0 if v == best else 0.0 for v in s]
+
+    import agent_positions as ap
+
+    agent = GreedyAgent(game, 1, evaluator=by_score)
+    assert agent.step(ap.last_turn()) == ap.A_BUILD + ap.MARKET  # terminal leaves: exact
+    state = midgame(game, 3)
+    assert agent.step(state) in state.legal_actions()
+    assert calls  # the Python function was consulted

@@ -1,0 +1,66 @@
+"""The Great City of Rome's C evaluator: registered, sound values, sensible order."""
+
+from __future__ import annotations
+
+import pytest
+
+import romecore
+import agent_positions as ap
+
+
+@pytest.fixture
+def game():
+    return romecore.load_game("great_city_of_rome", players=3)
+
+
+def test_registered_as_the_default(game):
+    ev = romecore.make_evaluator(game)
+    assert ev.name == "heuristic" and ev.is_native
+    assert romecore.make_evaluator(game, "heuristic").is_native
+
+
+def test_values_are_shares(game):
+    ev = romecore.make_evaluator(game)
+    state = game.new_initial_state(seed=1)
+    for seed in range(5):
+        s = state.clone()
+        for _ in range(60 * (seed + 1)):
+            if s.is_terminal():
+                break
+            if s.is_chance_node():
+                s.apply_random_chance()
+            else:
+                s.apply_action(s.legal_actions()[seed % len(s.legal_actions())])
+        v = ev(s)
+        assert len(v) == 3 and all(0.0 <= x <= 1.0 for x in v)
+        assert abs(sum(v) - 1.0) < 1e-9
+
+
+def test_exact_at_the_end(game):
+    ev = romecore.make_evaluator(game)
+    for seed in range(3):
+        s = game.new_initial_state(seed=seed)
+        s.playout(seed)
+        assert ev(s) == s.returns()
+
+
+def test_more_points_more_value():
+    state = ap.last_turn(2)  # player 0: 12 points, player 1: 15
+    ev = romecore.make_evaluator(state.game)
+    est = ev.estimates(state)
+    v = ev(state)
+    assert est[1] > est[0] and v[1] > v[0]
+    rich = state.game.state_from_dict({**state.to_dict(), "players": [
+        {"coins": 40, "influence": 4, "hand": ["Market", "Residential 2"]}, {"coins": 14, "influence": 2}]})
+    assert ev(rich)[0] > 0.9
+
+
+def test_weights_can_be_overridden(game):
+    hot = romecore.make_evaluator(game, "heuristic", temperature=1000.0, temperature_per_round=0.0)
+    state = game.new_initial_state(seed=3)
+    state.resolve_chance()
+    assert all(abs(x - 1 / 3) < 0.01 for x in hot(state))
+    with pytest.raises(ValueError):
+        romecore.make_evaluator(game, "heuristic", no_such_weight=1.0)
+    with pytest.raises(ValueError):
+        romecore.make_evaluator(game, "heuristic", temperature=0.0)
