@@ -1,0 +1,250 @@
+# cython: language_level=3
+"""The Glory to Rome kernel: the state struct, its constants and the C functions the
+Python state class reads it through.  See kernel.pyx for the rules and
+``romecore.games.glory_to_rome`` for the action encoding."""
+from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, uint64_t
+
+cdef enum:
+    GR_NCARDS = 144       # Orders cards; ids grouped by material, then by building
+    GR_NBUILD = 40
+    GR_NMAT = 6           # materials = roles: Rubble/Laborer .. Marble/Patron
+    GR_MAXP = 5
+    GR_NSLOTS = 36        # structures in play, at most one per site
+    GR_MAXF = 32          # nested action frames (role turn, bursts, Bath, Prison)
+    GR_NJACKS = 6
+
+    # materials / roles
+    M_RUBBLE = 0
+    M_WOOD = 1
+    M_CONCRETE = 2
+    M_BRICK = 3
+    M_STONE = 4
+    M_MARBLE = 5
+    R_LABORER = 0
+    R_CRAFTSMAN = 1
+    R_ARCHITECT = 2
+    R_LEGIONARY = 3
+    R_MERCHANT = 4
+    R_PATRON = 5
+    R_THINKER = 6         # frame role: School's burst of Thinker actions
+    R_PRISON = 7          # frame role: Prison's steal
+
+    # buildings (ids checked against data.py at import)
+    B_BAR = 0
+    B_INSULA = 1
+    B_LATRINE = 2
+    B_ROAD = 3
+    B_CIRCUS = 4
+    B_DOCK = 5
+    B_MARKET = 6
+    B_PALISADE = 7
+    B_AMPHITHEATRE = 8
+    B_AQUEDUCT = 9
+    B_BRIDGE = 10
+    B_SENATE = 11
+    B_STOREROOM = 12
+    B_TOWER = 13
+    B_VOMITORIUM = 14
+    B_WALL = 15
+    B_ACADEMY = 16
+    B_ARCHWAY = 17
+    B_ATRIUM = 18
+    B_BATH = 19
+    B_FOUNDRY = 20
+    B_GATE = 21
+    B_SCHOOL = 22
+    B_SHRINE = 23
+    B_CATACOMB = 24
+    B_CIRCUS_MAXIMUS = 25
+    B_COLISEUM = 26
+    B_GARDEN = 27
+    B_PRISON = 28
+    B_SCRIPTORIUM = 29
+    B_SEWER = 30
+    B_VILLA = 31
+    B_BASILICA = 32
+    B_FORUM = 33
+    B_FOUNTAIN = 34
+    B_LUDUS_MAGNA = 35
+    B_PALACE = 36
+    B_STAIRWAY = 37
+    B_STATUE = 38
+    B_TEMPLE = 39
+
+    # zones (GRState.loc); zones below Z_NCOUNTED keep material counts in cnt[]
+    Z_POOL = 0
+    Z_HAND = 1            # + player
+    Z_STOCK = 6           # + player
+    Z_VAULT = 11          # + player
+    Z_CLIENT = 16         # + player
+    Z_NCOUNTED = 21
+    Z_CAMP = 21           # + player: played to lead or follow this turn
+    Z_DECK = 26
+    Z_DRAWN = 27          # a Fountain draw awaiting its use
+    Z_FOUND = 32          # + slot: the structure's own card (foundation or building)
+    Z_MAT = 72            # + slot: a material in the structure
+    Z_END = 108
+
+    # phases
+    PH_SETUP = 0          # chance: deal hands, the pool, tie-break cards
+    PH_LEAD = 1
+    PH_FOLLOW = 2
+    PH_PETITION = 3       # choosing the cards of a petition
+    PH_PALACE = 4         # Palace: more cards for the same role, or done
+    PH_THINK = 5
+    PH_DRAW = 6           # chance: a Thinker draws
+    PH_ACT = 7            # the top action frame decides
+    PH_ACT_DRAW = 8       # chance: Fountain, Atrium or Bar draw
+    PH_LEGION = 9         # internal: a Legionary demand resolving
+    PH_GIVE = 10          # a victim chooses which card to give
+    PH_COLISEUM = 11      # the demander chooses clients to slay
+    PH_SENATE = 12
+    PH_SEWER = 13
+    PH_EOT = 14           # internal: end of turn steps
+    PH_OVER = 15
+
+    # frame stages (GRState.fr_stage)
+    ST_MAIN = 0
+    ST_TARGET = 1         # a card is selected (sel_card); choose where it goes
+    ST_DOCK = 2
+    ST_BASILICA = 3
+    ST_BAR = 4
+    ST_AQ = 5
+    ST_STAIR = 6
+    ST_STAIR_TARGET = 7
+    FR_BASE = 8           # fr_role flag: the player's role turn (fr_n counts actions used)
+
+    # where the selected card comes from (GRState.sel_src)
+    SRC_HAND = 0
+    SRC_STOCK = 1
+    SRC_POOL = 2
+    SRC_DRAWN = 3
+
+    # in-action draws (GRState.xdraw)
+    X_FOUNTAIN = 0
+    X_ATRIUM = 1
+    X_BAR = 2
+
+    # where a Thinker action returns (GRState.think_ret)
+    RET_LEAD = 0
+    RET_FOLLOW = 1
+    RET_ACADEMY = 2
+    RET_FRAME = 3
+
+    # structure flags
+    SF_DONE = 1
+    SF_PUBLIC = 2
+    SF_MARBLE = 4         # holds a Marble material (Gate with Road)
+    SF_OUT = 8            # built on an out-of-town site
+
+    KN_REVEALED = 0x80    # known[] flag: revealed for the demand being made
+
+    # actions
+    A_CARD = 0            # + building: a hand card of that building (use depends on the phase)
+    A_JACK = 40           # + role: lead / follow with a Jack
+    A_PETITION = 46       # + role * 6 + material: petition with cards of that material
+    A_THINK = 82
+    A_THINK_JACK = 83
+    A_THINK_DRAW = 84
+    A_VOMIT = 85
+    A_POOL = 86           # + material: a card of that material from the pool
+    A_STOCK = 92          # + material: from the stockpile
+    A_DECK = 98           # Fountain / Atrium / Bar: from the draw pile
+    A_FOUND_IN = 99       # + site material: lay the selected card in town
+    A_FOUND_OUT = 105     # + site material: lay it out of town
+    A_STRUCT = 111        # + slot: into this structure / steal it (Prison)
+    A_TO_HAND = 147       # Fountain: keep the drawn card
+    A_SENATE = 148        # + (k - 1): take a Jack played by the player k seats to the left
+    A_COLISEUM = 152      # + role: slay a client of this role of the current victim
+    A_SEWER = 158         # + material: a played card of that material to the stockpile
+    A_DONE = 164          # decline / finish (the highest player action: lists stay sorted)
+    CH_CARD = 165         # + building: chance, a card of this building is drawn
+    GR_NUM_ACTIONS = 205
+
+ctypedef struct GRState:
+    uint8_t loc[GR_NCARDS]          # zone of every Orders card
+    uint8_t known[GR_NCARDS]        # players who know the card where it is (+ KN_REVEALED)
+    uint8_t cnt[Z_NCOUNTED][GR_NMAT]   # derived: cards per counted zone and material
+    uint8_t deck_n[GR_NBUILD]       # derived: draw pile cards per building
+    uint8_t st_card[GR_NSLOTS]      # structure slots 0..nstruct-1
+    uint8_t st_owner[GR_NSLOTS]
+    uint8_t st_site[GR_NSLOTS]      # site material
+    uint8_t st_flags[GR_NSLOTS]
+    uint8_t st_holder[GR_NSLOTS]    # who has the site in camp once complete (Prison moves it)
+    uint8_t st_nmat[GR_NSLOTS]      # derived: materials in the structure
+    uint64_t owned[GR_MAXP]         # derived: buildings each player has in play
+    uint64_t func[GR_MAXP]          # derived: building functions each player has
+    uint8_t infl[GR_MAXP]           # derived: Influence
+    uint8_t jacks[GR_MAXP]          # Jacks in hand
+    uint8_t jplayed[GR_MAXP]        # Jacks on camp this turn
+    uint8_t units[GR_MAXP]          # cards, Jacks and petitions played this turn
+    uint8_t fresh[GR_MAXP][GR_NMAT] # clients hired this turn (no actions until next turn)
+    uint8_t setup_rank[GR_MAXP]     # alphabet rank of each seat's latest pool card
+    uint8_t in_town[GR_NMAT]
+    uint8_t out_town[GR_NMAT]
+    uint8_t dem[GR_NMAT]            # materials demanded by the Legionary resolving
+    uint8_t col_taken[GR_NMAT]      # clients slain from the current victim, by role
+    uint8_t fr_role[GR_MAXF]        # role | FR_BASE
+    uint8_t fr_stage[GR_MAXF]
+    uint8_t fr_n[GR_MAXF]           # actions used (base frame) or left (others)
+    uint16_t steps                  # actions applied (chance included)
+    uint16_t deck_total             # derived
+    uint8_t nplayers
+    uint8_t training
+    uint8_t nstruct
+    uint8_t jpile
+    uint8_t phase
+    uint8_t actor
+    uint8_t leader
+    uint8_t role                    # led role, 0xFF before the lead
+    uint8_t follow_i                # seats after the leader: the follower deciding
+    uint8_t act_i                   # seats after the leader: the player acting
+    uint8_t eot_step
+    uint8_t eot_i
+    uint8_t did_craft               # players who executed a Craftsman action this turn
+    uint8_t think_ret
+    uint8_t think_used              # a Latrine or Vomitorium discard was made
+    uint8_t draw_left
+    uint8_t pet_mat
+    uint8_t pet_left
+    uint8_t pet_last                # petition cards are chosen in building order
+    uint8_t last_unit               # Palace: units are played in action-id order
+    uint8_t sel_card
+    uint8_t sel_src
+    uint8_t xdraw
+    uint8_t leg_v                   # Legionary: victim offset (1..n-1) being resolved
+    uint8_t leg_m                   # material being given
+    uint8_t leg_stage               # 0 pool, 1 hands, 2 Coliseum, 3 done
+    uint8_t give_left
+    uint8_t col_last
+    uint8_t sew_last
+    uint8_t nframes
+    uint8_t setup_i
+    uint8_t tie_mask
+    uint8_t tie_dealt
+    uint8_t forum_win               # players who won by the Forum (0: scored normally)
+
+cdef int gr_card_building(int c) noexcept nogil
+cdef int gr_card_material(int c) noexcept nogil
+cdef int gr_hand_limit(const GRState *s, int p) noexcept nogil
+cdef int gr_client_cap(const GRState *s, int p) noexcept nogil
+cdef int gr_vault_cap(const GRState *s, int p) noexcept nogil
+cdef int gr_hand_size(const GRState *s, int p) noexcept nogil
+cdef int gr_acts_left(const GRState *s) noexcept nogil
+cdef void gr_score(const GRState *s, int p, int32_t *out) noexcept nogil
+cdef void gr_refresh(GRState *s) noexcept nogil
+cdef void gr_advance(GRState *s) noexcept nogil
+cdef const char *gr_validate(const void *vs) noexcept nogil
+cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil
+cdef int gr_current_player(const void *vs) noexcept nogil
+cdef bint gr_forum_ok(const GRState *s, int p) noexcept nogil
+
+# score categories (gr_score out[])
+cdef enum:
+    SC_INFLUENCE = 0
+    SC_VAULT = 1
+    SC_BONUS = 2
+    SC_STATUE = 3
+    SC_WALL = 4
+    SC_TOTAL = 5
+    SC_N = 6

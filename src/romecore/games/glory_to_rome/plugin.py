@@ -1,0 +1,38 @@
+"""Registers Glory to Rome through the ``romecore`` entry point ``glory_to_rome``,
+exactly as a third-party game plugin would."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from romecore.hookspecs import hookimpl
+from romecore.spec import GameSpec, OptionSpec
+from romecore.games.glory_to_rome import kernel
+from romecore.games.glory_to_rome.state import GloryToRomeState
+
+
+def _encode(options: Mapping[str, Any]) -> list[int]:
+    return [options["players"], int(options["training"])]
+
+
+SPEC = GameSpec(
+    game_id="glory_to_rome",
+    name="Glory to Rome",
+    min_players=2,
+    max_players=5,
+    default_players=4,
+    kernel=kernel.kernel_capsule,
+    state_class=GloryToRomeState,
+    encode_options=_encode,
+    options=(
+        OptionSpec("training", bool, False, doc="the Training Game: no building functions"),
+    ),
+    perfect_information=False,
+    description="Rebuild Rome after the fire of 64 AD with multi-use role cards "
+    "(Chudyk, Cambridge Games Factory, I.V edition 2007).",
+)
+
+
+@hookimpl
+def romecore_games() -> list[GameSpec]:
+    return [SPEC]

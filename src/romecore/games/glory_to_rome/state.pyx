@@ -1,0 +1,712 @@
+# cython: language_level=3
+"""The readable side of Glory to Rome: action names, the dict form, one player's
+observation, score breakdowns and a text drawing.  See ``romecore.games.glory_to_rome``
+for the dict schema and the action encoding."""
+from libc.stdint cimport uint8_t, int32_t, uint64_t
+from libc.string cimport memset
+
+from romecore.core.state cimport State
+from romecore.games.glory_to_rome.kernel cimport *
+
+from romecore.errors import SerializationError
+from romecore.games.glory_to_rome import data as _data
+
+PHASES = ("setup", "lead", "follow", "petition", "palace", "think", "draw", "act", "act_draw",
+          "legion", "give", "coliseum", "senate", "sewer", "eot", "over")
+STAGES = ("main", "target", "dock", "basilica", "bar", "aqueduct", "stairway", "stairway_target")
+SOURCES = ("hand", "stockpile", "pool", "drawn")
+DRAWS = ("Fountain", "Atrium", "Bar")
+RETURNS = ("lead", "follow", "academy", "frame")
+MATERIALS = tuple(m.name for m in _data.MATERIALS)
+ROLES = tuple(m.role for m in _data.MATERIALS)
+FRAME_ROLES = ROLES + ("Thinker", "Prison")
+BUILDINGS = tuple(b.name for b in _data.BUILDINGS)
+_CARDS = _data.card_table()
+SCORE_CATEGORIES = ("influence", "vault", "merchant_bonus", "statue", "wall")
+
+
+def card_name(int c):
+    return BUILDINGS[_CARDS[c]]
+
+
+def card_material(int c):
+    return MATERIALS[_data.BUILDINGS[_CARDS[c]].material]
+
+
+def _material_id(x):
+    """A material by id, material name or role name."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        if 0 <= x < GR_NMAT:
+            return x
+        raise ValueError(f"material {x} out of range")
+    if x in _data.MATERIAL_ID:
+        return _data.MATERIAL_ID[x]
+    if x in _data.ROLE_ID:
+        return _data.ROLE_ID[x]
+    raise ValueError(f"unknown material or role {x!r}")
+
+
+def _player_list(mask, n):
+    return [p for p in range(n) if (mask >> p) & 1]
+
+
+cdef inline GRState *_st(State st):
+    return <GRState *>st.s
+
+
+cdef class GloryToRomeState(State):
+    """A state of Glory to Rome (see :class:`romecore.State` for the API)."""
+
+    # -- reading helpers ------------------------------------------------------------------
+    def _zone(self, int z):
+        cdef GRState *s = _st(self)
+        return [c for c in range(GR_NCARDS) if s.loc[c] == z]
+
+    def _top(self):
+        cdef GRState *s = _st(self)
+        if s.nframes == 0:
+            return None, None
+        k = s.nframes - 1
+        return s.fr_role[k] & 7, s.fr_stage[k]
+
+    def _actp(self):
+        cdef GRState *s = _st(self)
+        return (s.leader + s.act_i) % s.nplayers
+
+    def _slot_name(self, int k):
+        cdef GRState *s = _st(self)
+        if k >= s.nstruct:
+            return f"structure {k}"
+        return f"player {s.st_owner[k]}'s {card_name(s.st_card[k])}"
+
+    # -- names ----------------------------------------------------------------------------
+    def _action_to_string(self, int a):
+        cdef GRState *s = _st(self)
+        cdef int ph = s.phase, p = s.actor
+        if CH_CARD <= a < GR_NUM_ACTIONS:
+            name = BUILDINGS[a - CH_CARD]
+            if ph == PH_SETUP:
+                if s.setup_i < 4 * s.nplayers:
+                    return f"deal {name} to player {s.setup_i % s.nplayers}"
+                return f"deal {name} to the pool"
+            if ph == PH_DRAW:
+                return f"player {p} draws {name}"
+            if ph == PH_ACT_DRAW:
+                x = s.xdraw
+                if x == X_FOUNTAIN:
+                    return f"Fountain draws {name}"
+                if x == X_ATRIUM:
+                    return f"Atrium puts {name} into the vault"
+                return f"Bar draws {name} as a client"
+            return f"draw {name}"
+        if ph in (PH_LEAD, PH_FOLLOW, PH_PALACE):
+            return self._unit_name(a)
+        if ph == PH_PETITION:
+            if a < A_JACK:
+                return f"petition with {BUILDINGS[a]}"
+        elif ph == PH_THINK:
+            if a < A_JACK:
+                return f"Latrine: discard {BUILDINGS[a]}"
+            if a == A_THINK_JACK:
+                return "take a Jack"
+            if a == A_THINK_DRAW:
+                h = gr_hand_size(s, p)
+                lim = gr_hand_limit(s, p)
+                k = lim - h if h < lim else 1
+                return f"draw {k} card{'s' if k != 1 else ''}"
+            if a == A_VOMIT:
+                return "Vomitorium: discard the whole hand"
+            if a == A_DONE:
+                return "decline the Thinker action"
+        elif ph == PH_ACT:
+            return self._act_name(a)
+        elif ph == PH_GIVE:
+            if a < A_JACK:
+                return f"give {BUILDINGS[a]} to player {self._actp()}"
+        elif ph == PH_COLISEUM:
+            q = (self._actp() + s.leg_v) % s.nplayers
+            if A_COLISEUM <= a < A_SEWER:
+                return f"Coliseum: slay player {q}'s {ROLES[a - A_COLISEUM]} client"
+            if a == A_DONE:
+                return f"Coliseum: spare player {q}'s other clients"
+        elif ph == PH_SENATE:
+            if A_SENATE <= a < A_COLISEUM:
+                return f"Senate: take the Jack player {(p + a - A_SENATE + 1) % s.nplayers} played"
+            if a == A_DONE:
+                return "Senate: take no more Jacks"
+        elif ph == PH_SEWER:
+            if A_SEWER <= a < A_DONE:
+                return f"Sewer: put the played {MATERIALS[a - A_SEWER]} into the stockpile"
+            if a == A_DONE:
+                return "Sewer: done"
+        return self._generic_name(a)
+
+    def _unit_name(self, int a):
+        cdef GRState *s = _st(self)
+        cdef int ph = s.phase
+        verb = "lead" if ph == PH_LEAD else "follow" if ph == PH_FOLLOW else "also play for"
+        if a < A_JACK:
+            return f"{verb} {ROLES[_data.BUILDINGS[a].material]} with {BUILDINGS[a]}"
+        if a < A_PETITION:
+            return f"{verb} {ROLES[a - A_JACK]} with a Jack"
+        if a < A_THINK:
+            r, m = divmod(a - A_PETITION, GR_NMAT)
+            k = _data.CIRCUS_PETITION_CARDS if (s.func[s.actor] >> B_CIRCUS) & 1 else _data.PETITION_CARDS
+            return f"{verb} {ROLES[r]} with a petition of {k} {MATERIALS[m]}"
+        if a == A_THINK:
+            return "think"
+        if a == A_DONE:
+            return "play no more cards"
+        return self._generic_name(a)
+
+    def _act_name(self, int a):
+        cdef GRState *s = _st(self)
+        r, st = self._top()
+        if r is None:
+            return self._generic_name(a)
+        role = FRAME_ROLES[r]
+        if r == R_PRISON:
+            if A_STRUCT <= a < A_TO_HAND:
+                return f"Prison: steal {self._slot_name(a - A_STRUCT)}"
+            if a == A_DONE:
+                return "Prison: steal nothing"
+            return self._generic_name(a)
+        if st == ST_TARGET:
+            c = s.sel_card
+            name, mat = card_name(c), card_material(c)
+            src = SOURCES[s.sel_src] if s.sel_src <= SRC_DRAWN else "?"
+            if A_FOUND_IN <= a < A_FOUND_OUT:
+                return f"lay {name} on a {MATERIALS[a - A_FOUND_IN]} site in town"
+            if A_FOUND_OUT <= a < A_STRUCT:
+                return f"lay {name} on a {MATERIALS[a - A_FOUND_OUT]} site out of town"
+            if A_STRUCT <= a < A_TO_HAND:
+                k = a - A_STRUCT
+                target = card_name(s.st_card[k]) if k < s.nstruct else f"structure {k}"
+                where = "the Fountain draw" if src == "drawn" else f"{'the ' if src != 'hand' else ''}{src}"
+                return f"add {mat} from {where} to {target}"
+            if a == A_TO_HAND:
+                return f"keep {name} in hand"
+            return self._generic_name(a)
+        if st in (ST_STAIR, ST_STAIR_TARGET):
+            if A_POOL <= a < A_STOCK:
+                return f"Stairway: use {MATERIALS[a - A_POOL]} from the pool"
+            if A_STOCK <= a < A_DECK:
+                return f"Stairway: use {MATERIALS[a - A_STOCK]} from the stockpile"
+            if A_STRUCT <= a < A_TO_HAND:
+                return (f"Stairway: add {card_material(s.sel_card)} to {self._slot_name(a - A_STRUCT)}, "
+                        f"making it public")
+            if a == A_DONE:
+                return "no Stairway action"
+            return self._generic_name(a)
+        also = "also " if st != ST_MAIN else ""
+        if r == R_LABORER:
+            if a < A_JACK:
+                return f"Dock: {also}put {BUILDINGS[a]} from hand into the stockpile"
+            if A_POOL <= a < A_STOCK:
+                return f"Laborer: take {MATERIALS[a - A_POOL]} from the pool"
+        elif r == R_CRAFTSMAN:
+            if a < A_JACK:
+                return f"Craftsman: use {BUILDINGS[a]} from hand"
+            if a == A_DECK:
+                return "Fountain: draw a card"
+        elif r == R_ARCHITECT:
+            if a < A_JACK:
+                return f"Architect: lay {BUILDINGS[a]} from hand"
+            if A_POOL <= a < A_STOCK:
+                return f"Archway: use {MATERIALS[a - A_POOL]} from the pool"
+            if A_STOCK <= a < A_DECK:
+                return f"Architect: use {MATERIALS[a - A_STOCK]} from the stockpile"
+        elif r == R_MERCHANT:
+            if a < A_JACK:
+                return f"Basilica: {also}put {BUILDINGS[a]} from hand into the vault"
+            if A_STOCK <= a < A_DECK:
+                return f"Merchant: sell {MATERIALS[a - A_STOCK]} from the stockpile into the vault"
+            if a == A_DECK:
+                return "Atrium: put a card from the draw pile into the vault"
+        elif r == R_LEGIONARY:
+            if a < A_JACK:
+                return f"Legionary: demand {MATERIALS[_data.BUILDINGS[a].material]} (reveal {BUILDINGS[a]})"
+            if a == A_DONE:
+                n = sum(s.dem[m] for m in range(GR_NMAT))
+                return "Rome demands!" if n else "decline the Legionary action"
+        elif r == R_PATRON:
+            if a < A_JACK:
+                return f"Aqueduct: {also}hire {BUILDINGS[a]} ({ROLES[_data.BUILDINGS[a].material]}) from hand"
+            if A_POOL <= a < A_STOCK:
+                return f"Patron: hire a {ROLES[a - A_POOL]} from the pool"
+            if a == A_DECK:
+                return f"Bar: {also}hire a client from the draw pile"
+        if a == A_DONE:
+            return f"decline the {role} action" if st == ST_MAIN else "no more this action"
+        return self._generic_name(a)
+
+    def _generic_name(self, int a):
+        if a < A_JACK:
+            return f"card {BUILDINGS[a]}"
+        if a < A_PETITION:
+            return f"Jack as {ROLES[a - A_JACK]}"
+        if a < A_THINK:
+            r, m = divmod(a - A_PETITION, GR_NMAT)
+            return f"petition {MATERIALS[m]} as {ROLES[r]}"
+        names = {A_THINK: "think", A_THINK_JACK: "take a Jack", A_THINK_DRAW: "draw cards",
+                 A_VOMIT: "Vomitorium", A_DECK: "from the draw pile", A_TO_HAND: "to hand",
+                 A_DONE: "done"}
+        if a in names:
+            return names[a]
+        if A_POOL <= a < A_STOCK:
+            return f"{MATERIALS[a - A_POOL]} from the pool"
+        if A_STOCK <= a < A_DECK:
+            return f"{MATERIALS[a - A_STOCK]} from the stockpile"
+        if A_FOUND_IN <= a < A_FOUND_OUT:
+            return f"{MATERIALS[a - A_FOUND_IN]} site in town"
+        if A_FOUND_OUT <= a < A_STRUCT:
+            return f"{MATERIALS[a - A_FOUND_OUT]} site out of town"
+        if A_STRUCT <= a < A_TO_HAND:
+            return f"structure {a - A_STRUCT}"
+        if A_SENATE <= a < A_COLISEUM:
+            return f"Senate: Jack of the player {a - A_SENATE + 1} to the left"
+        if A_COLISEUM <= a < A_SEWER:
+            return f"Coliseum: {ROLES[a - A_COLISEUM]} client"
+        if A_SEWER <= a < A_DONE:
+            return f"Sewer: {MATERIALS[a - A_SEWER]}"
+        return f"draw {BUILDINGS[a - CH_CARD]}"
+
+    def _why_illegal(self, int a):
+        cdef GRState *s = _st(self)
+        cdef int ph = s.phase, p = s.actor
+        if ph in (PH_SETUP, PH_DRAW, PH_ACT_DRAW):
+            return "this is a chance node: apply one of chance_outcomes()"
+        if ph in (PH_LEAD, PH_FOLLOW, PH_PALACE, PH_PETITION, PH_THINK, PH_GIVE) and a < A_JACK:
+            if not any(s.loc[c] == Z_HAND + p for c in range(GR_NCARDS) if _CARDS[c] == a):
+                return f"player {p} holds no {BUILDINGS[a]}"
+            if ph == PH_FOLLOW and _data.BUILDINGS[a].material != s.role:
+                return f"{BUILDINGS[a]} is not a {ROLES[s.role]} card"
+        if ph in (PH_LEAD, PH_FOLLOW, PH_PALACE) and A_JACK <= a < A_PETITION and s.jacks[p] == 0:
+            return f"player {p} holds no Jack"
+        if ph in (PH_LEAD, PH_FOLLOW, PH_PALACE) and A_PETITION <= a < A_THINK:
+            return "a petition needs 3 cards of one role (2 with a Circus), and follows the led role"
+        if ph == PH_ACT:
+            r, st = self._top()
+            if st == ST_TARGET and A_FOUND_IN <= a < A_STRUCT:
+                return ("no such site is left, the player already has that building, or an out-of-town "
+                        "site needs two actions (one with a Tower)")
+            if st == ST_TARGET and A_STRUCT <= a < A_TO_HAND:
+                return "that structure is not the player's, is finished, or does not take this material"
+            if r == R_MERCHANT and gr_vault_cap(s, p) <= sum(s.cnt[Z_VAULT + p][m] for m in range(GR_NMAT)):
+                return "the vault is full (its size is the Influence, +2 with a Market)"
+            if r == R_PATRON and gr_client_cap(s, p) <= sum(s.cnt[Z_CLIENT + p][m] for m in range(GR_NMAT)):
+                return "the clientele is full (its size is the Influence; Insula +2, Aqueduct x2)"
+            if A_POOL <= a < A_STOCK:
+                return "no such card in the pool, or no use for it (Archway lets an Architect use the pool)"
+            if A_STOCK <= a < A_DECK:
+                return "no such material in the stockpile, or nowhere to put it"
+            if a == A_DECK:
+                return "drawing here needs a Fountain (Craftsman), Atrium (Merchant) or Bar (Patron)"
+            if a < A_JACK:
+                return "that hand card has no use in this action (Dock, Basilica, Aqueduct add hand uses)"
+        return f"it is not one of the legal actions in the {PHASES[ph]} phase"
+
+    # -- scores ---------------------------------------------------------------------------
+    def _scores(self):
+        cdef int32_t out[SC_N]
+        res = []
+        for p in range(_st(self).nplayers):
+            gr_score(_st(self), p, out)
+            res.append(out[SC_TOTAL])
+        return res
+
+    def _score_breakdown(self, int p):
+        cdef int32_t out[SC_N]
+        gr_score(_st(self), p, out)
+        d = {name: out[i] for i, name in enumerate(SCORE_CATEGORIES)}
+        d["hand"] = gr_hand_size(_st(self), p)
+        d["total"] = out[SC_TOTAL]
+        return d
+
+    # -- dict form ------------------------------------------------------------------------
+    def _default_known(self, int c):
+        cdef GRState *s = _st(self)
+        z = s.loc[c]
+        allp = (1 << s.nplayers) - 1
+        if z == Z_DECK:
+            return 0
+        if Z_HAND <= z < Z_HAND + GR_MAXP:
+            return 1 << (z - Z_HAND)
+        if z == Z_DRAWN:
+            return 1 << self._actp()
+        return allp
+
+    def _to_dict(self):
+        cdef GRState *s = _st(self)
+        n = s.nplayers
+        players = []
+        for p in range(n):
+            players.append({
+                "hand": self._zone(Z_HAND + p),
+                "jacks": s.jacks[p],
+                "stockpile": self._zone(Z_STOCK + p),
+                "vault": self._zone(Z_VAULT + p),
+                "clientele": self._zone(Z_CLIENT + p),
+                "camp": self._zone(Z_CAMP + p),
+                "jacks_played": s.jplayed[p],
+                "units": s.units[p],
+                "new_clients": {ROLES[m]: s.fresh[p][m] for m in range(GR_NMAT) if s.fresh[p][m]},
+                "setup_rank": s.setup_rank[p],
+                "influence": s.infl[p],
+            })
+        structures = []
+        for k in range(s.nstruct):
+            f = s.st_flags[k]
+            structures.append({
+                "owner": s.st_owner[k],
+                "building": card_name(s.st_card[k]),
+                "card": s.st_card[k],
+                "site": MATERIALS[s.st_site[k]],
+                "out_of_town": bool(f & SF_OUT),
+                "materials": self._zone(Z_MAT + k),
+                "complete": bool(f & SF_DONE),
+                "public": bool(f & SF_PUBLIC),
+                "site_holder": s.st_holder[k],
+            })
+        frames = [{"role": FRAME_ROLES[s.fr_role[k] & 7], "base": bool(s.fr_role[k] & FR_BASE),
+                   "stage": STAGES[s.fr_stage[k]], "n": s.fr_n[k]} for k in range(s.nframes)]
+        known = {}
+        for c in range(GR_NCARDS):
+            kn = s.known[c] & 0x1F
+            if kn != self._default_known(c):
+                known[str(c)] = _player_list(kn, n)
+        return {
+            "phase": PHASES[s.phase],
+            "steps": s.steps,
+            "leader": s.leader,
+            "actor": s.actor,
+            "role": ROLES[s.role] if s.role < GR_NMAT else None,
+            "deck": self._zone(Z_DECK),
+            "pool": self._zone(Z_POOL),
+            "drawn": self._zone(Z_DRAWN),
+            "jack_pile": s.jpile,
+            "sites": {"in_town": {MATERIALS[m]: s.in_town[m] for m in range(GR_NMAT)},
+                      "out_of_town": {MATERIALS[m]: s.out_town[m] for m in range(GR_NMAT)}},
+            "players": players,
+            "structures": structures,
+            "frames": frames,
+            "turn": {
+                "follow_index": s.follow_i, "act_index": s.act_i,
+                "eot_step": s.eot_step, "eot_index": s.eot_i,
+                "did_craft": _player_list(s.did_craft, n),
+                "think_return": RETURNS[s.think_ret] if s.think_ret <= RET_FRAME else s.think_ret,
+                "think_used": bool(s.think_used), "draw_left": s.draw_left,
+                "petition": {"material": MATERIALS[s.pet_mat] if s.pet_mat < GR_NMAT else s.pet_mat,
+                             "left": s.pet_left, "last": s.pet_last},
+                "last_unit": s.last_unit,
+                "selected": {"card": s.sel_card, "from": SOURCES[s.sel_src] if s.sel_src <= SRC_DRAWN else s.sel_src},
+                "draw": DRAWS[s.xdraw] if s.xdraw <= X_BAR else s.xdraw,
+                "sewer_last": s.sew_last,
+            },
+            "legionary": {
+                "demands": {MATERIALS[m]: s.dem[m] for m in range(GR_NMAT) if s.dem[m]},
+                "stage": s.leg_stage, "victim_offset": s.leg_v, "material": s.leg_m,
+                "give_left": s.give_left,
+                "coliseum_taken": {ROLES[m]: s.col_taken[m] for m in range(GR_NMAT) if s.col_taken[m]},
+                "coliseum_last": s.col_last,
+            },
+            "setup": {"dealt": s.setup_i, "tie": _player_list(s.tie_mask, n),
+                      "tie_dealt": _player_list(s.tie_dealt, n)},
+            "forum_winners": _player_list(s.forum_win, n),
+            "known": known,
+            "revealed": [c for c in range(GR_NCARDS) if s.known[c] & KN_REVEALED],
+        }
+
+    def _load_dict(self, dict d):
+        """Fills the struct (a fresh game before the deal) from a dict; see the module
+        docs.  Cards are ids, or names of a building, material or role (then a card of
+        that kind still unplaced is used: ids first, then buildings, then materials)."""
+        cdef GRState *s = _st(self)
+        cdef int n = s.nplayers, p, c, k, m
+        allp = (1 << n) - 1
+        requests = []   # (zone, spec)
+
+        def ival(x, name, lo=0, hi=255):
+            if not isinstance(x, int) or isinstance(x, bool) or not lo <= x <= hi:
+                raise ValueError(f"{name} must be an int in {lo}..{hi}, got {x!r}")
+            return x
+
+        def cards(key, zone, src):
+            v = src.get(key, [])
+            if not isinstance(v, (list, tuple)):
+                raise ValueError(f"{key} must be a list of cards")
+            for spec in v:
+                requests.append((zone, spec))
+
+        players = d.get("players", [])
+        if not isinstance(players, (list, tuple)) or len(players) > n:
+            raise ValueError(f"players must list at most {n} players")
+        for p, pd in enumerate(players):
+            if not isinstance(pd, dict):
+                raise ValueError("each player is a dict")
+            cards("hand", Z_HAND + p, pd)
+            cards("stockpile", Z_STOCK + p, pd)
+            cards("vault", Z_VAULT + p, pd)
+            cards("clientele", Z_CLIENT + p, pd)
+            cards("camp", Z_CAMP + p, pd)
+        cards("pool", Z_POOL, d)
+        cards("drawn", Z_DRAWN, d)
+        structs = d.get("structures", [])
+        if not isinstance(structs, (list, tuple)) or len(structs) > GR_NSLOTS:
+            raise ValueError(f"structures must be a list of at most {GR_NSLOTS}")
+        for k, sd in enumerate(structs):
+            if not isinstance(sd, dict):
+                raise ValueError("each structure is a dict")
+            requests.append((Z_FOUND + k, sd.get("card", sd.get("building"))))
+            cards("materials", Z_MAT + k, sd)
+        deck_given = "deck" in d
+        if deck_given:
+            cards("deck", Z_DECK, d)
+
+        placed = {}
+        def resolve(spec):
+            if isinstance(spec, int) and not isinstance(spec, bool):
+                if not 0 <= spec < GR_NCARDS:
+                    raise ValueError(f"card id {spec} out of range")
+                if spec in placed:
+                    raise ValueError(f"card {spec} placed twice")
+                return spec
+            if not isinstance(spec, str):
+                raise ValueError(f"a card is an id or a name, got {spec!r}")
+            if spec in _data.BUILDING_ID:
+                b = _data.BUILDING_ID[spec]
+                ids = [c for c in range(GR_NCARDS) if _CARDS[c] == b]
+            else:
+                m = _material_id(spec)
+                ids = range(24 * m, 24 * m + 24)
+            for c in ids:
+                if c not in placed and c not in reserved:
+                    return c
+            raise ValueError(f"no unplaced {spec} card left")
+
+        reserved = {spec for _, spec in requests if isinstance(spec, int) and not isinstance(spec, bool)}
+        order = sorted(range(len(requests)), key=lambda i: (
+            0 if isinstance(requests[i][1], int) else 1 if requests[i][1] in _data.BUILDING_ID else 2, i))
+        for i in order:
+            zone, spec = requests[i]
+            c = resolve(spec)
+            reserved.discard(c)
+            placed[c] = zone
+        if deck_given and len(placed) != GR_NCARDS:
+            missing = [c for c in range(GR_NCARDS) if c not in placed]
+            raise ValueError(f"cards {missing[:8]} are in no zone")
+        for c in range(GR_NCARDS):
+            s.loc[c] = placed.get(c, Z_DECK)
+
+        # structures
+        memset(s.in_town, 0, GR_NMAT)
+        memset(s.out_town, 0, GR_NMAT)
+        used_in = [0] * GR_NMAT
+        used_out = [0] * GR_NMAT
+        s.nstruct = len(structs)
+        for k, sd in enumerate(structs):
+            c = [x for x, z in placed.items() if z == Z_FOUND + k][0]
+            s.st_card[k] = c
+            s.st_owner[k] = ival(sd.get("owner", 0), "structure owner", 0, n - 1)
+            site = _material_id(sd.get("site", _data.BUILDINGS[_CARDS[c]].material))
+            s.st_site[k] = site
+            out = bool(sd.get("out_of_town", False))
+            f = (SF_OUT if out else 0) | (SF_DONE if sd.get("complete", False) else 0) \
+                | (SF_PUBLIC if sd.get("public", False) else 0)
+            if any(placed.get(x) == Z_MAT + k and x // 24 == M_MARBLE for x in placed):
+                f |= SF_MARBLE
+            s.st_flags[k] = f
+            s.st_holder[k] = ival(sd.get("site_holder", s.st_owner[k]), "site_holder", 0, n - 1)
+            if out:
+                used_out[site] += 1
+            else:
+                used_in[site] += 1
+        sites = d.get("sites", {})
+        for m in range(GR_NMAT):
+            s.in_town[m] = ival(sites.get("in_town", {}).get(MATERIALS[m], n - used_in[m]), "in-town sites", 0, 6)
+            s.out_town[m] = ival(sites.get("out_of_town", {}).get(MATERIALS[m], 6 - n - used_out[m]),
+                                 "out-of-town sites", 0, 6)
+
+        # players and jacks
+        total_jacks = 0
+        for p, pd in enumerate(players):
+            s.jacks[p] = ival(pd.get("jacks", 0), "jacks", 0, 6)
+            s.jplayed[p] = ival(pd.get("jacks_played", 0), "jacks_played", 0, 6)
+            s.units[p] = ival(pd.get("units", 0), "units")
+            s.setup_rank[p] = ival(pd.get("setup_rank", 0), "setup_rank", 0, GR_NBUILD - 1)
+            for role, v in pd.get("new_clients", {}).items():
+                s.fresh[p][_material_id(role)] = ival(v, "new_clients")
+            total_jacks += s.jacks[p] + s.jplayed[p]
+        for p in range(len(players), n):
+            s.jacks[p] = 0
+        s.jpile = ival(d.get("jack_pile", GR_NJACKS - total_jacks), "jack_pile", 0, GR_NJACKS)
+
+        # turn
+        phase = d.get("phase", "lead")
+        if phase not in PHASES:
+            raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
+        s.phase = PHASES.index(phase)
+        s.steps = ival(d.get("steps", 0), "steps", 0, 65535)
+        s.leader = ival(d.get("leader", 0), "leader", 0, n - 1)
+        role = d.get("role")
+        s.role = 0xFF if role is None else _material_id(role)
+        t = d.get("turn", {})
+        s.follow_i = ival(t.get("follow_index", 0), "follow_index")
+        s.act_i = ival(t.get("act_index", 0), "act_index")
+        s.eot_step = ival(t.get("eot_step", 0), "eot_step")
+        s.eot_i = ival(t.get("eot_index", 0), "eot_index")
+        s.did_craft = sum(1 << ival(q, "did_craft", 0, n - 1) for q in t.get("did_craft", []))
+        tr = t.get("think_return", "lead")
+        s.think_ret = RETURNS.index(tr) if tr in RETURNS else ival(tr, "think_return")
+        s.think_used = bool(t.get("think_used", False))
+        s.draw_left = ival(t.get("draw_left", 0), "draw_left")
+        pet = t.get("petition", {})
+        pm = pet.get("material", 0)
+        s.pet_mat = _material_id(pm)
+        s.pet_left = ival(pet.get("left", 0), "petition left")
+        s.pet_last = ival(pet.get("last", 0), "petition last")
+        s.last_unit = ival(t.get("last_unit", 0), "last_unit")
+        sel = t.get("selected", {})
+        s.sel_card = ival(sel.get("card", 0), "selected card", 0, GR_NCARDS - 1)
+        src = sel.get("from", "hand")
+        s.sel_src = SOURCES.index(src) if src in SOURCES else ival(src, "selected from")
+        dr = t.get("draw", "Fountain")
+        s.xdraw = DRAWS.index(dr) if dr in DRAWS else ival(dr, "draw")
+        s.sew_last = ival(t.get("sewer_last", 0), "sewer_last")
+        lg = d.get("legionary", {})
+        for mat, v in lg.get("demands", {}).items():
+            s.dem[_material_id(mat)] = ival(v, "demands")
+        s.leg_stage = ival(lg.get("stage", 0), "legionary stage")
+        s.leg_v = ival(lg.get("victim_offset", 0), "victim_offset")
+        s.leg_m = ival(lg.get("material", 0), "legionary material")
+        s.give_left = ival(lg.get("give_left", 0), "give_left")
+        for role_, v in lg.get("coliseum_taken", {}).items():
+            s.col_taken[_material_id(role_)] = ival(v, "coliseum_taken")
+        s.col_last = ival(lg.get("coliseum_last", 0), "coliseum_last")
+        su = d.get("setup", {})
+        s.setup_i = ival(su.get("dealt", 0), "setup dealt")
+        s.tie_mask = sum(1 << ival(q, "tie", 0, n - 1) for q in su.get("tie", []))
+        s.tie_dealt = sum(1 << ival(q, "tie_dealt", 0, n - 1) for q in su.get("tie_dealt", []))
+        s.forum_win = sum(1 << ival(q, "forum_winners", 0, n - 1) for q in d.get("forum_winners", []))
+        frames = d.get("frames")
+        if frames is None:
+            frames = [{"role": ROLES[s.role], "base": True}] if phase in ("act", "act_draw") and s.role < GR_NMAT else []
+        if len(frames) > GR_MAXF:
+            raise ValueError("too many frames")
+        for k, fd in enumerate(frames):
+            r = fd.get("role", "Laborer")
+            if r not in FRAME_ROLES:
+                raise ValueError(f"unknown frame role {r!r}")
+            s.fr_role[k] = FRAME_ROLES.index(r) | (FR_BASE if fd.get("base", k == 0) else 0)
+            stg = fd.get("stage", "main")
+            if stg not in STAGES:
+                raise ValueError(f"unknown frame stage {stg!r}")
+            s.fr_stage[k] = STAGES.index(stg)
+            s.fr_n[k] = ival(fd.get("n", 0), "frame n")
+        s.nframes = len(frames)
+        if "actor" in d:
+            s.actor = ival(d["actor"], "actor", 0, n - 1)
+        elif s.phase == PH_LEAD:
+            s.actor = s.leader
+        elif s.phase in (PH_ACT, PH_ACT_DRAW):
+            s.actor = (s.leader + s.act_i) % n
+        elif s.phase in (PH_FOLLOW, PH_PETITION, PH_PALACE):
+            s.actor = (s.leader + s.follow_i) % n
+        # knowledge
+        for c in range(GR_NCARDS):
+            s.known[c] = self._default_known(c)
+        for key, who in d.get("known", {}).items():
+            c = int(key)
+            if not 0 <= c < GR_NCARDS:
+                raise ValueError(f"known: card {c} out of range")
+            s.known[c] = sum(1 << ival(q, "known player", 0, n - 1) for q in who)
+        for c in d.get("revealed", []):
+            c = ival(c, "revealed card", 0, GR_NCARDS - 1)
+            s.known[c] |= KN_REVEALED
+        gr_refresh(s)
+
+    # -- observation ----------------------------------------------------------------------
+    def _observation(self, int p):
+        cdef GRState *s = _st(self)
+        n = s.nplayers
+        pb = 1 << p
+        names = lambda cs: sorted(card_name(c) for c in cs)
+        d = self._to_dict()
+        vaults = []
+        for q in range(n):
+            v = self._zone(Z_VAULT + q)
+            vaults.append({"known": names(c for c in v if s.known[c] & pb),
+                           "hidden": sum(1 for c in v if not s.known[c] & pb)})
+        known_hands = {}
+        for q in range(n):
+            if q != p:
+                known_hands[str(q)] = names(c for c in self._zone(Z_HAND + q) if s.known[c] & pb)
+        turn = dict(d["turn"])
+        sel = s.sel_card
+        turn["selected"] = ({"card": card_name(sel), "from": turn["selected"]["from"]}
+                            if s.phase == PH_ACT and self._top()[1] in (ST_TARGET, ST_STAIR_TARGET)
+                            and s.known[sel] & pb else None)
+        drawn = self._zone(Z_DRAWN)
+        return {
+            "player": p,
+            "phase": d["phase"],
+            "current_player": self.current_player(),
+            "steps": s.steps,
+            "leader": s.leader,
+            "role": d["role"],
+            "deck_size": s.deck_total,
+            "jack_pile": s.jpile,
+            "pool": names(self._zone(Z_POOL)),
+            "sites": d["sites"],
+            "hand": names(self._zone(Z_HAND + p)),
+            "hand_sizes": [sum(s.cnt[Z_HAND + q][m] for m in range(GR_NMAT)) for q in range(n)],
+            "jacks": [s.jacks[q] for q in range(n)],
+            "known_in_hands": known_hands,
+            "revealed": names(d["revealed"]),
+            "stockpiles": [names(self._zone(Z_STOCK + q)) for q in range(n)],
+            "clienteles": [names(self._zone(Z_CLIENT + q)) for q in range(n)],
+            "camps": [names(self._zone(Z_CAMP + q)) for q in range(n)],
+            "jacks_played": [s.jplayed[q] for q in range(n)],
+            "vaults": vaults,
+            "influence": [s.infl[q] for q in range(n)],
+            "structures": [{k: v for k, v in sd.items() if k != "card"} | {"materials": names(sd["materials"])}
+                           for sd in d["structures"]],
+            "units": [pd["units"] for pd in d["players"]],
+            "new_clients": [pd["new_clients"] for pd in d["players"]],
+            "frames": d["frames"],
+            "turn": turn,
+            "legionary": d["legionary"],
+            "setup": d["setup"],
+            "drawn": [card_name(c) if s.known[c] & pb else None for c in drawn],
+            "forum_winners": d["forum_winners"],
+        }
+
+    # -- drawing --------------------------------------------------------------------------
+    def _render(self):
+        cdef GRState *s = _st(self)
+        n = s.nplayers
+        d = self._to_dict()
+        role = d["role"] or "-"
+        lines = [f"Glory to Rome  phase {d['phase']}  leader P{s.leader}  role {role}  "
+                 f"draw pile {s.deck_total}  Jacks {s.jpile}"]
+        lines.append("pool: " + (", ".join(card_name(c) for c in d["pool"]) or "-"))
+        lines.append("sites in town: " + " ".join(f"{m[:3]}{v}" for m, v in d["sites"]["in_town"].items())
+                     + "   out of town: " + " ".join(f"{m[:3]}{v}" for m, v in d["sites"]["out_of_town"].items()))
+        scores = self._scores()
+        for p in range(n):
+            pd = d["players"][p]
+            mark = "*" if p == s.leader else " "
+            lines.append(f"{mark}P{p}: influence {s.infl[p]}, score {scores[p]}, hand {len(pd['hand'])}"
+                         f"+{pd['jacks']}J, vault {len(pd['vault'])}/{gr_vault_cap(s, p)}, "
+                         f"clients {len(pd['clientele'])}/{gr_client_cap(s, p)}")
+            lines.append("    clients: " + (", ".join(ROLES[c // 24] for c in pd["clientele"]) or "-"))
+            lines.append("    stockpile: " + (", ".join(MATERIALS[c // 24] for c in pd["stockpile"]) or "-"))
+            for sd in d["structures"]:
+                if sd["owner"] == p:
+                    state = "complete" if sd["complete"] else f"{len(sd['materials'])}/{_data.MATERIALS[MATERIALS.index(sd['site'])].value}"
+                    extra = " public" if sd["public"] else ""
+                    lines.append(f"    {sd['building']} ({sd['site']}{', out' if sd['out_of_town'] else ''}) {state}{extra}")
+        if s.phase == PH_OVER:
+            lines.append("final: " + ", ".join(f"P{p} {scores[p]}" for p in range(n))
+                         + "  winners: " + ", ".join(f"P{p}" for p in self.winners()))
+        return "\n".join(lines)
