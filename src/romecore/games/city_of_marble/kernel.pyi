@@ -5,3 +5,5 @@ STATE_SIZE: int
 NUM_ACTIONS: int
 MAX_LEGAL: int
 GAME_LENGTH_BOUND: int
+
+def observe_action(struct: bytes, observer: int, action: int) -> int: ...
