@@ -1,1 +1,107 @@
-"""Rome: Rise to Power (placeholder docstring, replaced below)."""
+"""Rome: Rise to Power (Elad Goldsteen), 2 to 4 players, on the romecore kernel interface.
+
+Options: ``players`` (2-4, default 4) and ``intrigue``: ``"none"`` (default), ``"all"``
+or a comma-separated list of the titles whose Intrigue Senate card replaces the base card
+(Vicarius, Hispania Maximus, Tribunus, Greko Maximus, Africanus Maximus).  The card
+lists, the show table and every printed number are in :mod:`.data`.
+
+Rules
+-----
+The rulebook (``rise-to-power.txt``) and the rulings (``rise-to-power.md``) are
+implemented as written.  Where both are silent, the engine rules:
+
+- Taking a Senate card on the Senate track is compulsory while cards last (one more
+  card is never worse), so the engine only asks which.
+- A player holds at most 8 provinces: each carries one of the player's 8 Arches.
+- An Intrigue card keeps the 2-player status of the card it replaces (the 2-player deck
+  stays at 15 cards).
+- Consul is activated as the die is placed: once activated, the player's next die must
+  go onto one of their groups and exceed its rightmost die.
+- Senator on a placed 1 makes it a 0 that becomes the leftmost die of its group, and the
+  group moves to the leftmost section; other lowered dice keep their section.
+- Military Tribune re-rolls a placed die where it stands; sections keep their order, and
+  later dice are placed against the group's new leftmost/rightmost dice.
+- "An activation with no possible effect is not legal": Legatus and Magister Equitum need
+  a Military group or an unplaced die (Magistrate and Aedile: Black Market), re-rolls and
+  changes need a die to act on, Tribunus (either) must change the turn order the current
+  sums give, Africanus (Intrigue) a player with Jewelry, Hispania (Intrigue) an Era I
+  province in play, forum cards a track below 7, Greko (Intrigue) a show of 3+ cards.
+- The forum scoring cards are offered when their track is scored, in turn order; shows
+  are prepared in turn order, each hidden from the others until all are revealed.
+- Hispania Maximus (Intrigue) may discard any player's Era I province (its own player's
+  included); its owner loses one on that province's resource track.
+
+Actions (ids are fixed; ``kernel.pxd`` names them)
+--------------------------------------------------
+==========  ====================================================================
+0-17        place an unplaced die: ``track * 6 + face - 1`` (tracks 0 Military,
+            1 Senate, 2 Black Market)
+18          done: pass (no die placeable), end turn, decline, no show / show
+            ready, stop re-rolling, done conquering / buying
+19-43       activate Senate card ``a - 19``
+44-63       province ``a - 44``: place the activated card on it, conquer it,
+            or discard it (Intrigue Hispania Maximus)
+64-88       Senate card ``a - 64``: take it from the row, or discard it
+89-105      buy a face-up Arena card of type ``a - 89``
+106         buy a face-down Arena card (5 coins)
+107-123     add a card of Arena type ``a - 107`` to the show (secret)
+124-130     an unplaced die of face ``a - 124`` (mark to re-roll, invert, change,
+            re-roll another player's)
+131-142     a placed die: ``track * 4 + position`` (Senator, Military Tribune)
+143, 144    Vicarius: +1, -1 (wrapping 1 <-> 6)
+145-148     target player ``a - 145``
+149-154     chance: a die shows ``a - 148``
+155-174     chance: province ``a - 155`` is dealt
+175-199     chance: Senate card ``a - 175`` is dealt (lowest id of identical cards)
+200-216     chance: an Arena card of type ``a - 200`` is dealt or drawn face down
+217-220     chance: round-1 turn-order tie, player ``a - 217`` goes next
+==========  ====================================================================
+
+Sets are chosen one element at a time and closed with 18: conquests in ascending
+province id, purchases in ascending Arena type, re-roll marks in ascending face.  Steps
+with a single legal action are taken automatically and are not in the history.
+
+Hidden information: an Arena card drawn face down is known to its owner only, one bought
+face up to all; a show being prepared is hidden (its size is public).  ``observe_action``
+hides show additions and face-down draws from the other players; ``resample`` redraws the
+deck and the other players' face-down cards as one class and re-splits their prepared
+shows.
+
+Dict form (``State.to_dict`` / ``Game.state_from_dict``)
+--------------------------------------------------------
+::
+
+    {"game", "options",
+     "round": 1..5,
+     "phase": "deal" | "roll" | "tribunus" | "order" | "place" | "after_place" | "province"
+              | "mark" | "reroll" | "pick_die" | "shift" | "pick_placed" | "target"
+              | "discard" | "target_province" | "military" | "senate" | "market" | "draw"
+              | "forum" | "show" | "over",
+     "actor": seat deciding (or the buyer at "draw"),
+     "order": [seats]          turn order (the previous round's during phase 1),
+     "new_order": [seats]      the order being formed (phase 1 only),
+     "turn": placement turns done (phase 2),  "step": die rolled / seat in order,
+     "consul": bool            Consul active for the next die,
+     "tracks": {"military" | "senate" | "black_market":
+                [{"player": seat, "dice": [faces, leftmost first]}, ...] left to right},
+     "rows":  {"provinces": [names], "senate": [{"id", "card"}], "arena": [{"id", "card"}]},
+     "decks": {"provinces": [names], "senate": [{"id", "card"}], "arena": [{"id", "card"}]},
+     "exhausted": {"provinces": [names], "senate": [ids]},
+     "players": [{"vp_forum", "vp_arena",
+                  "forum": {"Olives", "Wine", "Jewelry"},
+                  "provinces": [names], "senate": [{"id", "card"}],
+                  "hand": [{"id", "card", "public"}], "show": [{"id", "card", "public"}],
+                  "dice": [unplaced faces], "military_bonus", "coin_bonus",
+                  "tribunus": change to the dice sum this phase 1}],
+     "activation": null | {"card": id, "return": phase, "provinces_left",
+                           "first_province", "target", "marks", "mark_floor", "passes",
+                           "optional", "die", "placed_die": [track, position] | null},
+     "resolution": {"section", "budget", "floor", "picks"},
+     "scoring": {"forum_track": 0..2, "show_bonus": [seats]}}
+
+``state_from_dict`` starts from a fresh game (every card in its deck) and accepts cards
+by id or name ("Vicarius (Intrigue)" names an Intrigue card; an Arena card is public
+unless ``"public": false``).  Omitted decks are filled with what the round has not dealt
+(lowest ids first; the rest have left the game) and the Arena deck with every card not
+placed elsewhere or listed in ``"arena_removed"``.
+"""

@@ -76,6 +76,7 @@ cdef uint8_t S_CANON[RP_NSENATE]       # lowest id of the identical cards
 cdef uint32_t S_TWIN_LOWER[RP_NSENATE] # identical cards with a lower id
 cdef uint32_t S_TWINS[RP_NSENATE]      # identical cards, itself included
 cdef uint32_t S_ERA_MASK[3]
+cdef uint32_t S_CTX_MASK[5]            # cards whose ability suits each CTX_* moment
 cdef uint32_t S_GAME[5][32]
 cdef uint8_t A_TYPE[RP_NARENA]
 cdef uint8_t AT_CAT[RP_NATYPES]
@@ -152,6 +153,18 @@ def _load_tables():
                 S_TWIN_LOWER[c] |= 1u << j
         if card.ability == d.SHOW_BONUS:
             SHOW_BONUS_AMOUNT = card.amount
+    timing_ctx = {d.PHASE_2: (CTX_PLACE, CTX_AFTER), d.PHASE_1: (CTX_TRIBUNUS,), d.END: ()}
+    memset(S_CTX_MASK, 0, sizeof(S_CTX_MASK))
+    for c, card in enumerate(d.SENATE):
+        timing = d.ABILITY_TIMING[card.ability]
+        if timing == d.SCORING:
+            ctxs = (CTX_FORUM,) if card.ability == d.FORUM_MOVE else (CTX_SHOW,)
+        else:
+            ctxs = timing_ctx[timing]
+        if card.ability == d.CONSUL:
+            ctxs = (CTX_PLACE,)
+        for x in ctxs:
+            S_CTX_MASK[x] |= 1u << c
     types = d.arena_card_types()
     assert len(types) == RP_NARENA
     memset(AT_MASK, 0, sizeof(AT_MASK))
@@ -192,12 +205,13 @@ _load_tables()
 # ---------------------------------------------------------------------------------------
 # Small queries
 
-cdef extern from *:
-    int __builtin_popcount(unsigned int) nogil
-
-
 cdef inline int pc(uint32_t x) noexcept nogil:
-    return __builtin_popcount(x)
+    """Population count by bit arithmetic: the builtin becomes a library call when the
+    compiler may not assume the POPCNT instruction."""
+    x = x - ((x >> 1) & 0x55555555u)
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu
+    return <int>((x * 0x01010101u) >> 24)
 
 
 cdef int rp_row_size(int n) noexcept nogil:
@@ -637,8 +651,8 @@ cdef bint card_usable(const RPState *s, int p, int c, int ctx) noexcept nogil:
 
 
 cdef inline int add_activations(const RPState *s, int p, int ctx, int32_t *out, int n) noexcept nogil:
-    cdef uint32_t m = s.s_own[p] & ~s.s_exh
-    cdef uint32_t avail = m
+    cdef uint32_t avail = s.s_own[p] & ~s.s_exh
+    cdef uint32_t m = avail & S_CTX_MASK[ctx]
     cdef int c
     if s.consul:
         return n
@@ -721,6 +735,9 @@ cdef inline void order_step(RPState *s) noexcept nogil:
 
 
 cdef inline void begin_place(RPState *s) noexcept nogil:
+    memset(s.adj, 0, sizeof(s.adj))  # Tribunus changes counted only for the order
+    memset(s.nord, RP_NONE, sizeof(s.nord))
+    s.nord_n = 0
     s.turn = 0
     s.consul = 0
     s.actor = s.order[0]
@@ -731,6 +748,7 @@ cdef inline void next_turn(RPState *s) noexcept nogil:
     s.turn += 1
     s.consul = 0
     if s.turn >= RP_DICE * s.nplayers:
+        s.turn = 0
         begin_military(s)
         return
     s.actor = s.order[s.turn % s.nplayers]
@@ -1409,6 +1427,48 @@ cdef void apply_raw(RPState *s, int32_t a) noexcept nogil:
         s.phase = PH_MARKET
 
 
+cdef inline bint surely_open(const RPState *s) noexcept nogil:
+    """A quick sufficient test that the state has two or more legal actions (or is
+    over), for the common phases; False means "look at the legal list"."""
+    cdef int ph = s.phase, p = s.actor, t, v, k
+    cdef uint32_t m
+    if ph == PH_ROLL or ph == PH_REROLL or ph == PH_OVER:
+        return True  # a die always has six outcomes
+    if ph == PH_PLACE and not s.consul:
+        k = 0
+        for t in range(RP_NTRACKS):
+            for v in range(1, 7):
+                if s.dice[p][v] and can_place(s, p, t, v):
+                    k += 1
+                    if k >= 2:
+                        return True
+        return False
+    if ph == PH_DEAL:
+        k = rp_chance_kind(s)
+        if k == 0:
+            return pc(era_pool(s.p_deck, P_ERA_MASK)) >= 2
+        if k == 2:
+            m = s.a_deck
+            return (m & ~AT_MASK[A_TYPE[rc_lsb32(m)]]) != 0 if m else False
+        return False
+    if ph == PH_MARKET:  # done, and a purchase
+        if s.budget >= FACE_DOWN_COST and s.a_deck:
+            return True
+        for t in range(s.floor, RP_NATYPES):
+            if s.a_row & AT_MASK[t] and AT_COST[t] <= s.budget:
+                return True
+        return False
+    if ph == PH_MILITARY:  # done, and a conquest
+        if pc(s.p_own[p]) >= ARCHES:
+            return False
+        m = s.p_row & ~((1u << s.floor) - 1)
+        while m:
+            if P_POWER[rc_pop_lsb32(&m)] <= s.budget:
+                return True
+        return False
+    return False
+
+
 cdef void rp_apply(void *vs, int32_t a) noexcept nogil:
     """Applies a legal action, then every step that has a single legal action."""
     cdef RPState *s = <RPState *>vs
@@ -1416,7 +1476,7 @@ cdef void rp_apply(void *vs, int32_t a) noexcept nogil:
     cdef int guard
     apply_raw(s, a)
     for guard in range(100000):  # a true bound: every step moves the game on
-        if s.phase == PH_OVER or rp_legal(vs, buf) != 1:
+        if surely_open(s) or rp_legal(vs, buf) != 1:
             return
         apply_raw(s, buf[0])
 
