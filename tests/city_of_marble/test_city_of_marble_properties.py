@@ -1,0 +1,181 @@
+"""Property tests over many random games of City of Marble, and bad input.
+
+The kernel's ``validate`` checks every invariant of the struct (tiles conserved, no
+overlaps, caches, aqueducts simple and apart on tile edges, sites, supplies, phase); the
+walks below run it at every step through the snapshot and dict round trips and check the
+main invariants again from the outside, on the dict form."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import romecore
+from cm_helpers import A_PLAY, A_SITE, B, COLOURS, GREEN, data, game, make, site, spoke, tile, tile_count
+
+TOTAL = {c.name: c.tiles for c in data.COLOURS}
+
+
+def check_board(d):
+    """Invariants read from the dict form."""
+    assert tile_count(d) == TOTAL
+    tris = [tuple(map(tuple, t)) for x in d["tiles"] for t in x["triangles"]]
+    assert len(tris) == len(set(tris)), "two tiles overlap"
+    hill_tris = {tuple(map(tuple, map(list, B.tri_verts[t]))) for h in d["hills"]
+                 for t in B.site_triangles(site(*h))}
+    assert not set(tris) & hill_tris, "a tile on a hill"
+    covered = set(tris)
+    done = {tuple(x["site"]) for x in d["sites"]}
+    for i, st in enumerate(B.sites):
+        full = all(tuple(map(tuple, B.tri_verts[t])) in covered for t in B.site_triangles(i))
+        pending = d["resolution"] and list(st) in d["resolution"]["sites"]
+        assert (st in done) == (full and not pending), f"site {st}"
+    seen = set()
+    for i, aq in enumerate(d["aqueducts"]):
+        path = [tuple(v) for v in aq["path"]]
+        assert len(path) == len(set(path)), "an aqueduct visits a vertex twice"
+        assert not seen & set(path), "two aqueducts touch"
+        seen |= set(path)
+        assert len(path) <= data.AQUEDUCT_PIECES + 1
+        for v, w in zip(path, path[1:]):
+            assert (w[0] - v[0], w[1] - v[1]) in data.DIRS
+    mags = [x["magistrate"] for x in d["tiles"] if x["magistrate"] is not None]
+    for p, pd in enumerate(d["players"]):
+        m = pd["magistrates"]
+        assert mags.count(p) + m["centre"] + m["treasury"] + sum(m["imperium"].values()) == 3
+    assert sum(pd["coins"] for pd in d["players"]) <= data.COINS
+    assert sum(1 for x in d["sites"] if x.get("fountain")) <= data.FOUNTAINS
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_thousands_of_random_playouts(players):
+    g = game(players)
+    lengths = []
+    wins = [0.0] * players
+    for seed in range(1000):
+        s = g.new_initial_state(seed=seed)
+        r = s.playout(seed)
+        assert s.is_terminal() and abs(sum(r) - 1) < 1e-9
+        assert len(s) <= g.max_game_length()
+        lengths.append(len(s))
+        wins = [w + x for w, x in zip(wins, r)]
+        d = s.to_dict()
+        check_board(d)
+        assert d["final_turns_left"] == 0 and d["drawn"] == dict.fromkeys(COLOURS, 0)
+        assert sum(1 for v in d["stacks"].values() if v == 0) >= data.FINAL_ROUND_EMPTY_STACKS
+        if seed % 100 == 0:
+            assert g.deserialize(s.serialize()) == s
+            assert g.state_from_dict(d) == s
+    assert all(w > 0 for w in wins)
+    assert max(lengths) < g.max_game_length() // 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_walks_check_every_step(players):
+    g = game(players)
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = g.new_initial_state(seed=seed)
+        step = 0
+        while not s.is_terminal():
+            d = s.to_dict()
+            if d["phase"] != "hills":
+                check_board(d)
+            assert g.state_from_dict(d) == s
+            assert g.deserialize(s.serialize()) == s
+            if step % 7 == 0 and not s.is_chance_node():
+                p = rng.randrange(players)
+                view = s.resample(p, seed=step)
+                assert view.observation(p) == s.observation(p)
+                str(s)
+            legal = s.legal_actions()
+            assert legal and legal == sorted(set(legal))
+            for a in legal:
+                assert s.action_to_string(a)
+            names = [" ".join(s.action_to_string(a).lower().split()) for a in legal]
+            assert len(set(names)) == len(names), "two legal actions share a name"
+            a = legal[rng.randrange(len(legal))] if not s.is_chance_node() else s.sample_chance()
+            assert s.string_to_action(s.action_to_string(a)) == a
+            s.apply_action(a)
+            step += 1
+
+
+def test_same_seed_same_game():
+    g = game(4)
+    a, b = g.new_initial_state(seed=9), g.new_initial_state(seed=9)
+    a.playout(123)
+    b.playout(123)
+    assert a == b and a.history() == b.history()
+    c = g.new_initial_state(seed=9)
+    c.playout(124)
+    assert c.history() != a.history()
+
+
+def test_legal_list_lengths_stay_under_the_bound():
+    g = game(4)
+    worst = 0
+    for seed in range(200):
+        s = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            worst = max(worst, len(legal))
+            s.apply_action(legal[rng.randrange(len(legal))])
+    assert worst <= g.max_legal_actions()
+
+
+# -- bad input ----------------------------------------------------------------------------
+
+def test_illegal_actions_raise_and_change_nothing():
+    g = game(3)
+    s = g.new_initial_state(seed=1)
+    s.resolve_chance()
+    before = s.state_bytes()
+    for bad in (-1, 108, 10**12, A_SITE, "play", 1.5, None):
+        with pytest.raises(romecore.IllegalActionError):
+            s.apply_action(bad)
+        assert s.state_bytes() == before
+    with pytest.raises(romecore.IllegalActionError, match="chance"):
+        t = g.new_initial_state(seed=1)
+        t.apply_action(A_PLAY)
+    with pytest.raises(romecore.IllegalActionError, match="no magistrate"):
+        # all three magistrates on tiles: "with magistrate" is refused with the reason
+        u = make(g, tiles=[tile(spoke(site(1, 1), k), GREEN, 0) for k in (0, 2)]
+                 + [tile(spoke(site(1, 0), 0), GREEN, 0)])
+        u.apply_action(A_PLAY + 2 * GREEN + 1)
+    with pytest.raises(romecore.IllegalActionError):
+        s.string_to_action("build a colosseum")
+
+
+def _bad(g, **fields):
+    with pytest.raises(romecore.SerializationError):
+        make(g, **fields)
+
+
+def test_inconsistent_dicts_are_rejected():
+    g = game(2)
+    i = site(1, 1)
+    t = spoke(i, 0)
+    _bad(g, tiles=[tile(t, GREEN), tile(t, "red")])                      # overlap
+    _bad(g, tiles=[tile(spoke(site(-2, 0), 0), GREEN)])                   # on a hill in play
+    _bad(g, tiles=[tile(t, "purple")])                                    # no such colour
+    _bad(g, tiles=[tile(spoke(i, k), GREEN, 0) for k in (0, 2)]
+         + [tile(spoke(site(1, 0), k), GREEN, 0) for k in (0, 2)])        # four magistrates
+    _bad(g, tiles=[tile(spoke(i, k), GREEN) for k in (0, 2, 4)])          # completed, unresolved
+    _bad(g, tiles=[tile(spoke(i, k), GREEN) for k in (0, 2, 4)],
+         sites=[{"site": [1, 1], "building": "Arena", "owner": 0}])       # 3 buildings: a Temple
+    _bad(g, sites=[{"site": [1, 1], "fountain": True}])                   # not complete
+    _bad(g, tiles=[tile(t, GREEN)], aqueducts=[{"path": [list(B.verts[B.water[0]]), [6, -2]]}])
+    _bad(g, players=[{"bridges": [4]}, {}])                               # no bridge covered
+    _bad(g, players=[{"coins": 17}, {}])
+    _bad(g, players=[{"imperium": {"red": 13}}, {}])
+    _bad(g, stacks={"red": 1, "yellow": 1, "green": 1, "blue": 1})       # tiles do not add up
+    _bad(g, phase="dancing")
+    _bad(g, hills=[[1, 1]])
+    _bad(g, turn_player=2)
+    with pytest.raises(romecore.SerializationError):
+        g.state_from_dict(["not", "a", "dict"])
+    # a tile at a water source with its aqueduct not started
+    gray = site(3, 0)
+    _bad(g, hills=[[2, 0], [-2, 0], [-2, 2]], tiles=[tile(spoke(gray, 0), GREEN)])
