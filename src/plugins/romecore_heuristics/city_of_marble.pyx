@@ -1,0 +1,224 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The hand-written evaluator of Rome: City of Marble, in C.
+
+Each player's expected final score is estimated as
+
+    points now (the kernel's final-scoring count: track, bridges, aqueduct and fountain
+    bonuses, coins, the most-coins bonus and the Imperium majorities),
+  + influence standing on open sites: for every open site with tiles, the building it
+    will most likely become (from its tiles so far) goes to the player with the most
+    magistrates on tiles of that colour there, weighted by how full the site is (a tie
+    shares a little, as a fountain pays only coins),
+  + magistrates waiting on Imperium spaces and the Treasury (a tile or a coin at the end
+    of their owner's turn),
+  + what the rest of the game is likely to add, scaled by the share of the tiles still in
+    the stacks: tiles in hand, Imperium tiles (extra actions) and free magistrates,
+
+and the estimates become return estimates by a softmax whose temperature shrinks as the
+stacks run out.  At the end the values are the exact returns.  The weights live in
+``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
+"""
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.math cimport exp
+from libc.string cimport memset
+
+from romecore.core.evaluator cimport Evaluator
+from romecore.core.state cimport State
+from romecore.games.city_of_marble.kernel cimport (
+    CMState, CM_MAXP, CM_NCOL, CM_NMAG, CM_NPL, SITE_OPEN, SITE_FOUNTAIN, PH_OVER, SC_N, SC_TOTAL,
+    LOC_IMPERIUM, LOC_TREASURY, cm_score, cm_nsites, cm_site_tiles, cm_site_size, cm_tile_colour,
+    cm_influence, cm_buildings,
+)
+
+from romecore.games.city_of_marble import data as _data
+from romecore.spec import EvaluatorSpec
+
+GAME_ID = "city_of_marble"
+
+#: The evaluator's weights (points unless said otherwise).
+WEIGHTS = {
+    "site_lead": 0.8,              # x the building's points x the site's filled share
+    "site_tie": 0.15,              # the same, to each tied leader
+    "spoke_rate": 0.35,            # expected share of a site's free triangle pairs laid as spokes
+    "imperium_waiting": 1.5,       # a magistrate on an Imperium space
+    "treasury_waiting": 1.0,       # a magistrate on the Treasury
+    "tile_in_hand": 1.2,           # per tile in the centre or drawn box, x the game left
+    "imperium_action": 1.0,        # per Imperium tile held (an extra action), x the game left
+    "free_magistrate": 0.5,        # per magistrate in the centre box, x the game left
+    "temperature": 3.0,            # softmax temperature at the end of the game (points)
+    "temperature_left": 6.0,       # + this x the share of the game left
+}
+
+
+cdef struct cm_weights:
+    double site_lead, site_tie, spoke_rate, imperium_waiting, treasury_waiting
+    double tile_in_hand, imperium_action, free_magistrate, temperature, temperature_left
+    int points[CM_NCOL]
+    int size_colour[7]
+    int stack_total                # tiles in the stacks at the start, by player count
+    int start_tiles                # tiles each player takes from the stacks at set-up
+
+
+cdef inline double game_left(const CMState *s, const cm_weights *w) noexcept nogil:
+    """Share of the tiles still in the stacks (1 at the start, 0 when they are gone)."""
+    cdef int left = s.stack[0] + s.stack[1] + s.stack[2] + s.stack[3]
+    cdef int start = w.stack_total - s.nplayers * w.start_tiles
+    if start <= 0 or left >= start:
+        return 1.0
+    return left / <double>start
+
+
+cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexcept nogil:
+    """Expected final score of every player (see the module docstring)."""
+    cdef int32_t sc[SC_N]
+    cdef int infl[CM_MAXP]
+    cdef int n = s.nplayers, p, i, j, c, k, loc, size, best, ties, covered, tiles, spokes
+    cdef double left = game_left(s, w), fill, hand
+    for p in range(n):
+        cm_score(s, p, sc)
+        est[p] = sc[SC_TOTAL]
+        hand = 0.0
+        for c in range(CM_NCOL):
+            hand += w.tile_in_hand * (s.centre[p][c] + (s.pending[c] if p == s.turn_player else 0))
+            hand += w.imperium_action * s.imp[p][c]
+        for j in range(CM_NMAG):
+            loc = s.mag[p][j]
+            if LOC_IMPERIUM <= loc < LOC_IMPERIUM + CM_NCOL:
+                est[p] += w.imperium_waiting
+            elif loc == LOC_TREASURY:
+                est[p] += w.treasury_waiting
+            elif loc > LOC_TREASURY:
+                hand += w.free_magistrate
+        est[p] += left * hand
+    for i in range(cm_nsites()):
+        if s.site[i] != SITE_OPEN:
+            continue
+        tiles = cm_site_tiles(s, i)
+        if tiles == 0:
+            continue
+        # triangles covered so far, and tiles lying on two of them (spokes)
+        spokes = 6 - cm_site_size(s, i)
+        covered = tiles + spokes
+        if covered >= 6:
+            continue            # a hill in play, or a completion being resolved
+        size = <int>(6 - spokes - w.spoke_rate * (6 - covered) / 2.0 + 0.5)
+        if size < 3:
+            size = 3
+        c = w.size_colour[size]
+        if c < 0:
+            continue
+        cm_influence(s, i, c, infl)
+        best = 0
+        ties = 0
+        for p in range(n):
+            if infl[p] > best:
+                best = infl[p]
+                ties = 1
+            elif infl[p] == best and best > 0:
+                ties += 1
+        if best == 0:
+            continue
+        fill = covered / 6.0
+        for p in range(n):
+            if infl[p] == best:
+                est[p] += (w.site_lead if ties == 1 else w.site_tie) * w.points[c] * fill
+
+
+cdef void _exact_returns(const CMState *s, double *out) noexcept nogil:
+    """Winners (points, then civic buildings, then Imperium tiles) share 1.0, as the
+    kernel's returns."""
+    cdef int32_t sc[SC_N]
+    cdef int64_t key[CM_MAXP]
+    cdef int64_t best = -1
+    cdef int p, nwin = 0
+    for p in range(s.nplayers):
+        cm_score(s, p, sc)
+        key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>cm_buildings(s, p) << 16) \
+            + s.imp[p][0] + s.imp[p][1] + s.imp[p][2] + s.imp[p][3]
+        if key[p] > best:
+            best = key[p]
+    for p in range(s.nplayers):
+        nwin += key[p] == best
+    for p in range(s.nplayers):
+        out[p] = 1.0 / nwin if key[p] == best else 0.0
+
+
+cdef void cm_heuristic(const void *vs, const void *vp, double *out) noexcept nogil:
+    """Return estimates in [0, 1] summing to 1 (exact returns at the end)."""
+    cdef const CMState *s = <const CMState *>vs
+    cdef const cm_weights *w = <const cm_weights *>vp
+    cdef double est[CM_MAXP]
+    cdef double t, hi, total = 0.0
+    cdef int n = s.nplayers, p
+    if s.phase == PH_OVER:
+        _exact_returns(s, out)
+        return
+    cm_estimates(s, w, est)
+    t = w.temperature + w.temperature_left * game_left(s, w)
+    hi = est[0]
+    for p in range(1, n):
+        if est[p] > hi:
+            hi = est[p]
+    for p in range(n):
+        out[p] = exp((est[p] - hi) / t)
+        total += out[p]
+    for p in range(n):
+        out[p] /= total
+
+
+cdef class CityOfMarbleHeuristic(Evaluator):
+    """Rome: City of Marble's hand-written evaluator (C); see the module docstring."""
+
+    cdef cm_weights w
+    cdef readonly dict weights
+
+    def __init__(self, game=None, **overrides):
+        unknown = set(overrides) - set(WEIGHTS)
+        if unknown:
+            raise ValueError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
+                             f"(weights: {', '.join(WEIGHTS)})")
+        if game is not None and game.game_id != GAME_ID:
+            raise ValueError(f"this evaluator is for {GAME_ID}, not {game.game_id}")
+        wt = dict(WEIGHTS)
+        wt.update({k: float(v) for k, v in overrides.items()})
+        if wt["temperature"] <= 0 or wt["temperature_left"] < 0:
+            raise ValueError("temperatures must be positive")
+        if not 0.0 <= wt["spoke_rate"] <= 1.0:
+            raise ValueError("spoke_rate is a share between 0 and 1")
+        self.weights = wt
+        memset(&self.w, 0, sizeof(cm_weights))
+        self.w.site_lead = wt["site_lead"]
+        self.w.site_tie = wt["site_tie"]
+        self.w.spoke_rate = wt["spoke_rate"]
+        self.w.imperium_waiting = wt["imperium_waiting"]
+        self.w.treasury_waiting = wt["treasury_waiting"]
+        self.w.tile_in_hand = wt["tile_in_hand"]
+        self.w.imperium_action = wt["imperium_action"]
+        self.w.free_magistrate = wt["free_magistrate"]
+        self.w.temperature = wt["temperature"]
+        self.w.temperature_left = wt["temperature_left"]
+        for k in range(7):
+            self.w.size_colour[k] = -1
+        for c, col in enumerate(_data.COLOURS):
+            self.w.points[c] = col.points
+            self.w.size_colour[col.site_size] = c
+        self.w.stack_total = sum(col.tiles for col in _data.COLOURS)
+        self.w.start_tiles = _data.STARTING_TILES * len(_data.COLOURS)
+        self.fn = cm_heuristic
+        self.params = &self.w
+        self.game_id = GAME_ID
+        self.name = "heuristic"
+
+    def estimates(self, State state):
+        """Each player's expected final score (the numbers behind the values)."""
+        cdef double est[CM_MAXP]
+        if state.game.game_id != GAME_ID:
+            raise ValueError(f"this evaluator is for {GAME_ID}")
+        cm_estimates(<const CMState *>state.s, &self.w, est)
+        return [est[p] for p in range(state.num_players())]
+
+
+def evaluator_specs():
+    return [EvaluatorSpec(GAME_ID, "heuristic", CityOfMarbleHeuristic,
+                          "expected final score from points, open-site influence, waiting "
+                          "magistrates, tiles and Imperium, as a softmax over players")]
