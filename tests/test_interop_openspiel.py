@@ -188,9 +188,17 @@ def test_illegal_action_raises_and_changes_nothing(game_id):
     legal = set(state.legal_actions())
     bad = next(a for a in range(game.num_distinct_actions()) if a not in legal)
     before = (str(state), state.history())
-    with pytest.raises(romecore.IllegalActionError):
-        state.apply_action(bad)
+    for action in (bad, -3, 10**12):
+        with pytest.raises(romecore.IllegalActionError):
+            state.apply_action(action)
     assert (str(state), state.history()) == before
+    n = game.num_players()
+    with pytest.raises(pyspiel.SpielError):
+        state.information_state_string(n)
+    with pytest.raises(ValueError):
+        state.resample_from_infostate(n, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    with pytest.raises(romecore.IllegalActionError):
+        state.action_to_string(0, game.num_distinct_actions())
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
