@@ -180,6 +180,14 @@ def test_start_state_and_bad_arguments():
         tournament.run(game, ["random"], games=1, players=3)
 
 
+def test_ray_backend_without_ray_says_how_to_get_it(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    with pytest.raises(tournament.TournamentError, match=r"romecore\[ray\]"):
+        tournament.run(GAME, ["random"], games=1, backend="ray")
+
+
 def test_default_lineup_is_installed_and_plays():
     from romecore.tournament.defaults import default_lineup
 
