@@ -33,6 +33,10 @@ def card_material(int c):
     return MATERIALS[_data.BUILDINGS[_CARDS[c]].material]
 
 
+def _a(word):
+    return ("an " if word[0] in "AEIOU" else "a ") + word
+
+
 def _material_id(x):
     """A material by id, material name or role name."""
     if isinstance(x, int) and not isinstance(x, bool):
@@ -233,7 +237,7 @@ cdef class GloryToRomeState(State):
             if a < A_JACK:
                 return f"Aqueduct: {also}hire {BUILDINGS[a]} ({ROLES[_data.BUILDINGS[a].material]}) from hand"
             if A_POOL <= a < A_STOCK:
-                return f"Patron: hire a {ROLES[a - A_POOL]} from the pool"
+                return f"Patron: hire {_a(ROLES[a - A_POOL])} from the pool"
             if a == A_DECK:
                 return f"Bar: {also}hire a client from the draw pile"
         if a == A_DONE:
@@ -305,6 +309,30 @@ cdef class GloryToRomeState(State):
             if a < A_JACK:
                 return "that hand card has no use in this action (Dock, Basilica, Aqueduct add hand uses)"
         return f"it is not one of the legal actions in the {PHASES[ph]} phase"
+
+    # -- public helpers -------------------------------------------------------------------
+    def limits(self, player):
+        """Player's current limits: hand size (Jacks count), clientele and vault."""
+        cdef int p = self._player_arg(player)
+        cdef GRState *s = _st(self)
+        return {"hand": gr_hand_limit(s, p), "clientele": gr_client_cap(s, p), "vault": gr_vault_cap(s, p)}
+
+    def functions(self, player):
+        """Names of the buildings whose functions the player has now (own completed
+        structures, Gate's Marble foundations, public structures), in id order."""
+        cdef int p = self._player_arg(player)
+        cdef uint64_t f = _st(self).func[p]
+        return [BUILDINGS[b] for b in range(GR_NBUILD) if (f >> b) & 1]
+
+    def influence(self, player):
+        return _st(self).infl[self._player_arg(player)]
+
+    def actions_left(self):
+        """Actions left in the frame being executed (the current one included), or 0."""
+        cdef GRState *s = _st(self)
+        if s.phase != PH_ACT:
+            return 0
+        return gr_acts_left(s)
 
     # -- scores ---------------------------------------------------------------------------
     def _scores(self):
