@@ -84,3 +84,26 @@ def position(players: int = 4, *, phase: str = "place", actor: int = 0, order=No
 def group(state, track: str) -> list[tuple[int, list[int]]]:
     """A track as [(seat, dice), ...] left to right."""
     return [(g["player"], g["dice"]) for g in state.to_dict()["tracks"][track]]
+
+
+def end_turn(state) -> None:
+    """Ends the placement turn if the player still has a choice (with no card left to
+    activate the engine ends it by itself)."""
+    if state.to_dict()["phase"] == "after_place":
+        act(state, "end turn")
+
+
+def add_show(state, cards) -> None:
+    """Adds these cards to the actor's show (a forced last card is added by the engine)."""
+    for card in cards:
+        name = f"add {card} to the show"
+        if name in names(state):
+            act(state, name)
+
+
+def act_if(state, name: str) -> bool:
+    """Applies the action `name` if it is legal (the engine takes forced steps itself)."""
+    if any(n.startswith(name) for n in names(state)):
+        act(state, name)
+        return True
+    return False

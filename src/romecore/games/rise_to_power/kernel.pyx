@@ -143,7 +143,7 @@ def _load_tables():
         S_RES[c] = d.RESOURCES.index(card.resource) if card.resource else RP_NONE
         S_PTYPE[c] = d.PROVINCE_TYPES.index(card.province_type) if card.province_type else RP_NONE
         S_ERA_MASK[card.era - 1] |= 1u << c
-        twins = [j for j, o in enumerate(d.SENATE) if o == card]
+        twins = [j for j, o in enumerate(d.SENATE) if _same_card(o, card)]
         S_CANON[c] = twins[0]
         S_TWIN_LOWER[c] = 0
         S_TWINS[c] = 0
@@ -198,6 +198,12 @@ def _load_tables():
     REGION_TIE_VP = d.REGION_TIE_VP
     DISCARD_ERA = d.DISCARD_PROVINCE_ERA
     FACES = d.FACES
+
+
+def _same_card(a, b):
+    """Two Senate cards are interchangeable in play when only their 2-player status
+    differs (the two Legatus)."""
+    return a._replace(two_player=True) == b._replace(two_player=True)
 
 
 _load_tables()

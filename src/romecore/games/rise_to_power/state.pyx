@@ -139,7 +139,7 @@ cdef class RiseToPowerState(State):
         if a == A_PLUS or a == A_MINUS:
             v = s.die if 1 <= s.die <= 6 else 1
             w = v % 6 + 1 if a == A_PLUS else (v + 4) % 6 + 1
-            return f"{'+1' if a == A_PLUS else '-1'}: the {v} becomes a {w}"
+            return f"{'raise' if a == A_PLUS else 'lower'} the {v} to a {w}"
         if A_PLAYER <= a < CH_DIE:
             return f"target P{a - A_PLAYER}"
         if CH_DIE <= a < CH_PROVINCE:
