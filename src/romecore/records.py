@@ -135,14 +135,14 @@ class GameRecord:
         if not 0 <= seed < 1 << 64:
             raise RecordError(f"record seed {seed} is outside 0..2**64-1")
         agents = _list(d, "agents", str)
-        actions = [_int(a, "actions") for a in _list(d, "actions", int)]
-        players = [_int(p, "players") for p in _list(d, "players", int)]
+        actions = _list(d, "actions", int)
+        players = _list(d, "players", int)
         if len(players) != len(actions):
             raise RecordError(f"record has {len(actions)} actions but {len(players)} players")
-        returns = [_num(x, "returns") for x in _list(d, "returns", (int, float))]
-        scores = [_num(x, "scores") for x in _list(d, "scores", (int, float))]
-        think = [_num(x, "think_seconds") for x in _list(d, "think_seconds", (int, float), True)]
-        moves = [_int(x, "moves") for x in _list(d, "moves", int, True)]
+        returns = _list(d, "returns", float)
+        scores = _list(d, "scores", float)
+        think = _list(d, "think_seconds", float, True)
+        moves = _list(d, "moves", int, True)
         start = d.get("start")
         if isinstance(start, str):
             try:
@@ -176,30 +176,45 @@ def _int(v: Any, key: str) -> int:
     return v
 
 
-def _num(v: Any, key: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise RecordError(f"record field {key!r} holds {v!r}, not a finite number")
-    return v
+_NUMBER = frozenset((int, float))
 
 
-def _list(d: dict, key: str, typ: Any, optional: bool = False) -> list:
+def _list(d: dict, key: str, typ: type, optional: bool = False) -> list:
+    """The list under ``key``, every item of type ``typ`` exactly (``float`` admits ints
+    and requires finite values; bools are never numbers).  One pass: records are long."""
     v = d.get(key, [] if optional else None)
-    if not isinstance(v, list):
+    if type(v) is not list:
         raise RecordError(f"record field {key!r} is missing or not a list")
     if len(v) > _MAX_LIST:
         raise RecordError(f"record field {key!r} is too long")
-    for x in v:
-        if not isinstance(x, typ) or (typ is not str and isinstance(x, bool)):
-            raise RecordError(f"record field {key!r} holds {x!r}")
+    if typ is float:
+        ok = all(type(x) in _NUMBER for x in v) and all(map(_finite, v))
+    else:
+        ok = all(type(x) is typ for x in v)
+    if not ok:
+        what = "finite number" if typ is float else typ.__name__
+        bad = next(x for x in v if not (type(x) in _NUMBER and _finite(x) if typ is float
+                                        else type(x) is typ))
+        raise RecordError(f"record field {key!r} holds {repr(bad)[:40]}, not a {what}")
     return v
+
+
+def _finite(x: float) -> bool:
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an int too large for a float
+        return False
 
 
 # -- encoding ----------------------------------------------------------------------------
 def dumps_json(record: GameRecord | dict, **extra: Any) -> str:
-    """One JSON line (no newline) for a record, or for any dict (a header line)."""
+    """One JSON line (no newline) for a record, a record's dict, or any dict (a header
+    line).  A binary start snapshot becomes base64 text."""
     d = record.to_dict(binary=False) if isinstance(record, GameRecord) else record
-    if extra:
+    if isinstance(d.get("start"), bytes) or extra:
         d = {**d, **extra}
+        if isinstance(d.get("start"), bytes):
+            d["start"] = base64.b64encode(d["start"]).decode("ascii")
     return json.dumps(d, separators=(",", ":"), allow_nan=False)
 
 

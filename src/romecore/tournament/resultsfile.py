@@ -100,9 +100,9 @@ class ResultsFile:
 
     def add_game(self, record: dict[str, Any], attempts: int) -> GameSummary:
         """Checks and appends a finished game's record; returns its summary."""
-        rec = GameRecord.from_dict(record)
-        rec.meta["attempts"] = attempts
-        append_jsonl(self._f, rec)
+        GameRecord.from_dict(record)  # a worker's output is checked before it is kept
+        record = {**record, "meta": {**record["meta"], "attempts": attempts}}
+        append_jsonl(self._f, record)
         return GameSummary.from_record(record)
 
     def add_failure(self, index: int, reason: str, attempts: int) -> None:

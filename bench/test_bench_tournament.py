@@ -1,0 +1,173 @@
+"""Speed of snapshots and of the tournament runner (issue 4's targets, recorded in
+``extra_info``, never asserted):
+
+- snapshot round trip (``serialize`` + ``deserialize``) <= 5 us per state, every game;
+- random-agent tournament throughput with 2 workers >= 1.8x one worker;
+- per-game overhead of the runner, agents' thinking excluded, <= 2 ms.
+
+    python -m pytest bench/test_bench_tournament.py --benchmark-enable \\
+        --benchmark-columns=mean,ops -s
+
+Throughput is measured in the steady state, from the first finished game to the last,
+so worker start-up (about half a second) is not in it; it is reported separately.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import pytest
+
+import romecore
+from romecore import records
+from romecore.plugins import registry
+from romecore.tournament import InlineBackend, LocalBackend, make_task
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    GAMES = [(gid, spec.max_players) for gid, spec in registry.games().items()]
+GAME = "great_city_of_rome"
+
+
+def _states(game, count=8):
+    """States spread over one random game (start, middles, end)."""
+    s = game.new_initial_state(seed=3)
+    s.playout(3)
+    hist = s.history()
+    out = []
+    for k in range(count):
+        t = game.new_initial_state(seed=3)
+        for a in hist[: (len(hist) * k) // (count - 1)]:
+            t.apply_action(a)
+        out.append(t)
+    return out
+
+
+@pytest.fixture(params=GAMES, ids=[f"{g}-{n}p" for g, n in GAMES])
+def game(request):
+    gid, n = request.param
+    return romecore.load_game(gid, players=n)
+
+
+def test_snapshot_round_trip(benchmark, game):
+    """game.deserialize(state.serialize()), per state, over states along a game."""
+    states = _states(game)
+
+    def trip():
+        for s in states:
+            game.deserialize(s.serialize())
+
+    benchmark.extra_info["states_per_call"] = len(states)
+    benchmark.extra_info["target_us_per_state"] = 5.0
+    benchmark.extra_info["bytes"] = len(states[len(states) // 2].serialize())
+    benchmark(trip)
+    if benchmark.stats is not None:
+        benchmark.extra_info["us_per_state"] = 1e6 * benchmark.stats.stats.mean / len(states)
+
+
+def test_snapshot_round_trip_any_game_with_history(benchmark, game):
+    """romecore.deserialize(state.serialize(history=True)): the path a worker takes once
+    per game (the game is found from the blob)."""
+    state = _states(game)[4]
+    blob = state.serialize(history=True)
+    benchmark.extra_info["bytes"] = len(blob)
+    benchmark(lambda: romecore.deserialize(state.serialize(history=True)))
+
+
+class _Clock:
+    """A sink that notes when each game ends and what its agents spent thinking."""
+
+    def __init__(self):
+        self.ends: list[float] = []
+        self.think = 0.0
+        self.failed = 0
+
+    def done(self, task, record, attempts):
+        self.ends.append(time.perf_counter())
+        self.think += sum(record["think_seconds"])
+
+    def failed(self, task, reason, attempts):
+        self.failed += 1
+
+    def event(self, message):
+        pass
+
+
+def _pool_run(workers: int, games: int) -> dict:
+    game = romecore.load_game(GAME, players=4)
+    tasks = [make_task(game, ["random", "random"], 1, i) for i in range(games)]
+    clock = _Clock()
+    t0 = time.perf_counter()
+    LocalBackend(workers=workers, prefetch=2).run(tasks, clock)
+    steady = clock.ends[-1] - clock.ends[0]
+    return {
+        "games_per_s": (len(clock.ends) - 1) / steady,
+        "startup_s": clock.ends[0] - t0,
+        "think_ms_per_game": 1000 * clock.think / len(clock.ends),
+        "wall_ms_per_game_per_worker": 1000 * steady * workers / (len(clock.ends) - 1),
+    }
+
+
+def test_pool_throughput_two_workers_vs_one(benchmark):
+    """Random agents, 4 players: games/s with 1 and with 2 workers, steady state."""
+    games = 3000
+    out = {}
+
+    def both():
+        out["one"] = _pool_run(1, games)
+        out["two"] = _pool_run(2, games)
+
+    benchmark.pedantic(both, rounds=1, iterations=1)
+    benchmark.extra_info.update({
+        "games": games,
+        "one_worker_games_per_s": out["one"]["games_per_s"],
+        "two_workers_games_per_s": out["two"]["games_per_s"],
+        "speedup": out["two"]["games_per_s"] / out["one"]["games_per_s"],
+        "target_speedup": 1.8,
+        "startup_s": out["two"]["startup_s"],
+    })
+    print(f"\n1 worker {out['one']['games_per_s']:.0f} games/s, 2 workers "
+          f"{out['two']['games_per_s']:.0f} games/s: x{benchmark.extra_info['speedup']:.2f}")
+
+
+def test_runner_overhead_per_game(benchmark):
+    """Everything but the agents' step(): task, snapshot, agents built, state views
+    (resample), applying moves, the record, msgpack both ways, results file line.  Per game
+    of random agents, 4 players, in the calling process (inline) and in a one-worker pool."""
+    games = 1000
+    game = romecore.load_game(GAME, players=4)
+    tasks = [make_task(game, ["random", "random"], 2, i) for i in range(games)]
+    out = {}
+
+    def inline():
+        clock = _Clock()
+        t0 = time.perf_counter()
+        InlineBackend().run(tasks, clock)
+        out["inline"] = (time.perf_counter() - t0 - clock.think) / games
+
+    benchmark.pedantic(inline, rounds=1, iterations=1)
+    pool = _pool_run(1, 2000)
+    benchmark.extra_info.update({
+        "inline_overhead_ms_per_game": 1000 * out["inline"],
+        "pool_overhead_ms_per_game": pool["wall_ms_per_game_per_worker"] - pool["think_ms_per_game"],
+        "think_ms_per_game": pool["think_ms_per_game"],
+        "target_ms": 2.0,
+    })
+    print(f"\nrunner overhead per game: inline {1000 * out['inline']:.3f} ms, "
+          f"1-worker pool {benchmark.extra_info['pool_overhead_ms_per_game']:.3f} ms "
+          f"(agents think {pool['think_ms_per_game']:.3f} ms)")
+
+
+def test_results_line(benchmark, tmp_path):
+    """Checking and appending one game's record to the results file (the parent's share)."""
+    from romecore.tournament.resultsfile import ResultsFile, make_header
+    from romecore.tournament.worker import play_task
+
+    game = romecore.load_game(GAME, players=4)
+    record = play_task(make_task(game, ["random"], 1, 0).payload())["record"]
+    header = make_header(GAME, game.options, ["random"], 1, 1, True, None)
+    f = ResultsFile(tmp_path / "r.jsonl", header)
+    benchmark(lambda: f.add_game(record, 1))
+    f.close()
+    assert records.read(tmp_path / "r.jsonl")
