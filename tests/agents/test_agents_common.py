@@ -17,15 +17,28 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     INSTALLED = set(romecore.list_agents())
 
-#: Small budgets: these tests check behaviour, not strength.
+#: Small budgets: these tests check behaviour, not strength.  {ev} is the game's own
+#: evaluator, or one random playout for a game that has none yet (the fallback of eight
+#: playouts per evaluation is too slow for a unit test on the longer games).
 SMALL = {
-    "greedy": "greedy:nodes=400",
-    "mcts": "mcts:simulations=24",
-    "ismcts": "ismcts:simulations=24",
-    "alphabeta": "alphabeta:depth=2,nodes=400",
+    "greedy": "greedy:nodes=60,evaluator={ev}",
+    "mcts": "mcts:simulations=16",
+    "ismcts": "ismcts:simulations=16",
+    "alphabeta": "alphabeta:depth=2,nodes=60,evaluator={ev}",
 }
 SEARCH_AGENTS = [name for name in SMALL if name in INSTALLED]
 SPECS = [SMALL[name] for name in SEARCH_AGENTS]
+MAX_AGENT_MOVES = 80  # per whole-game test: then random moves finish the game
+
+
+def ev_for(game: romecore.Game) -> str:
+    from romecore.plugins import registry
+
+    return "default" if registry.evaluators(game.game_id) else "playout1"
+
+
+def spec_for(spec: str, game: romecore.Game) -> str:
+    return spec.format(ev=ev_for(game))
 
 
 def midgame(game: romecore.Game, seed: int, steps: int = 40) -> romecore.State:
@@ -51,16 +64,40 @@ def test_every_search_agent_is_registered():
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_whole_game_only_legal_moves(game, spec):
-    """The agent plays every seat of a whole game; play_game applies each move through
-    apply_action, which raises on an illegal one."""
+    """The agent plays every seat, seeing only resampled views, for its first
+    MAX_AGENT_MOVES decisions (random moves finish longer games); apply_action raises on
+    an illegal move."""
+    spec = spec_for(spec, game)
     agents = [romecore.make_agent(spec, game=game, seed=s) for s in range(game.num_players())]
+    rng = random.Random(3)
+    state = game.new_initial_state(seed=3)
+    moves = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        if p == romecore.CHANCE:
+            state.apply_random_chance()
+        elif moves < MAX_AGENT_MOVES:
+            state.apply_action(agents[p].step(state.resample(p, moves)))
+            moves += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert moves > 0
+    assert abs(sum(state.returns()) - 1.0) < 1e-9
+
+
+def test_a_whole_game_through_play_game():
+    """The shared game loop drives search agents to the end (Great City, 3 players)."""
+    game = romecore.load_game("great_city_of_rome", players=3)
+    agents = [romecore.make_agent(SMALL[n].format(ev="default"), game=game, seed=1)
+              for n in ("mcts", "ismcts", "greedy")]
     result = play_game(game, agents, seed=3)
-    assert len(result.returns) == game.num_players()
     assert abs(sum(result.returns) - 1.0) < 1e-9
+    assert all(m > 10 for m in result.moves)
 
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_same_seed_same_move(game, spec):
+    spec = spec_for(spec, game)
     for seed in (1, 2):
         state = midgame(game, seed)
         view = state.resample(state.current_player(), seed)
@@ -107,7 +144,7 @@ def test_iteration_budget_is_counted(name):
 @pytest.mark.parametrize("name", SEARCH_AGENTS)
 def test_step_refuses_chance_and_terminal(name):
     game = romecore.load_game("great_city_of_rome", players=2)
-    agent = romecore.make_agent(SMALL[name], game=game, seed=1)
+    agent = romecore.make_agent(SMALL[name].format(ev="default"), game=game, seed=1)
     state = game.new_initial_state(seed=1)
     assert state.is_chance_node()
     with pytest.raises(IllegalActionError):
@@ -119,7 +156,8 @@ def test_step_refuses_chance_and_terminal(name):
 
 @pytest.mark.parametrize("name", SEARCH_AGENTS)
 def test_step_refuses_another_games_state(name):
-    agent = romecore.make_agent(SMALL[name], game=romecore.load_game("great_city_of_rome", players=2), seed=1)
+    agent = romecore.make_agent(SMALL[name].format(ev="default"),
+                                game=romecore.load_game("great_city_of_rome", players=2), seed=1)
     other = romecore.load_game("great_city_of_rome", players=3).new_initial_state(seed=1)
     other.resolve_chance()
     with pytest.raises(ValueError):
@@ -140,19 +178,42 @@ def test_bad_parameters_are_refused(bad):
         romecore.make_agent(bad, game=game, seed=1)
 
 
-@pytest.mark.parametrize("spec", ["mcts:simulations=40,cutoff=10", "ismcts:simulations=40,cutoff=10",
-                                  "mcts:simulations=20,rollout=greedy,eps=0.5",
-                                  "mcts:simulations=20,cutoff=4,evaluator=playout2",
-                                  "greedy:evaluator=playout2,nodes=200"])
-def test_evaluator_variants_play_legal_moves(game, spec):
+VARIANTS = ["mcts:simulations=20,cutoff=10,evaluator={ev}", "ismcts:simulations=20,cutoff=10,evaluator={ev}",
+            "mcts:simulations=4,rollout=greedy,eps=0.5,cutoff=6,evaluator={ev}",
+            "mcts:simulations=8,cutoff=4,evaluator=playout1", "mcts:simulations=60,pimc=3",
+            "alphabeta:nodes=60,algorithm=brs,chance=sample,evaluator={ev}",
+            "alphabeta:nodes=60,chance=star1,pimc=2,evaluator={ev}",
+            "greedy:evaluator=playout1,nodes=60,samples=2"]
+
+
+@pytest.mark.parametrize("gid", sorted(romecore.list_games()))
+@pytest.mark.parametrize("spec", VARIANTS)
+def test_variants_play_legal_moves(gid, spec):
+    if spec.split(":")[0] not in INSTALLED:
+        pytest.skip("agent not installed")
+    game = romecore.load_game(gid)
     state = midgame(game, 11)
-    agent = romecore.make_agent(spec, game=game, seed=4)
-    for _ in range(3):
+    agent = romecore.make_agent(spec_for(spec, game), game=game, seed=4)
+    for move in range(3):
         if state.is_terminal():
             break
-        a = agent.step(state.resample(state.current_player(), 1))
-        state.apply_action(a)
+        state.apply_action(agent.step(state.resample(state.current_player(), move)))
         state.resolve_chance()
+
+
+def test_playout_evaluator_is_the_fallback():
+    from romecore_search.core import PlayoutEvaluator, resolve_evaluator
+
+    game = romecore.load_game("great_city_of_rome", players=2)
+    ev = resolve_evaluator(game, "playout3")
+    assert isinstance(ev, PlayoutEvaluator) and ev.playouts == 3 and ev.is_native
+    state = midgame(game, 2)
+    values = ev(state)
+    assert values == ev(state)  # seeded by the position: the same value every time
+    assert abs(sum(values) - 1.0) < 1e-9 and all(0 <= v <= 1 for v in values)
+    assert resolve_evaluator(game, "none") is None
+    with pytest.raises(AgentSpecError):
+        resolve_evaluator(game, "playoutx")
 
 
 def test_python_evaluator_is_usable():

@@ -1,0 +1,567 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Alpha-beta search for any number of players, with chance nodes.
+
+Values are the searching ("root") player's, in [0, 1]: the exact return at the end of the
+game, the evaluator's estimate at the search horizon.
+
+* ``algorithm=paranoid`` (Sturtevant and Korf, 2000): every opponent minimises the root
+  player's value; with two players this is plain minimax.
+* ``algorithm=brs``, best-reply search (Schadd and Winands, 2011), for a kernel whose turn
+  order is fixed: between two decisions of the root player only one opponent's moves are
+  searched; every other opponent plays a default move (the one the evaluator likes best
+  for them, as in BRS+, since a kernel cannot let a player pass).  At an opponent's first
+  decision the minimising side chooses between "this opponent replies" (their decisions
+  are searched, each a ply) and "this opponent plays the default" (no ply used), so the
+  search ranges over which opponent gives the best reply.
+* Chance nodes: ``chance=star1`` is *-minimax with Ballard's Star1 pruning (bounds from
+  the value range); ``star2`` adds Star2's probing (one line per outcome bounds the
+  outcome before the full search); ``sample`` averages ``chance_samples`` outcomes drawn
+  with a generator seeded from the position (so a node is sampled the same way every
+  time).  A chance node uses one ply of depth.
+* Iterative deepening under the budget (``nodes``, ``time``, or a fixed ``depth``); the
+  result of the deepest finished iteration is played (the first iteration always
+  finishes).  Move ordering: the transposition table's best move first, then, two or
+  more plies from the horizon, the evaluator's one-ply estimate.
+* Transposition table keyed by a Zobrist hash of the state struct: one random 64-bit key
+  per (byte offset, byte value), updated incrementally from the bytes a move changed.
+* Hidden information: ``pimc=N`` searches N resampled worlds (budget split evenly) and
+  the worlds vote; 1 searches the world handed to ``step``.
+"""
+from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+
+from romecore.core.kernel cimport (
+    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_sample_chance, RC_CHANCE, RC_TERMINAL,
+    RC_MAX_PLAYERS,
+)
+from romecore_search.core cimport (
+    SearchAgent, rc_stack, rc_now, stack_init, stack_free, stack_at, budget_tick, budget_done,
+)
+from romecore.errors import AgentSpecError
+
+cdef enum:
+    CH_STAR1 = 0
+    CH_STAR2 = 1
+    CH_SAMPLE = 2
+    TT_EXACT = 0
+    TT_LOWER = 1
+    TT_UPPER = 2
+
+CHANCE_MODES = {"star1": CH_STAR1, "star2": CH_STAR2, "sample": CH_SAMPLE}
+ALGORITHMS = ("paranoid", "brs")
+
+cdef double LO = 0.0      # the value range: returns and evaluator values lie in [0, 1]
+cdef double HI = 1.0
+cdef double NEG = -1.0    # outside the range: an open window
+cdef double POS = 2.0
+
+
+cdef class AlphaBetaAgent(SearchAgent):
+    """Paranoid / best-reply alpha-beta with *-minimax chance nodes (see the module)."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.states.data = NULL
+        self.hashes = NULL
+        self.brs_player = NULL
+        self.brs_default = NULL
+        self.ply_acts = NULL
+        self.ply_probs = NULL
+        self.ply_lo = NULL
+        self.ply_hi = NULL
+        self.zobrist = NULL
+        self.tt = NULL
+
+    def __init__(self, game, seed=None, int nodes=0, double time=0.0, int depth=0,
+                 algorithm="paranoid", chance="star2", int chance_samples=4,
+                 evaluator="default", bint ordering=True, int tt_bits=18, int pimc=1,
+                 int max_ply=256):
+        if algorithm not in ALGORITHMS:
+            raise AgentSpecError(f"algorithm={algorithm!r}: choose paranoid or brs")
+        if chance not in CHANCE_MODES:
+            raise AgentSpecError(f"chance={chance!r}: choose star1, star2 or sample")
+        if depth < 0 or depth > 64:
+            raise AgentSpecError("depth must lie in 0..64 (0: iterative deepening to 64)")
+        if chance_samples < 1 or not 8 <= tt_bits <= 26 or pimc < 0 or not 8 <= max_ply <= 4096:
+            raise AgentSpecError("chance_samples >= 1, tt_bits in 8..26, pimc >= 0, max_ply in 8..4096")
+        if evaluator in (None, "none"):
+            raise AgentSpecError("alphabeta needs an evaluator at its horizon")
+        self._configure(game, seed, nodes, time, evaluator)
+        self.brs = algorithm == "brs"
+        self.chance_mode = CHANCE_MODES[chance]
+        self.chance_samples = chance_samples
+        self.ordering = ordering
+        self.max_depth = depth if depth > 0 else 64
+        self.worlds = pimc if pimc > 1 else 1
+        self.max_ply = max_ply
+        self._fixed_depth = depth > 0
+        cdef int ml = self.k.max_legal, i
+        cdef size_t nz = <size_t>self.k.state_size * 256
+        cdef rc_rng zr
+        self.hashes = <uint64_t *>malloc(sizeof(uint64_t) * (max_ply + 2))
+        self.brs_player = <int8_t *>malloc(max_ply + 2)
+        self.brs_default = <uint32_t *>malloc(sizeof(uint32_t) * (max_ply + 2))
+        self.ply_acts = <int32_t *>malloc(sizeof(int32_t) * ml * (max_ply + 2))
+        self.ply_probs = <double *>malloc(sizeof(double) * ml * (max_ply + 2))
+        self.ply_lo = <double *>malloc(sizeof(double) * ml * (max_ply + 2))
+        self.ply_hi = <double *>malloc(sizeof(double) * ml * (max_ply + 2))
+        self.zobrist = <uint64_t *>malloc(sizeof(uint64_t) * nz)
+        self.tt = <ab_entry *>malloc(sizeof(ab_entry) * (<size_t>1 << tt_bits))
+        if (self.hashes == NULL or self.brs_player == NULL or self.brs_default == NULL
+                or self.ply_acts == NULL or self.ply_probs == NULL or self.ply_lo == NULL
+                or self.ply_hi == NULL or self.zobrist == NULL or self.tt == NULL
+                or stack_init(&self.states, self.k.state_size, max_ply + 3) < 0):
+            raise MemoryError()
+        self.tt_mask = (<uint64_t>1 << tt_bits) - 1
+        memset(self.tt, 0, sizeof(ab_entry) * (<size_t>1 << tt_bits))
+        self.gen = 0
+        rc_rng_seed(&zr, 0x5EEDC0DE2011ULL)  # fixed keys: hashes do not depend on the seed
+        for i in range(nz):
+            self.zobrist[i] = rc_rng_next(&zr)
+
+    def __dealloc__(self):
+        stack_free(&self.states)
+        free(self.hashes)
+        free(self.brs_player)
+        free(self.brs_default)
+        free(self.ply_acts)
+        free(self.ply_probs)
+        free(self.ply_lo)
+        free(self.ply_hi)
+        free(self.zobrist)
+        free(self.tt)
+
+    # -- the root --------------------------------------------------------------------
+    cdef int32_t _search(self, int player) except -2:
+        cdef int w, W = self.worlds
+        cdef int64_t limit, used = 0
+        cdef double t0, deadline
+        cdef int32_t a
+        self._setup_budget(0 if self._fixed_depth else 20000)
+        self.budget.check_every = 64
+        self.leaf_evals = 0
+        if W == 1:
+            return self._iterate(self.root, player)
+        limit = self.budget.limit
+        deadline = self.budget.deadline
+        t0 = rc_now()
+        votes = {}
+        totals = {}
+        for w in range(W):
+            memcpy(self.scratch, self.root, self.k.state_size)
+            self.k.resample(self.scratch, player, &self.rng)
+            self.budget.used = 0
+            self.budget.expired = 0
+            self.budget.limit = max(1, limit // W) if limit > 0 else 0
+            if deadline > 0:
+                self.budget.deadline = t0 + (deadline - t0) * (w + 1) / W
+            a = self._iterate(self.scratch, player)
+            used += self.budget.used
+            votes[a] = votes.get(a, 0) + 1
+            for act, v in self.stats["values"]:
+                totals[act] = totals.get(act, 0.0) + v
+        self.budget.used = used
+        self.stats["votes"] = votes
+        self.stats["iterations"] = used
+        return max(votes, key=lambda x: (votes[x], totals.get(x, 0.0), -x))
+
+    cdef int32_t _iterate(self, const void *start, int player) except -2:
+        """Iterative deepening from ``start``; the best move of the deepest finished
+        iteration."""
+        cdef const rc_kernel *k = self.k
+        cdef int ml = k.max_legal, n, i, j, depth, done = 0
+        cdef int32_t *acts = self.ply_acts
+        cdef double *vals = self.ply_probs
+        cdef double alpha, v, bv, tv
+        cdef int32_t best, ta
+        self.root_player = player
+        self.gen = <uint8_t>(self.gen + 1)
+        if self.gen == 0:
+            memset(self.tt, 0, sizeof(ab_entry) * (self.tt_mask + 1))
+            self.gen = 1
+        memcpy(stack_at(&self.states, 0), start, k.state_size)
+        self.hashes[0] = self._rehash(0)
+        self.brs_player[0] = -1
+        self.brs_default[0] = 0
+        n = k.legal_actions(start, acts)
+        for i in range(n):
+            vals[i] = 0.0
+        best = acts[0]
+        self.aborted = False
+        for depth in range(1, self.max_depth + 1):
+            self.no_abort = depth == 1
+            alpha = NEG
+            bv = NEG
+            with nogil:
+                for i in range(n):
+                    v = self._child(0, depth - 1, acts[i], alpha, POS, -1, 0)
+                    if self.aborted:
+                        break
+                    vals[i] = v
+                    if v > alpha:
+                        alpha = v
+            if self.aborted:
+                break
+            # Best first for the next iteration (stable: earlier moves win ties).
+            for i in range(1, n):
+                tv = vals[i]
+                ta = acts[i]
+                j = i - 1
+                while j >= 0 and vals[j] < tv:
+                    vals[j + 1] = vals[j]
+                    acts[j + 1] = acts[j]
+                    j -= 1
+                vals[j + 1] = tv
+                acts[j + 1] = ta
+            best = acts[0]
+            done = depth
+            if vals[0] >= HI or budget_done(&self.budget):
+                break  # a sure win, or the budget is spent
+        self.stats["depth"] = done
+        self.stats["values"] = [(acts[i], vals[i]) for i in range(n)]
+        self.stats["evaluations"] = self.leaf_evals
+        return best
+
+    # -- the tree --------------------------------------------------------------------
+    cdef double _child(self, int ply, int depth, int32_t a, double alpha, double beta,
+                       int bp, uint32_t dm) except? -2.0 nogil:
+        """Applies ``a`` at ``ply`` into ``ply + 1`` with the given best-reply context and
+        searches it."""
+        cdef void *child = stack_at(&self.states, ply + 1)
+        memcpy(child, stack_at(&self.states, ply), self.k.state_size)
+        self.k.apply(child, a)
+        self.hashes[ply + 1] = self._rehash_from(ply)
+        self.brs_player[ply + 1] = <int8_t>bp
+        self.brs_default[ply + 1] = dm
+        return self._ab(ply + 1, depth, alpha, beta)
+
+    cdef double _ab(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil:
+        cdef const rc_kernel *k = self.k
+        cdef void *s = stack_at(&self.states, ply)
+        cdef double rets[RC_MAX_PLAYERS]
+        cdef int p = k.current_player(s), n, i, bp, cbp
+        cdef uint32_t dm, cdm
+        cdef bint maximize, default_only = False, may_default = False
+        cdef double a0 = alpha, b0 = beta, best, v
+        cdef int32_t tt_move = -1, best_move = -1, a
+        cdef int32_t *acts
+        cdef uint64_t key
+        cdef ab_entry *e
+        if p == RC_TERMINAL:
+            k.returns(s, rets)
+            return rets[self.root_player]
+        if depth <= 0 or ply >= self.max_ply:
+            return self._leaf(s)
+        if budget_tick(&self.budget) and not self.no_abort:
+            self.aborted = True
+            return LO
+        if p == RC_CHANCE:
+            return self._chance(ply, depth, alpha, beta)
+        maximize = p == self.root_player
+        bp = self.brs_player[ply]
+        dm = self.brs_default[ply]
+        if self.brs and not maximize:
+            if bp == p:
+                pass                      # the replying opponent: searched in full
+            elif bp >= 0 or (dm >> p) & 1:
+                default_only = True       # another opponent replies: default move
+            else:
+                may_default = True        # nobody replies yet: reply here, or not
+        key = self._key(ply)
+        e = &self.tt[key & self.tt_mask]
+        if e.gen == self.gen and e.key == key:
+            tt_move = e.move
+            if e.depth >= depth and not default_only:
+                if e.flag == TT_EXACT:
+                    return e.value
+                if e.flag == TT_LOWER and e.value > alpha:
+                    alpha = e.value
+                elif e.flag == TT_UPPER and e.value < beta:
+                    beta = e.value
+                if alpha >= beta:
+                    return e.value
+        acts = self.ply_acts + <size_t>k.max_legal * ply
+        n = k.legal_actions(s, acts)
+        if default_only or may_default:
+            # The default move; remembered in the table (its key has this context).
+            if default_only and tt_move >= 0:
+                a = tt_move
+            else:
+                a = self._default_move(ply, n, p)
+            if default_only:
+                v = self._child(ply, depth, a, alpha, beta, bp, dm)
+                if not self.aborted:  # kept for its move; bounds here are never read
+                    self._store(key, v, depth, TT_UPPER if v <= a0 else TT_LOWER if v >= b0 else TT_EXACT, a)
+                return v
+            # "p plays the default, a later opponent may reply" is one option of MIN.
+            best = self._child(ply, depth, a, alpha, beta, -1, dm | (1u << p))
+            if self.aborted:
+                return LO
+            if best < beta:
+                beta = best
+            if alpha >= beta:
+                return best
+            cbp = p
+        else:
+            best = NEG if maximize else POS
+            cbp = -1 if maximize else bp
+        cdm = 0 if maximize else dm
+        self._order(ply, n, maximize, tt_move, self.ordering and depth >= 2)
+        for i in range(n):
+            a = acts[i]
+            v = self._child(ply, depth - 1, a, alpha, beta, cbp, cdm)
+            if self.aborted:
+                return LO
+            if maximize:
+                if v > best:
+                    best = v
+                    best_move = a
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    best_move = a
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        self._store(key, best, depth, TT_UPPER if best <= a0 else TT_LOWER if best >= b0 else TT_EXACT,
+                    best_move)
+        return best
+
+    cdef void _store(self, uint64_t key, double v, int depth, int flag, int32_t move) noexcept nogil:
+        cdef ab_entry *e = &self.tt[key & self.tt_mask]
+        e.key = key
+        e.value = <float>v
+        e.depth = <int16_t>depth
+        e.flag = <uint8_t>flag
+        e.gen = self.gen
+        e.move = move
+
+    cdef double _chance(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil:
+        """*-minimax over the outcomes (Star1, with Star2 probing, or sampled)."""
+        cdef const rc_kernel *k = self.k
+        cdef void *s = stack_at(&self.states, ply)
+        cdef size_t off = <size_t>k.max_legal * ply
+        cdef int32_t *acts = self.ply_acts + off
+        cdef double *probs = self.ply_probs + off
+        cdef double *lo = self.ply_lo + off
+        cdef double *hi = self.ply_hi + off
+        cdef int n, i, j, m
+        cdef int bp = self.brs_player[ply]
+        cdef uint32_t dm = self.brs_default[ply]
+        cdef double done = 0.0, rem_lo = 0.0, rem_hi = 0.0, ai, bi, v, tp
+        cdef int32_t ta, a
+        cdef rc_rng rng
+        if self.chance_mode == CH_SAMPLE:
+            rc_rng_seed(&rng, self.hashes[ply] ^ self.seed)
+            n = 0
+            for i in range(self.chance_samples):
+                a = rc_sample_chance(k, s, &rng, self.acts, self.probs)
+                for j in range(n):
+                    if acts[j] == a:
+                        probs[j] += 1.0 / self.chance_samples
+                        break
+                else:
+                    acts[n] = a
+                    probs[n] = 1.0 / self.chance_samples
+                    n += 1
+        else:
+            n = k.chance_outcomes(s, acts, probs)
+        # Likeliest outcomes first: they move the bounds most.
+        for i in range(1, n):
+            tp = probs[i]
+            ta = acts[i]
+            j = i - 1
+            while j >= 0 and probs[j] < tp:
+                probs[j + 1] = probs[j]
+                acts[j + 1] = acts[j]
+                j -= 1
+            probs[j + 1] = tp
+            acts[j + 1] = ta
+        for i in range(n):
+            lo[i] = LO
+            hi[i] = HI
+        if self.chance_mode == CH_STAR2 and depth >= 2:
+            for i in range(n):
+                memcpy(stack_at(&self.states, ply + 1), s, k.state_size)
+                k.apply(stack_at(&self.states, ply + 1), acts[i])
+                self.hashes[ply + 1] = self._rehash_from(ply)
+                self.brs_player[ply + 1] = <int8_t>bp
+                self.brs_default[ply + 1] = dm
+                self._probe(ply + 1, depth - 1, &lo[i], &hi[i])
+                if self.aborted:
+                    return LO
+        for i in range(n):
+            rem_lo += probs[i] * lo[i]
+            rem_hi += probs[i] * hi[i]
+        if rem_lo >= beta:
+            return rem_lo
+        if rem_hi <= alpha:
+            return rem_hi
+        for i in range(n):
+            rem_lo -= probs[i] * lo[i]
+            rem_hi -= probs[i] * hi[i]
+            ai = (alpha - done - rem_hi) / probs[i]
+            bi = (beta - done - rem_lo) / probs[i]
+            v = self._child(ply, depth - 1, acts[i], ai if ai > lo[i] else lo[i],
+                            bi if bi < hi[i] else hi[i], bp, dm)
+            if self.aborted:
+                return LO
+            if v <= ai:
+                return done + probs[i] * v + rem_hi   # fails low: at most this
+            if v >= bi:
+                return done + probs[i] * v + rem_lo   # fails high: at least this
+            done += probs[i] * v
+        return done
+
+    cdef int _probe(self, int ply, int depth, double *lo, double *hi) except -1 nogil:
+        """Star2's probe of a chance outcome at ``ply``: the value of one line bounds the
+        outcome from below (root player to move) or from above (an opponent)."""
+        cdef const rc_kernel *k = self.k
+        cdef void *s = stack_at(&self.states, ply)
+        cdef double rets[RC_MAX_PLAYERS]
+        cdef int p = k.current_player(s), n, bp, cbp
+        cdef uint32_t dm, cdm
+        cdef int32_t *acts
+        cdef int32_t a
+        cdef double v
+        if p == RC_TERMINAL:
+            k.returns(s, rets)
+            lo[0] = rets[self.root_player]
+            hi[0] = lo[0]
+            return 0
+        if depth <= 0:
+            lo[0] = self._leaf(s)
+            hi[0] = lo[0]
+            return 0
+        if p == RC_CHANCE:
+            return 0
+        acts = self.ply_acts + <size_t>k.max_legal * ply
+        n = k.legal_actions(s, acts)
+        bp = self.brs_player[ply]
+        dm = self.brs_default[ply]
+        if p == self.root_player:
+            v = self._child(ply, depth - 1, acts[0], LO, HI, -1, 0)
+            if not self.aborted and v > lo[0]:
+                lo[0] = v
+            return 0
+        if self.brs and bp != p:
+            # Any one option of MIN bounds it from above: take the default line.
+            a = self._default_move(ply, n, p)
+            if bp >= 0 or (dm >> p) & 1:
+                v = self._child(ply, depth, a, LO, HI, bp, dm)
+            else:
+                v = self._child(ply, depth, a, LO, HI, -1, dm | (1u << p))
+        else:
+            cbp = bp if self.brs else -1
+            v = self._child(ply, depth - 1, acts[0], LO, HI, cbp, dm)
+        if not self.aborted and v < hi[0]:
+            hi[0] = v
+        return 0
+
+    # -- helpers ---------------------------------------------------------------------
+    cdef double _leaf(self, const void *s) except? -2.0 nogil:
+        cdef double vals[RC_MAX_PLAYERS]
+        self.leaf_evals += 1
+        self._evaluate(s, vals)
+        return vals[self.root_player]
+
+    cdef int _order(self, int ply, int n, bint maximize, int32_t first, bint by_eval) except -1 nogil:
+        """Sorts the move list at ``ply``: ``first`` (the table's move) to the front, then
+        by the evaluator's one-ply estimate when ``by_eval``."""
+        cdef const rc_kernel *k = self.k
+        cdef void *s = stack_at(&self.states, ply)
+        cdef int32_t *acts = self.ply_acts + <size_t>k.max_legal * ply
+        cdef double *score = self.ply_probs + <size_t>k.max_legal * ply
+        cdef double vals[RC_MAX_PLAYERS]
+        cdef int i, j
+        cdef int32_t ta
+        cdef double tv
+        if by_eval:
+            for i in range(n):
+                if acts[i] == first:
+                    score[i] = 3.0 if maximize else -3.0
+                    continue
+                memcpy(self.scratch2, s, k.state_size)
+                k.apply(self.scratch2, acts[i])
+                self.leaf_evals += 1
+                self._evaluate(self.scratch2, vals)
+                score[i] = vals[self.root_player]
+            for i in range(1, n):
+                tv = score[i]
+                ta = acts[i]
+                j = i - 1
+                while j >= 0 and ((score[j] < tv) if maximize else (score[j] > tv)):
+                    score[j + 1] = score[j]
+                    acts[j + 1] = acts[j]
+                    j -= 1
+                score[j + 1] = tv
+                acts[j + 1] = ta
+        elif first >= 0:
+            for i in range(n):
+                if acts[i] == first:
+                    for j in range(i, 0, -1):
+                        acts[j] = acts[j - 1]
+                    acts[0] = first
+                    break
+        return 0
+
+    cdef int32_t _default_move(self, int ply, int n, int mover) except -2 nogil:
+        """The move the evaluator rates best for ``mover`` one ply ahead (BRS+)."""
+        cdef const rc_kernel *k = self.k
+        cdef void *s = stack_at(&self.states, ply)
+        cdef int32_t *acts = self.ply_acts + <size_t>k.max_legal * ply
+        cdef double vals[RC_MAX_PLAYERS]
+        cdef double best = -1.0
+        cdef int32_t a = acts[0]
+        cdef int i
+        if n == 1:
+            return a
+        for i in range(n):
+            memcpy(self.scratch2, s, k.state_size)
+            k.apply(self.scratch2, acts[i])
+            self.leaf_evals += 1
+            self._evaluate(self.scratch2, vals)
+            if vals[mover] > best:
+                best = vals[mover]
+                a = acts[i]
+        return a
+
+    cdef uint64_t _rehash(self, int ply) noexcept nogil:
+        """The Zobrist key of the struct at ``ply``, from scratch."""
+        cdef const uint8_t *b = <const uint8_t *>stack_at(&self.states, ply)
+        cdef uint64_t h = 0
+        cdef uint32_t i
+        for i in range(self.k.state_size):
+            h ^= self.zobrist[(<size_t>i << 8) | b[i]]
+        return h
+
+    cdef uint64_t _rehash_from(self, int ply) noexcept nogil:
+        """The key of ``ply + 1`` from that of ``ply``: only the changed bytes count."""
+        cdef const uint8_t *a = <const uint8_t *>stack_at(&self.states, ply)
+        cdef const uint8_t *b = <const uint8_t *>stack_at(&self.states, ply + 1)
+        cdef uint64_t h = self.hashes[ply], wa, wb
+        cdef uint32_t size = self.k.state_size, i = 0, j
+        while i + 8 <= size:
+            memcpy(&wa, a + i, 8)
+            memcpy(&wb, b + i, 8)
+            if wa != wb:
+                for j in range(i, i + 8):
+                    if a[j] != b[j]:
+                        h ^= self.zobrist[(<size_t>j << 8) | a[j]] ^ self.zobrist[(<size_t>j << 8) | b[j]]
+            i += 8
+        while i < size:
+            if a[i] != b[i]:
+                h ^= self.zobrist[(<size_t>i << 8) | a[i]] ^ self.zobrist[(<size_t>i << 8) | b[i]]
+            i += 1
+        return h
+
+    cdef uint64_t _key(self, int ply) noexcept nogil:
+        """The table key: the position's hash and, for BRS, who replies and who plays
+        default moves (the same position has another value in another context)."""
+        if not self.brs:
+            return self.hashes[ply]
+        return self.hashes[ply] ^ ((<uint64_t>(self.brs_player[ply] + 2)) * 0x9E3779B97F4A7C15ULL) \
+            ^ ((<uint64_t>self.brs_default[ply]) * 0xC2B2AE3D27D4EB4FULL)

@@ -1,0 +1,112 @@
+"""Alpha-beta family: finds the winning build; Star1/Star2 pruning returns exactly the
+*-minimax value; every variant plays legal moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import romecore
+import agent_positions as ap
+
+VARIANTS = ["paranoid,chance=star2", "paranoid,chance=star1", "paranoid,chance=sample",
+            "brs,chance=star2", "brs,chance=sample"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_finds_the_winning_build(players, variant):
+    state = ap.last_turn(players)
+    agent = romecore.make_agent(f"alphabeta:depth=4,algorithm={variant}", game=state.game, seed=1)
+    assert agent.step(state) == ap.A_BUILD + ap.MARKET
+    assert agent.step(ap.last_turn_place(players)) in ap.NEXT_TO_HOUSE
+
+
+def end_of_round_position(seed: int) -> romecore.State:
+    """A 2-player position where ending the turn ends the round: chance (the next strip,
+    then the offer) lies within three plies."""
+    game = romecore.load_game("great_city_of_rome", players=2)
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    while True:
+        if state.is_terminal():
+            state = game.new_initial_state(seed=seed + 1)
+        if state.is_chance_node():
+            state.apply_random_chance()
+            continue
+        legal = state.legal_actions()
+        if ap.A_END in legal and len(legal) > 1 and state.to_dict()["round"] > 1:
+            after = state.clone()
+            after.apply_action(ap.A_END)
+            if after.is_chance_node():
+                return state
+        state.apply_action(rng.choice(legal))
+
+
+def expectiminimax(state: romecore.State, depth: int, root: int, ev) -> float:
+    """The reference: paranoid *-minimax with the agent's depth rules, in Python."""
+    if state.is_terminal():
+        return state.returns()[root]
+    if depth <= 0:
+        return ev(state)[root]
+    if state.is_chance_node():
+        total = 0.0
+        for a, p in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(a)
+            total += p * expectiminimax(child, depth - 1, root, ev)
+        return total
+    values = []
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        values.append(expectiminimax(child, depth - 1, root, ev))
+    return max(values) if state.current_player() == root else min(values)
+
+
+@pytest.mark.parametrize("chance", ["star1", "star2"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_star_pruning_is_exact(chance, seed):
+    state = end_of_round_position(seed)
+    root = state.current_player()
+    ev = romecore.make_evaluator(state.game)
+    depth = 3
+    reference = {}
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        reference[a] = expectiminimax(child, depth - 1, root, ev)
+    agent = romecore.make_agent(f"alphabeta:depth={depth},chance={chance}", game=state.game, seed=1)
+    action = agent.step(state)
+    best_value = dict(agent.stats["values"])[action]
+    assert agent.stats["depth"] == depth
+    assert best_value == pytest.approx(max(reference.values()), abs=1e-5)
+    assert reference[action] == pytest.approx(max(reference.values()), abs=1e-5)
+
+
+def test_star1_and_star2_agree_deeper():
+    """Star2's probes only prune: at depth 5 both give the same best value."""
+    state = end_of_round_position(3)
+    best = {}
+    for chance in ("star1", "star2"):
+        agent = romecore.make_agent(f"alphabeta:depth=5,chance={chance}", game=state.game, seed=1)
+        action = agent.step(state)
+        best[chance] = dict(agent.stats["values"])[action]
+    assert best["star1"] == pytest.approx(best["star2"], abs=1e-5)
+
+
+def test_iterative_deepening_goes_deeper_with_more_nodes():
+    state = end_of_round_position(4)
+    small = romecore.make_agent("alphabeta:nodes=200", game=state.game, seed=1)
+    large = romecore.make_agent("alphabeta:nodes=20000", game=state.game, seed=1)
+    small.step(state)
+    large.step(state)
+    assert large.stats["depth"] > small.stats["depth"] >= 1
+
+
+def test_pimc_votes():
+    state = end_of_round_position(5)
+    agent = romecore.make_agent("alphabeta:nodes=3000,pimc=3", game=state.game, seed=1)
+    assert agent.step(state) in state.legal_actions()
+    assert sum(agent.stats["votes"].values()) == 3
