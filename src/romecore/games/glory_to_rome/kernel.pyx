@@ -1719,6 +1719,10 @@ cdef uint32_t gr_observe_action(const void *vs, int observer, int32_t a) noexcep
     return <uint32_t>a
 
 
+cdef enum:
+    RESAMPLE_TRIES = 4000
+
+
 cdef inline void shuffle_u8(uint8_t *xs, int n, rc_rng *rng) noexcept nogil:
     cdef int i, j
     cdef uint8_t tmp
@@ -1729,12 +1733,9 @@ cdef inline void shuffle_u8(uint8_t *xs, int n, rc_rng *rng) noexcept nogil:
         xs[j] = tmp
 
 
-cdef void gr_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
-    """Redraws the identity of every card p does not know where it is (the draw pile,
-    opponents' hidden hand cards, hidden vault cards, someone else's Fountain draw):
-    one knowledge class, since p learns nothing about such a card but that it is
-    none of the cards p has seen.  Slots keep their zone and who knows them."""
-    cdef GRState *s = <GRState *>vs
+cdef int resample_once(GRState *s, int p, int frozen, rc_rng *rng) noexcept nogil:
+    """One uniform permutation of the identities p does not know (cards in seat
+    `frozen`'s hand excepted when frozen >= 0); returns the number permuted."""
     cdef uint8_t members[GR_NCARDS]
     cdef uint8_t shuffled[GR_NCARDS]
     cdef uint8_t mapping[GR_NCARDS]
@@ -1744,7 +1745,7 @@ cdef void gr_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     cdef uint8_t pbit = 1 << p
     for c in range(GR_NCARDS):
         mapping[c] = c
-        if not (s.known[c] & pbit):
+        if not (s.known[c] & pbit) and not (frozen >= 0 and s.loc[c] == Z_HAND + frozen):
             members[n] = c
             shuffled[n] = c
             n += 1
@@ -1760,6 +1761,30 @@ cdef void gr_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     if s.sel_src == SRC_DRAWN and s.phase == PH_ACT:
         s.sel_card = mapping[s.sel_card]
     gr_refresh(s)
+    return n
+
+
+cdef void gr_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
+    """Redraws the identity of every card p does not know where it is (the draw pile,
+    opponents' hidden hand cards, hidden vault cards, someone else's Fountain draw):
+    one knowledge class, since p learns nothing about such a card but that it is
+    none of the cards p has seen.  Slots keep their zone and who knows them.
+
+    A few public commitments also constrain hidden hands: a petition being chosen
+    (the petitioner still holds enough cards of its material) and a Legionary victim
+    about to give.  Worlds breaking them are rejected (the validator decides), which
+    keeps the draw uniform over the consistent worlds; after RESAMPLE_TRIES misses
+    the deciding player's hand keeps its true cards and the rest is redrawn."""
+    cdef GRState *s = <GRState *>vs
+    cdef GRState orig
+    cdef int attempt
+    memcpy(&orig, s, sizeof(GRState))
+    for attempt in range(RESAMPLE_TRIES):
+        resample_once(s, p, -1, rng)
+        if gr_validate(s) == NULL:
+            return
+        memcpy(s, &orig, sizeof(GRState))
+    resample_once(s, p, s.actor, rng)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,198 @@
+"""Glory to Rome property tests over many random games, 2 to 5 players: conservation
+of the 193 cards, limits, legal lists, round trips, determinism, honest views
+(resample never changes what a player knows), snapshot fuzzing."""
+
+import random
+
+import pytest
+
+import romecore
+from romecore import SerializationError
+from romecore.games.glory_to_rome import data
+
+HIDDEN = 0x80000000
+
+
+def game(n, training=False):
+    return romecore.load_game("glory_to_rome", players=n, training=training)
+
+
+def conserved(st):
+    """The 193 cards: 144 Orders cards each in one zone, 6 Jacks, 36 sites, and the
+    Leader and 6 Merchant Bonus cards (state, not cards, in the engine)."""
+    d = st.to_dict()
+    n = len(d["players"])
+    ids = list(d["deck"]) + list(d["pool"]) + list(d["drawn"])
+    for pd in d["players"]:
+        for zone in ("hand", "stockpile", "vault", "clientele", "camp"):
+            ids += pd[zone]
+    for sd in d["structures"]:
+        ids += [sd["card"]] + sd["materials"]
+    assert sorted(ids) == list(range(144))
+    assert d["jack_pile"] + sum(pd["jacks"] + pd["jacks_played"] for pd in d["players"]) == 6
+    sites = sum(d["sites"]["in_town"].values()) + sum(d["sites"]["out_of_town"].values()) + len(d["structures"])
+    assert sites == 36
+    for m in data.MATERIALS:
+        assert d["sites"]["in_town"][m.name] + sum(
+            1 for sd in d["structures"] if sd["site"] == m.name and not sd["out_of_town"]) == n
+    return d
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_random_playouts(n):
+    g = game(n)
+    ends = set()
+    for seed in range(600):
+        st = g.new_initial_state(seed=seed)
+        r = st.playout(seed)
+        assert st.is_terminal() and abs(sum(r) - 1.0) < 1e-9 and all(x in (0.0, 1.0) or 0 < x < 1 for x in r)
+        assert len(st.history()) <= g.max_game_length()
+        if seed % 20 == 0:
+            d = conserved(st)
+            ends.add("forum" if d["forum_winners"] else "deck" if not d["deck"] else "other")
+            assert g.deserialize(st.serialize()) == st
+    assert "deck" in ends
+
+
+def test_training_playouts():
+    for n in (2, 5):
+        g = game(n, training=True)
+        for seed in range(200):
+            st = g.new_initial_state(seed=seed)
+            st.playout(seed)
+            assert st.is_terminal() and not st.to_dict()["forum_winners"]
+            assert all(st.functions(p) == [] for p in range(n))
+
+
+def test_determinism_by_seed():
+    g = game(4)
+    a, b = g.new_initial_state(seed=11), g.new_initial_state(seed=11)
+    a.playout(99)
+    b.playout(99)
+    assert a.history() == b.history() and a == b
+    c = g.new_initial_state(seed=11)
+    for x in a.history():
+        c.apply_action(x)
+    assert c == a
+
+
+def _step_checks(st, g, rng, counts):
+    la = st.legal_actions()
+    assert la and la == sorted(set(la)) and len(la) <= g.max_legal_actions()
+    assert all(0 <= a < g.num_distinct_actions() for a in la)
+    names = [st.action_to_string(a) for a in la]
+    assert len(set(names)) == len(names)
+    assert st.string_to_action(names[0]) == la[0]
+    c = st.clone()
+    assert c == st and g.deserialize(st.serialize()) == st
+    if rng.random() < 0.08:
+        assert g.state_from_dict(st.to_dict()) == st
+        conserved(st)
+        for p in range(g.num_players()):
+            obs = st.observation(p)
+            for seed in range(2):
+                w = st.resample(p, seed)
+                assert w.observation(p) == obs
+                assert g.deserialize(w.serialize()) == w          # a valid world
+                if w.state_bytes() != st.state_bytes():
+                    counts["resample_changed"] += 1
+        counts["deep"] += 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_step_invariants(n):
+    g = game(n)
+    rng = random.Random(n)
+    counts = {"deep": 0, "resample_changed": 0, "steps": 0}
+    for gi in range(40):
+        st = g.new_initial_state(seed=1000 + gi)
+        prev_clients = [0] * n
+        prev_vault = [0] * n
+        while not st.is_terminal():
+            if counts["steps"] % 3 == 0:
+                _step_checks(st, g, rng, counts)
+            if st.is_chance_node():
+                a = st.sample_chance()
+            else:
+                a = rng.choice(st.legal_actions())
+            # what each player sees of the action
+            for p in range(n):
+                seen = st.observe_action(p, a)
+                assert seen == a or seen & HIDDEN
+            st.apply_action(a)
+            counts["steps"] += 1
+            d = st.to_dict()
+            for p in range(n):
+                cl, vt = len(d["players"][p]["clientele"]), len(d["players"][p]["vault"])
+                lim = st.limits(p)
+                if cl > prev_clients[p]:
+                    assert cl <= lim["clientele"]
+                if vt > prev_vault[p] and not d["forum_winners"]:
+                    assert vt <= lim["vault"]
+                prev_clients[p], prev_vault[p] = cl, vt
+        assert abs(sum(st.returns()) - 1.0) < 1e-9
+    assert counts["deep"] > 50 and counts["resample_changed"] > 0
+
+
+def test_draws_are_hidden_from_others():
+    g = game(3)
+    st = g.new_initial_state(seed=4)
+    a = st.legal_actions()[0]
+    assert st.observe_action(0, a) == a          # the first deal goes to seat 0
+    assert st.observe_action(1, a) & HIDDEN and st.observe_action(2, a) & HIDDEN
+
+
+def test_views_hide_hands_vaults_and_deck():
+    g = game(4)
+    for seed in range(30):
+        st = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(40, 400)):
+            if st.is_terminal():
+                break
+            st.apply_action(st.sample_chance() if st.is_chance_node() else rng.choice(st.legal_actions()))
+        if st.is_terminal():
+            continue
+        d = st.to_dict()
+        for p in range(4):
+            obs = st.observation(p)
+            assert sorted(obs["hand"]) == sorted(data.BUILDINGS[data.card_table()[c]].name
+                                                 for c in d["players"][p]["hand"])
+            assert "deck" not in obs and obs["deck_size"] == len(d["deck"])
+            for q in range(4):
+                if q != p:
+                    assert len(obs["known_in_hands"][str(q)]) <= len(d["players"][q]["hand"])
+
+
+def test_snapshot_fuzzing():
+    """Flipped bytes either fail validation or give a state every kernel function can
+    run to the end on."""
+    g = game(4)
+    rng = random.Random(7)
+    base = []
+    for seed in range(12):
+        st = g.new_initial_state(seed=seed)
+        for _ in range(rng.randrange(0, 500)):
+            if st.is_terminal():
+                break
+            st.apply_action(st.sample_chance() if st.is_chance_node() else rng.choice(st.legal_actions()))
+        base.append(st)
+    accepted = 0
+    for i in range(3000):
+        st = base[i % len(base)]
+        raw = bytearray(st.state_bytes())
+        for _ in range(rng.randrange(1, 4)):
+            raw[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
+        blob = st.serialize().replace(st.state_bytes(), bytes(raw))
+        try:
+            w = g.deserialize(blob)
+        except SerializationError:
+            continue
+        accepted += 1
+        w.legal_actions()
+        w.to_dict()
+        w.observation(0)
+        w.resample(1, 3)
+        w.playout(i)
+        assert w.is_terminal()
+    assert accepted > 0
