@@ -54,8 +54,9 @@ cdef uint8_t PL_S1[CM_NPL]               # their sites
 cdef uint8_t PL_S2[CM_NPL]
 cdef uint8_t PL_WATER[CM_NPL]            # water sources among its four vertices
 cdef uint64_t PL_VALID[CM_PLW]
-cdef uint16_t PL_LIST[CM_NPL]
-cdef int NPL_LIST
+cdef uint8_t SITE_NB[CM_MAXSITES][6]     # neighbour across rim edge k (its triangle k + 3);
+                                         # CM_MAXSITES (a dummy) when there is none
+cdef uint64_t WATER_PL[CM_NAQ][CM_PLW]   # placements with the water source among their vertices
 cdef uint64_t TRI_VALID[CM_TRIW]
 cdef uint64_t SITE_ADJ[CM_MAXSITES]
 cdef int8_t SITE_HILL[CM_MAXSITES]       # hill index of a hill site, else -1
@@ -90,7 +91,7 @@ cdef enum:
 
 
 def _load_tables():
-    global NSITES, NVERTS, NPL_LIST, N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS
+    global NSITES, NVERTS, N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS
     global N_AQ_START, N_EXPAND, N_HILLS_IN_PLAY, N_FINAL_EMPTY
     global AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
     b = _data.BOARD
@@ -126,7 +127,8 @@ def _load_tables():
             TRI_NBR[t][j] = n
         for j, pl in enumerate(b.tri_pls[t]):
             TRI_PL[t][j] = pl
-    n = 0
+    memset(SITE_NB, CM_MAXSITES, sizeof(SITE_NB))
+    memset(WATER_PL, 0, sizeof(WATER_PL))
     for pl in sorted(b.pl_tris):
         t1, t2 = b.pl_tris[pl]
         PL_T1[pl] = t1
@@ -135,9 +137,17 @@ def _load_tables():
         PL_S2[pl] = b.tri_site[t2]
         PL_WATER[pl] = b.pl_water[pl]
         PL_VALID[pl >> 6] |= (<uint64_t>1) << (pl & 63)
-        PL_LIST[n] = pl
-        n += 1
-    NPL_LIST = n
+        for a in range(CM_NAQ):
+            if (b.pl_water[pl] >> a) & 1:
+                WATER_PL[a][pl >> 6] |= (<uint64_t>1) << (pl & 63)
+        i, k = divmod(pl, 64)
+        i, k = 7 * i + k // 9, k % 9
+        assert t1 == _data.tri_pos(i, (k + 5) % 6 if k < 6 else k - 6)
+        if k >= 6:
+            j = b.tri_site[t2]
+            assert t2 == _data.tri_pos(j, k - 6 + 3), "a rim tile joins triangle k to the neighbour's k + 3"
+            SITE_NB[i][k - 6] = j
+            SITE_NB[j][k - 6 + 3] = i
     for i in range(NSITES):
         SITE_ADJ[i] = b.site_adj[i]
     for h, site in enumerate(b.hills):
@@ -485,24 +495,50 @@ cdef inline void cover_tri(CMState *s, int t) noexcept nogil:
                 tset(s.legal_pl, x)
 
 
+cdef inline uint32_t rotl6(uint32_t x) noexcept nogil:
+    """Bit k of the result is bit k - 1 of x (six bits, cyclic)."""
+    return ((x << 1) | (x >> 5)) & 63
+
+
+cdef inline uint32_t rotr6(uint32_t x) noexcept nogil:
+    return ((x >> 1) | (x << 5)) & 63
+
+
 cdef inline void recompute_legal(const CMState *s, uint64_t *out) noexcept nogil:
-    cdef int i, x, t1, t2, j
-    cdef bint touch
+    """legal_pl from scratch, a site at a time on six-bit triangle groups: a placement is
+    legal when both triangles are free and one of them has a blocked neighbour.  Missing
+    neighbours are the dummy site CM_MAXSITES (nothing blocked, nothing free)."""
+    cdef uint32_t blk[CM_MAXSITES + 1]
+    cdef uint32_t free[CM_MAXSITES + 1]
+    cdef uint32_t nbr[CM_MAXSITES + 1]
+    cdef uint32_t b, fr, bits, frj
+    cdef const uint8_t *nb
+    cdef int i
     memset(out, 0, sizeof(uint64_t) * CM_PLW)
-    for i in range(NPL_LIST):
-        x = PL_LIST[i]
-        t1 = PL_T1[x]
-        t2 = PL_T2[x]
-        if tb(s.blocked, t1) or tb(s.blocked, t2):
-            continue
-        touch = False
-        for j in range(3):
-            if (TRI_NBR[t1][j] != 0xFF and tb(s.blocked, TRI_NBR[t1][j])) or \
-                    (TRI_NBR[t2][j] != 0xFF and tb(s.blocked, TRI_NBR[t2][j])):
-                touch = True
-                break
-        if touch:
-            tset(out, x)
+    for i in range(NSITES):
+        blk[i] = site_tri_bits(s.blocked, i)
+        free[i] = ~blk[i] & 63
+    blk[CM_MAXSITES] = 0
+    free[CM_MAXSITES] = 0
+    nbr[CM_MAXSITES] = 0
+    for i in range(NSITES):
+        b = blk[i]
+        nb = SITE_NB[i]
+        # triangles k - 1 and k + 1 of the site, and triangle k + 3 across rim edge k
+        nbr[i] = rotl6(b) | rotr6(b) | ((blk[nb[0]] >> 3) & 1) | (((blk[nb[1]] >> 4) & 1) << 1) \
+            | (((blk[nb[2]] >> 5) & 1) << 2) | ((blk[nb[3]] & 1) << 3) \
+            | (((blk[nb[4]] >> 1) & 1) << 4) | (((blk[nb[5]] >> 2) & 1) << 5)
+    for i in range(NSITES):
+        nb = SITE_NB[i]
+        fr = free[i] & nbr[i]
+        bits = free[i] & rotl6(free[i]) & (fr | rotl6(fr))      # spoke k: triangles k - 1 and k
+        frj = free[nb[0]] & nbr[nb[0]]
+        bits |= (free[i] & (free[nb[0]] >> 3) & (fr | (frj >> 3)) & 1) << 6
+        frj = free[nb[1]] & nbr[nb[1]]
+        bits |= ((free[i] >> 1) & (free[nb[1]] >> 4) & ((fr >> 1) | (frj >> 4)) & 1) << 7
+        frj = free[nb[2]] & nbr[nb[2]]
+        bits |= ((free[i] >> 2) & (free[nb[2]] >> 5) & ((fr >> 2) | (frj >> 5)) & 1) << 8
+        out[i // 7] |= (<uint64_t>bits) << (9 * (i % 7))
 
 
 cdef void cm_rebuild_caches(CMState *s) noexcept nogil:
@@ -1058,6 +1094,8 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     cdef int owned[CM_MAXP]
     cdef int pts[CM_MAXP]
     cdef int fountains = 0, bridges_taken = 0, covered_bridges = 0
+    cdef uint64_t rem
+    cdef bint touched
     if n < 2 or n > CM_MAXP:
         return "nplayers must be 2, 3 or 4"
     ph = s.phase
@@ -1096,21 +1134,19 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
         if s.placed[w] & ~PL_VALID[w]:
             return "tile on a non-placement"
     memset(seen, 0, sizeof(seen))
-    cnt = 0
-    for i in range(NPL_LIST):
-        k = PL_LIST[i]
-        if not tb(s.placed, k):
-            continue
-        cnt += 1
-        t1 = PL_T1[k]
-        t2 = PL_T2[k]
-        if tb(seen, t1) or tb(seen, t2):
-            return "two placements share a triangle"
-        tset(seen, t1)
-        tset(seen, t2)
-        c = cm_tile_colour(s, k)
-        if c < 0 or not tb(s.tri[c], t2):
-            return "a tile's two triangles differ in colour"
+    for w in range(CM_PLW):
+        rem = s.placed[w]
+        while rem:
+            k = 64 * w + rc_pop_lsb64(&rem)
+            t1 = PL_T1[k]
+            t2 = PL_T2[k]
+            if tb(seen, t1) or tb(seen, t2):
+                return "two placements share a triangle"
+            tset(seen, t1)
+            tset(seen, t2)
+            c = cm_tile_colour(s, k)
+            if c < 0 or not tb(s.tri[c], t2):
+                return "a tile's two triangles differ in colour"
     for w in range(CM_TRIW):
         if seen[w] != tiles[w]:
             return "covered triangles do not match the placements"
@@ -1240,17 +1276,12 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     if bridges_taken + s.pend_bridges != covered_bridges:
         return "bridge tiles taken do not match the bridge spaces covered"
     for a in range(CM_NAQ):
-        for i in range(NPL_LIST):
-            k = PL_LIST[i]
-            if tb(s.placed, k) and (PL_WATER[k] >> a) & 1 and not ((s.aq_started | s.aq_todo) >> a) & 1:
-                return "a tile touches a water source whose aqueduct is not started"
-        if (s.aq_started >> a) & 1:
-            for i in range(NPL_LIST):
-                k = PL_LIST[i]
-                if tb(s.placed, k) and (PL_WATER[k] >> a) & 1:
-                    break
-            else:
-                return "aqueduct started with no tile at its water source"
+        touched = False
+        for w in range(CM_PLW):
+            if s.placed[w] & WATER_PL[a][w]:
+                touched = True
+        if (<int>touched) != (((s.aq_started | s.aq_todo) >> a) & 1):
+            return "aqueducts started do not match the tiles at the water sources"
     # turn and phase
     if s.final_left > n:
         return "final_left out of range"
