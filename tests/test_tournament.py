@@ -194,8 +194,23 @@ def test_default_lineup_is_installed_and_plays():
     game = romecore.load_game(GAME)
     specs, games = default_lineup(game)
     assert len(specs) >= 2 and games > 0
-    r = tournament.run(GAME, games=len(specs), backend="inline")
-    assert [row.spec for row in r.rows] == specs
+    r = tournament.run(GAME, games=1, players=2, backend="inline")
+    assert [row.spec for row in r.rows] == specs and r.games_played == 1
+
+
+def test_pool_from_a_script_without_a_main_guard(tmp_path):
+    """Workers are fresh interpreters that never import the caller's __main__."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "plain.py"
+    script.write_text("import warnings; warnings.simplefilter('ignore')\n"
+                      "from romecore import tournament\n"
+                      f"r = tournament.run({GAME!r}, ['random', 'random'], games=4, workers=2)\n"
+                      "print('played', r.games_played)\n")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "played 4"
 
 
 # -- CLI ------------------------------------------------------------------------------------

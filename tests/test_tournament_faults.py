@@ -139,24 +139,19 @@ def test_a_plugin_that_cannot_load_stops_the_tournament():
         tournament.run(GAME, ["random"], games=1, plugins=["no_such_module_anywhere"])
 
 
-def _broken_worker(conn, plugins):
-    from romecore.tournament.worker import pack
-
-    conn.send_bytes(pack({"fatal": "ImportError: nothing here"}))
+_FATAL = ("import sys, struct, msgpack; b = msgpack.packb({'fatal': 'ImportError: nothing here'}); "
+          "sys.stdout.buffer.write(struct.pack('<I', len(b)) + b)")
 
 
-def _dead_worker(conn, plugins):
-    os._exit(7)
+@pytest.mark.parametrize("body,match", [(_FATAL, "could not start: ImportError"),
+                                        ("import os; os._exit(7)", "keep dying at start")])
+def test_workers_that_cannot_start_are_reported(body, match):
+    import sys
 
-
-@pytest.mark.parametrize("body,match", [(_broken_worker, "could not start"),
-                                        (_dead_worker, "keep dying at start")])
-def test_workers_that_cannot_start_are_reported(monkeypatch, body, match):
     from romecore.tournament import local
 
     game = romecore.load_game(GAME, players=2)
     tasks = [tournament.make_task(game, ["random"], 1, i) for i in range(3)]
-    monkeypatch.setattr(local, "worker_main", body)
     events = []
 
     class Sink:
@@ -169,7 +164,7 @@ def test_workers_that_cannot_start_are_reported(monkeypatch, body, match):
         def event(self, message):
             events.append(message)
 
-    backend = local.LocalBackend(workers=2, start_method="fork")
+    backend = local.LocalBackend(workers=2, command=[sys.executable, "-c", body])
     t0 = time.monotonic()
     with pytest.raises(tournament.TournamentError, match=match):
         backend.run(tasks, Sink())

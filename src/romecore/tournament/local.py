@@ -12,14 +12,17 @@ reported failed at once.  Tasks and results cross the pipe as msgpack bytes.
 
 from __future__ import annotations
 
-import multiprocessing
+import os
+import subprocess
+import sys
 import time
 from collections import deque
 from multiprocessing.connection import wait
-from typing import Any, Protocol, Sequence
+from typing import Protocol, Sequence
 
 from romecore.tournament.schedule import GameTask
-from romecore.tournament.worker import load_plugins, pack, play_task, unpack, worker_main
+from romecore.tournament.worker import (WORKER_COMMAND, load_plugins, pack, play_task,
+                                        split_frames, unpack, write_frame)
 
 __all__ = ["Sink", "TournamentError", "InlineBackend", "LocalBackend"]
 
@@ -57,38 +60,72 @@ class InlineBackend:
                 sink.failed(task, out["error"], 1)
 
 
-class _Worker:
-    """One pool process, its pipe, and the tasks sent to it (the first is being played)."""
+def _child_env() -> dict[str, str]:
+    """The environment of a worker: ours, with our import path (so modules found here,
+    test folders and plugins included, are found there too)."""
+    env = dict(os.environ)
+    paths = [p for p in sys.path if isinstance(p, str) and p]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    return env
 
-    def __init__(self, ctx: Any, plugins: Sequence[str], serial: int) -> None:
+
+class _Worker:
+    """One pool process, its pipes, and the tasks sent to it (the first is being played)."""
+
+    def __init__(self, command: Sequence[str], plugins: Sequence[str], serial: int) -> None:
         self.serial = serial
-        self.conn, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(target=worker_main, args=(child, list(plugins)),
-                                name=f"romecore-worker-{serial}", daemon=True)
-        self.proc.start()
-        child.close()
+        self.proc = subprocess.Popen([*command, *plugins], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, env=_child_env(), bufsize=0,
+                                     close_fds=True)
+        self.fd_out = self.proc.stdout.fileno()  # type: ignore[union-attr]
+        self.buf = bytearray()
+        self.eof = False
         self.ready = False
         self.queue: deque[GameTask] = deque()
         self.started = time.monotonic()  # when the task at the head began (or spawn time)
+
+    def fileno(self) -> int:
+        return self.fd_out
 
     def send(self, task: GameTask) -> None:
         if not self.queue:
             self.started = time.monotonic()
         self.queue.append(task)
-        self.conn.send_bytes(pack(task.payload()))
+        try:
+            write_frame(self.proc.stdin.fileno(), pack(task.payload()))  # type: ignore[union-attr]
+        except OSError:
+            pass  # the worker is gone: its closed output reports it, and its tasks go back
+
+    def receive(self) -> list[bytes]:
+        """The complete messages readable now (sets ``eof`` when the pipe closed)."""
+        chunk = os.read(self.fd_out, 1 << 20)
+        if not chunk:
+            self.eof = True
+        self.buf += chunk
+        return split_frames(self.buf)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
 
     def kill(self) -> None:
-        if self.proc.is_alive():
+        if self.proc.poll() is None:
             self.proc.kill()
-        self.proc.join(5)
-        self.conn.close()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
 
     def stop(self) -> None:
         try:
-            self.conn.send_bytes(b"")
-        except OSError:
+            self.proc.stdin.close()  # type: ignore[union-attr]  # EOF: the worker exits
+            self.proc.wait(2)
+        except (OSError, subprocess.TimeoutExpired):
             pass
-        self.proc.join(2)
         self.kill()
 
 
@@ -96,28 +133,29 @@ class LocalBackend:
     """A pool of worker processes on this machine.
 
     ``workers`` processes (default: the CPU count) each hold up to ``prefetch`` games so
-    none waits for the parent between games.  ``time_limit`` is per game in seconds;
-    ``start_method`` is the multiprocessing method (``spawn`` by default: workers import
-    romecore afresh, sharing nothing with the parent but the pipe).
+    none waits for the parent between games.  ``time_limit`` is per game in seconds.
+    Each worker is a fresh interpreter started with ``command`` (default
+    :data:`~romecore.tournament.worker.WORKER_COMMAND`), sharing nothing with the parent
+    but its pipes.
     """
 
     name = "local"
 
     def __init__(self, workers: int | None = None, plugins: Sequence[str] = (),
                  time_limit: float = 600.0, retries: int = 2, prefetch: int = 2,
-                 start_method: str = "spawn") -> None:
-        self.workers = max(1, workers or multiprocessing.cpu_count())
+                 command: Sequence[str] | None = None) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
         self.plugins = list(plugins)
         self.time_limit = float(time_limit)
         self.retries = max(0, int(retries))
         self.prefetch = max(1, int(prefetch))
-        self.ctx = multiprocessing.get_context(start_method)
+        self.command = list(command or WORKER_COMMAND)
         self._serial = 0
         self._startup_deaths = 0
 
     def _spawn(self) -> _Worker:
         self._serial += 1
-        return _Worker(self.ctx, self.plugins, self._serial)
+        return _Worker(self.command, self.plugins, self._serial)
 
     def run(self, tasks: Sequence[GameTask], sink: Sink) -> None:
         pending: deque[GameTask] = deque(tasks)
@@ -133,11 +171,10 @@ class LocalBackend:
                 now = time.monotonic()
                 busy = [w.started + self.time_limit - now for w in pool if w.queue]
                 timeout = min([0.5, *busy]) if busy else 0.5
-                ready = set(wait([w.conn for w in pool] + [w.proc.sentinel for w in pool],
-                                 max(0.0, timeout)))
+                ready = set(wait(pool, max(0.0, timeout)))
                 for k, w in enumerate(pool):
                     lost = None
-                    if w.conn in ready or w.proc.sentinel in ready:
+                    if w in ready:
                         lost = self._drain(w, sink, attempts)
                     if lost is None and w.queue and time.monotonic() - w.started > self.time_limit:
                         lost = f"took longer than the {self.time_limit:g} s time limit"
@@ -148,35 +185,40 @@ class LocalBackend:
                 w.stop()
 
     def _drain(self, w: _Worker, sink: Sink, attempts: dict[int, int]) -> str | None:
-        """Handles every message waiting from w; returns why w is lost, or None."""
+        """Handles every message readable from w; returns why w is lost, or None."""
         try:
-            while w.conn.poll():
-                msg = unpack(w.conn.recv_bytes())
-                if "fatal" in msg:
-                    raise TournamentError(f"a worker could not start: {msg['fatal']}")
-                if msg.get("ready"):
-                    w.ready = True
-                    continue
-                task = w.queue.popleft()
-                if msg.get("i") != task.index:
-                    return f"answered for game {msg.get('i')} while playing game {task.index}"
-                w.started = time.monotonic()
-                tries = attempts.pop(task.index, 0) + 1
-                if msg["ok"]:
-                    sink.done(task, msg["record"], tries)
-                else:
-                    sink.failed(task, msg["error"], tries)
-        except (EOFError, OSError):
-            pass
-        if not w.proc.is_alive():
-            w.proc.join(1)
-            code = w.proc.exitcode
-            if not w.ready:
-                self._startup_deaths += 1
-                if self._startup_deaths > 3 + self.workers:
-                    raise TournamentError(f"workers keep dying at start (exit code {code})")
-            return f"died (exit code {code})" if code is not None and code >= 0 else f"was killed by signal {-(code or 0)}"
-        return None
+            messages = w.receive()
+        except OSError:
+            messages, w.eof = [], True
+        for raw in messages:
+            msg = unpack(raw)
+            if "fatal" in msg:
+                raise TournamentError(f"a worker could not start: {msg['fatal']}")
+            if msg.get("ready"):
+                w.ready = True
+                continue
+            task = w.queue.popleft()
+            if msg.get("i") != task.index:
+                return f"answered for game {msg.get('i')} while playing game {task.index}"
+            w.started = time.monotonic()
+            tries = attempts.pop(task.index, 0) + 1
+            if msg["ok"]:
+                sink.done(task, msg["record"], tries)
+            else:
+                sink.failed(task, msg["error"], tries)
+        if not w.eof:
+            return None
+        try:
+            code = w.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            code = None
+        if not w.ready:
+            self._startup_deaths += 1
+            if self._startup_deaths > 3 + self.workers:
+                raise TournamentError(f"workers keep dying at start (exit code {code})")
+        if code is not None and code < 0:
+            return f"was killed by signal {-code}"
+        return f"died (exit code {code})"
 
     def _replace(self, w: _Worker, why: str, pending: deque[GameTask],
                  attempts: dict[int, int], sink: Sink) -> _Worker:

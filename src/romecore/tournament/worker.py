@@ -3,20 +3,25 @@
 Workers receive agents as spec strings and the start state as a msgpack snapshot, and
 send back the game record as plain data, all msgpack-encoded: nothing is pickled, so a
 worker can be a local process or a Ray task on another machine with another Python
-build.  A worker process ignores SIGINT (the parent decides when to stop) and exits when
-its pipe closes.
+build.  A pool worker is a fresh interpreter (see :data:`WORKER_COMMAND`) talking length-prefixed msgpack over its stdin and stdout, so it never
+imports the caller's ``__main__`` (no ``if __name__ == "__main__"`` guard needed); it
+ignores SIGINT (the parent decides when to stop) and exits when its input closes.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import signal
+import struct
+import sys
 import traceback
 from typing import Any, Sequence
 
 import msgpack
 
-__all__ = ["play_task", "play_task_bytes", "load_plugins", "worker_main", "pack", "unpack"]
+__all__ = ["play_task", "play_task_bytes", "load_plugins", "worker_main", "pack", "unpack",
+           "write_frame", "split_frames", "WORKER_COMMAND"]
 
 _loaded_plugins: set[str] = set()
 
@@ -67,29 +72,75 @@ def play_task_bytes(blob: bytes) -> bytes:
     return pack(play_task(unpack(blob)))
 
 
-def worker_main(conn: Any, plugins: Sequence[str]) -> None:
-    """A pool worker's loop: says ready, then plays each task it receives until the pipe
-    closes or an empty message arrives."""
+_FRAME = struct.Struct("<I")
+#: How the local pool starts a worker (plugin module names follow).
+WORKER_COMMAND = [sys.executable, "-c",
+                  "import sys; from romecore.tournament.worker import worker_main; "
+                  "worker_main(sys.argv[1:])"]
+
+
+def write_frame(fd: int, payload: bytes) -> None:
+    """Writes one length-prefixed message to a file descriptor."""
+    data = _FRAME.pack(len(payload)) + payload
+    while data:
+        n = os.write(fd, data)
+        data = data[n:]
+
+
+def split_frames(buf: bytearray) -> list[bytes]:
+    """Removes and returns the complete length-prefixed messages at the front of buf."""
+    out = []
+    while len(buf) >= 4:
+        (n,) = _FRAME.unpack_from(buf)
+        if len(buf) < 4 + n:
+            break
+        out.append(bytes(buf[4:4 + n]))
+        del buf[:4 + n]
+    return out
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    chunks, left = [], n
+    while left:
+        chunk = os.read(fd, left)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def worker_main(plugins: Sequence[str], fd_in: int = 0, fd_out: int = 1) -> None:
+    """A pool worker's loop over its pipes: says ready, then plays each task it reads
+    until its input closes or an empty message arrives.  Messages are length-prefixed
+    msgpack.  Whatever agents print goes to stderr, never into the protocol."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if fd_out == 1:
+        fd_out = os.dup(1)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
     try:
-        import romecore  # noqa: F401  (load the registry before the first game)
         import warnings
 
         warnings.simplefilter("ignore", RuntimeWarning)  # a missing optional plugin
+        import romecore
+
         load_plugins(plugins)
         romecore.list_games()
-    except Exception as e:
-        conn.send_bytes(pack({"fatal": f"{type(e).__name__}: {e}"}))
+    except BaseException as e:
+        write_frame(fd_out, pack({"fatal": f"{type(e).__name__}: {e}"}))
         return
-    conn.send_bytes(pack({"ready": True}))
+    write_frame(fd_out, pack({"ready": True}))
     while True:
-        try:
-            msg = conn.recv_bytes()
-        except (EOFError, OSError):
+        head = _read_exact(fd_in, 4)
+        if head is None:
             return
+        (n,) = _FRAME.unpack(head)
+        msg = _read_exact(fd_in, n) if n else b""
         if not msg:
             return
         try:
-            conn.send_bytes(play_task_bytes(msg))
-        except (BrokenPipeError, OSError):
+            write_frame(fd_out, play_task_bytes(msg))
+        except OSError:
             return
+
