@@ -83,9 +83,9 @@ class _Clock:
         self.think = 0.0
         self.failed = 0
 
-    def done(self, task, record, attempts):
+    def done(self, task, result, attempts):
         self.ends.append(time.perf_counter())
-        self.think += sum(record["think_seconds"])
+        self.think += sum(result["summary"]["think_seconds"])
 
     def failed(self, task, reason, attempts):
         self.failed += 1
@@ -159,15 +159,23 @@ def test_runner_overhead_per_game(benchmark):
           f"(agents think {pool['think_ms_per_game']:.3f} ms)")
 
 
-def test_results_line(benchmark, tmp_path):
-    """Checking and appending one game's record to the results file (the parent's share)."""
+def test_parent_share_per_game(benchmark, tmp_path):
+    """What the parent does per finished game: unpack the worker's message, note the
+    summary, append the record's line to the results file."""
     from romecore.tournament.resultsfile import ResultsFile, make_header
-    from romecore.tournament.worker import play_task
+    from romecore.tournament.stats import GameSummary
+    from romecore.tournament.worker import pack, play_task, unpack
 
     game = romecore.load_game(GAME, players=4)
-    record = play_task(make_task(game, ["random"], 1, 0).payload())["record"]
+    message = pack(play_task(make_task(game, ["random"], 1, 0).payload()))
     header = make_header(GAME, game.options, ["random"], 1, 1, True, None)
     f = ResultsFile(tmp_path / "r.jsonl", header)
-    benchmark(lambda: f.add_game(record, 1))
+
+    def one():
+        out = unpack(message)
+        GameSummary.from_summary(out["summary"])
+        f.add_line(out["line"])
+
+    benchmark(one)
     f.close()
     assert records.read(tmp_path / "r.jsonl")

@@ -34,7 +34,8 @@ class TournamentError(RuntimeError):
 class Sink(Protocol):
     """Where a backend reports: a finished game, a failed game, a notice."""
 
-    def done(self, task: GameTask, record: dict, attempts: int) -> None: ...
+    def done(self, task: GameTask, result: dict, attempts: int) -> None:
+        """``result`` holds ``summary`` (for the table) and ``line`` (the record as JSON)."""
 
     def failed(self, task: GameTask, reason: str, attempts: int) -> None: ...
 
@@ -55,7 +56,7 @@ class InlineBackend:
         for task in tasks:
             out = unpack(pack(play_task(task.payload())))  # the same bytes a worker sees
             if out["ok"]:
-                sink.done(task, out["record"], 1)
+                sink.done(task, out, 1)
             else:
                 sink.failed(task, out["error"], 1)
 
@@ -87,12 +88,12 @@ class _Worker:
     def fileno(self) -> int:
         return self.fd_out
 
-    def send(self, task: GameTask) -> None:
+    def send(self, task: GameTask, attempt: int) -> None:
         if not self.queue:
             self.started = time.monotonic()
         self.queue.append(task)
         try:
-            write_frame(self.proc.stdin.fileno(), pack(task.payload()))  # type: ignore[union-attr]
+            write_frame(self.proc.stdin.fileno(), pack(task.payload(attempt)))  # type: ignore[union-attr]
         except OSError:
             pass  # the worker is gone: its closed output reports it, and its tasks go back
 
@@ -167,7 +168,8 @@ class LocalBackend:
             while pending or any(w.queue for w in pool):
                 for w in pool:
                     while w.ready and pending and len(w.queue) < self.prefetch:
-                        w.send(pending.popleft())
+                        task = pending.popleft()
+                        w.send(task, attempts.get(task.index, 0) + 1)
                 now = time.monotonic()
                 busy = [w.started + self.time_limit - now for w in pool if w.queue]
                 timeout = min([0.5, *busy]) if busy else 0.5
@@ -203,7 +205,7 @@ class LocalBackend:
             w.started = time.monotonic()
             tries = attempts.pop(task.index, 0) + 1
             if msg["ok"]:
-                sink.done(task, msg["record"], tries)
+                sink.done(task, msg, tries)
             else:
                 sink.failed(task, msg["error"], tries)
         if not w.eof:

@@ -80,7 +80,8 @@ class RayBackend:
             while pending or inflight:
                 while pending and len(inflight) < width:
                     task = pending.pop()
-                    ref = remote.remote(pack(task.payload()), self.plugins)
+                    ref = remote.remote(pack(task.payload(attempts.get(task.index, 0) + 1)),
+                                        self.plugins)
                     inflight[ref] = (task, time.monotonic())
                 now = time.monotonic()
                 timeout = max(0.0, min([0.5, *(t0 + self.time_limit - now for _, t0 in inflight.values())]))
@@ -94,7 +95,7 @@ class RayBackend:
                         continue
                     tries = attempts.pop(task.index, 0) + 1
                     if out["ok"]:
-                        sink.done(task, out["record"], tries)
+                        sink.done(task, out, tries)
                     else:
                         sink.failed(task, out["error"], tries)
                 now = time.monotonic()

@@ -98,12 +98,11 @@ class ResultsFile:
             self.done.setdefault(index, GameSummary.from_record(rec.to_dict()))
         return keep
 
-    def add_game(self, record: dict[str, Any], attempts: int) -> GameSummary:
-        """Checks and appends a finished game's record; returns its summary."""
-        GameRecord.from_dict(record)  # a worker's output is checked before it is kept
-        record = {**record, "meta": {**record["meta"], "attempts": attempts}}
-        append_jsonl(self._f, record)
-        return GameSummary.from_record(record)
+    def add_line(self, line: bytes) -> None:
+        """Appends a finished game's record, already a JSON line (without its newline),
+        in one write, flushed."""
+        self._f.write(line + b"\n")
+        self._f.flush()
 
     def add_failure(self, index: int, reason: str, attempts: int) -> None:
         append_jsonl(self._f, {"kind": FAILURE_KIND, "index": index, "reason": reason,

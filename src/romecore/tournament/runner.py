@@ -30,13 +30,12 @@ class _Collector:
         self.failures: list[Failure] = []
         self.events: list[str] = []
 
-    def done(self, task: GameTask, record: dict, attempts: int) -> None:
+    def done(self, task: GameTask, result: dict, attempts: int) -> None:
         if task.index in self.games:
             return  # never counted twice
+        self.games[task.index] = GameSummary.from_summary(result["summary"])
         if self.results is not None:
-            self.games[task.index] = self.results.add_game(record, attempts)
-        else:
-            self.games[task.index] = GameSummary.from_record(record)
+            self.results.add_line(result["line"])
         if self.progress is not None:
             self.progress.advance(self.task_id)
 

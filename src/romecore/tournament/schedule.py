@@ -61,11 +61,11 @@ class GameTask:
     agent_seeds: tuple[int, ...]
     blob: bytes  # the start state's snapshot
 
-    def payload(self) -> dict:
+    def payload(self, attempt: int = 1) -> dict:
         """What travels to a worker (msgpack-able: ints, strings, bytes)."""
         return {"i": self.index, "seed": self.seed, "lineup": list(self.lineup),
                 "agents": list(self.agents), "agent_seeds": list(self.agent_seeds),
-                "blob": self.blob}
+                "blob": self.blob, "attempt": attempt}
 
 
 def make_task(game, roster: Sequence[str], master: int, index: int, paired: bool = True,

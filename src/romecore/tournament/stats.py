@@ -34,6 +34,12 @@ class GameSummary:
     moves: tuple[int, ...]
 
     @classmethod
+    def from_summary(cls, d: dict) -> "GameSummary":
+        """From the summary a worker sends with each finished game."""
+        return cls(int(d["index"]), tuple(d["lineup"]), tuple(d["returns"]), tuple(d["scores"]),
+                   tuple(d["think_seconds"]), tuple(d["moves"]))
+
+    @classmethod
     def from_record(cls, rec: dict) -> "GameSummary":
         meta = rec["meta"]
         return cls(int(meta["index"]), tuple(meta["lineup"]), tuple(rec["returns"]),

@@ -1,7 +1,7 @@
 """The worker side: plays one game from a task given as plain data.
 
 Workers receive agents as spec strings and the start state as a msgpack snapshot, and
-send back the game record as plain data, all msgpack-encoded: nothing is pickled, so a
+send back the game record (as its JSON line) and a summary, all msgpack-encoded: nothing is pickled, so a
 worker can be a local process or a Ray task on another machine with another Python
 build.  A pool worker is a fresh interpreter (see :data:`WORKER_COMMAND`) talking length-prefixed msgpack over its stdin and stdout, so it never
 imports the caller's ``__main__`` (no ``if __name__ == "__main__"`` guard needed); it
@@ -47,11 +47,13 @@ def load_plugins(modules: Sequence[str]) -> None:
 
 
 def play_task(task: dict) -> dict:
-    """Plays the game a task describes; returns ``{"i", "ok": True, "record"}`` or, when
-    the game itself fails (an agent raises, an illegal move), ``{"i", "ok": False,
-    "error"}``."""
+    """Plays the game a task describes.  Returns ``{"i", "ok": True, "summary", "line"}``:
+    what the results table needs, and the game record as its JSON line (made here, so
+    the parent only appends bytes); or, when the game itself fails (an agent raises, an
+    illegal move), ``{"i", "ok": False, "error"}``."""
     import romecore
     from romecore.match import play_game
+    from romecore.records import dumps_json
 
     index = task.get("i")
     try:
@@ -60,8 +62,12 @@ def play_task(task: dict) -> dict:
         agents = [romecore.make_agent(spec, game=game, seed=s)
                   for spec, s in zip(task["agents"], task["agent_seeds"])]
         record = play_game(game, agents, task["seed"], state=state)
-        record.meta = {"index": index, "lineup": task["lineup"]}
-        return {"i": index, "ok": True, "record": record.to_dict()}
+        record.meta = {"index": index, "lineup": task["lineup"], "attempts": task.get("attempt", 1)}
+        summary = {"index": index, "lineup": task["lineup"], "returns": record.returns,
+                   "scores": record.scores, "think_seconds": record.think_seconds,
+                   "moves": record.moves}
+        return {"i": index, "ok": True, "summary": summary,
+                "line": dumps_json(record).encode("utf-8")}
     except Exception as e:  # reported, not raised: the tournament goes on
         tb = traceback.format_exception_only(type(e), e)[-1].strip()
         return {"i": index, "ok": False, "error": tb}
