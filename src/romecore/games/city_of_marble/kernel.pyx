@@ -78,6 +78,9 @@ cdef int BRIDGE_COUNT[5]                 # bridge tiles of each value 1..4
 cdef int N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS, N_AQ_START, N_EXPAND
 cdef int N_HILLS_IN_PLAY, N_FINAL_EMPTY
 cdef int AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
+cdef uint64_t PL_LOW8 = 0           # the low eight bits of each site's nine-bit field
+cdef uint64_t PL_HIGH = 0           # the top bit of each field
+cdef uint8_t FIELD_OF_BIT[64]       # bit 9j + 8 -> j
 cdef uint8_t PAIR_A[6]
 cdef uint8_t PAIR_B[6]
 
@@ -94,6 +97,7 @@ def _load_tables():
     global NSITES, NVERTS, N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS
     global N_AQ_START, N_EXPAND, N_HILLS_IN_PLAY, N_FINAL_EMPTY
     global AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
+    global PL_LOW8, PL_HIGH
     b = _data.BOARD
     assert b.nsites <= CM_MAXSITES and b.nverts <= CM_NVERT
     assert len(b.hills) == CM_NHILLS and len(b.bridges) == CM_NBRIDGES and len(b.water) == CM_NAQ
@@ -196,6 +200,10 @@ def _load_tables():
     MOST_COINS_PTS = _data.MOST_COINS_POINTS
     IMP_SOLE_PTS = _data.IMPERIUM_SOLE_POINTS
     IMP_TIED_PTS = _data.IMPERIUM_TIED_POINTS
+    for j in range(7):
+        PL_LOW8 |= (<uint64_t>0xFF) << (9 * j)
+        PL_HIGH |= (<uint64_t>1) << (9 * j + 8)
+        FIELD_OF_BIT[9 * j + 8] = j
     k = 0
     for a in range(4):
         for c in range(a + 1, 4):
@@ -887,7 +895,8 @@ cdef inline int menu(const CMState *s, int32_t *out) noexcept nogil:
 
 cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
     cdef const CMState *s = <const CMState *>vs
-    cdef int n = 0, i, a, d, dirs, j, c, p
+    cdef int n = 0, i, a, d, dirs, j, c, p, w
+    cdef uint64_t field
     cdef uint32_t bits
     cdef double probs_unused[8]
     cdef uint64_t tiles[CM_TRIW]
@@ -895,9 +904,12 @@ cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
     if ph == PH_ACTION:
         return menu(s, out)
     if ph == PH_SITE:
-        for i in range(NSITES):
-            if site_pl_bits(s.legal_pl, i):
-                out[n] = A_SITE + i
+        for w in range(CM_PLW):
+            # bit 9j + 8 set when site 7w + j has a legal placement (per-field carry trick)
+            field = s.legal_pl[w]
+            field = (((field & PL_LOW8) + PL_LOW8) | field) & PL_HIGH
+            while field:
+                out[n] = A_SITE + 7 * w + FIELD_OF_BIT[rc_pop_lsb64(&field)]
                 n += 1
         return n
     if ph == PH_TILE:
