@@ -1,0 +1,14 @@
+"""Type stubs of romecore_heuristics.rise_to_power (Cython)."""
+from romecore.core.evaluator import Evaluator
+from romecore.core.state import Game, State
+from romecore.spec import EvaluatorSpec
+
+GAME_ID: str
+WEIGHTS: dict[str, float]
+
+class RiseToPowerHeuristic(Evaluator):
+    weights: dict[str, float]
+    def __init__(self, game: Game | None = ..., **overrides: float) -> None: ...
+    def estimates(self, state: State) -> list[float]: ...
+
+def evaluator_specs() -> list[EvaluatorSpec]: ...

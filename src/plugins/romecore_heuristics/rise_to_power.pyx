@@ -1,0 +1,230 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The hand-written evaluator of Rome: Rise to Power, in C.
+
+Each player's expected final score is estimated as
+
+    points now (the kernel's count: forum and arena VP scored so far, end-game Senate
+    cards and region control as they stand)
+  + each forum scoring still to come, valued at what the tracks would score now,
+  + the best show the Arena hand could make, for each show still to come (at most as
+    many as the hand has cards for), and a little for the hand's cost (the tie-break),
+  + Senate cards with abilities, per round left (they bend dice and turn order),
+  + provinces still to be conquered: the player's Military strength this round (dice on
+    the track plus bonuses) against the provinces in the row,
+
+and the estimates become return estimates by a softmax whose temperature shrinks as the
+game nears its end.  At the end the values are the exact returns.  The weights live in
+``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
+"""
+from libc.stdint cimport int32_t, uint32_t, uint8_t
+from libc.math cimport exp
+from libc.string cimport memset
+
+from romecore.core.evaluator cimport Evaluator
+from romecore.core.state cimport State
+from romecore.games.rise_to_power.kernel cimport (
+    RPState, RP_MAXP, RP_NARENA, RP_NATYPES, RP_NSENATE, RP_NRES, RP_NPROV,
+    PH_OVER, PH_FORUM, PH_SHOW, PH_PROVINCE, PH_TARGET_PROV, PH_PLACE, PH_DRAW,
+    SC_TOTAL, SC_N, AB_ENDGAME_REGIONS, AB_ENDGAME_PAIRS,
+    rp_score, rp_forum_points, rp_show_rank, rp_hand_cost, rp_arena_type, rp_ability,
+    rp_group_sum,
+)
+
+from romecore.games.rise_to_power import data as _data
+from romecore.spec import EvaluatorSpec
+
+GAME_ID = "rise_to_power"
+
+#: The evaluator's weights (VP unless said otherwise).
+WEIGHTS = {
+    "forum_scoring": 0.9,        # x the forum VP the tracks would give now, per scoring left
+    "show_per_scoring": 0.8,     # x the VP of the best show the hand can make, per show left
+    "hand_cost": 0.02,           # per coin of Arena cards in hand (the final tie-break)
+    "ability_card": 0.35,        # per Senate card with an ability, per round left
+    "military_reach": 0.25,      # per point of province power this round's strength reaches
+    "temperature": 2.0,          # softmax temperature at the end of the game (VP)
+    "temperature_per_round": 1.5,  # + this per round left
+}
+
+cdef int SCORING_ROUNDS[6]
+cdef uint8_t PROV_POWER[RP_NPROV]
+cdef int RANK_VP[5]
+
+
+cdef struct rp_weights:
+    double forum, show, hand_cost, ability, military
+    double temperature, temperature_per_round
+
+
+cdef inline int pc(uint32_t x) noexcept nogil:
+    x = x - ((x >> 1) & 0x55555555u)
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu
+    return <int>((x * 0x01010101u) >> 24)
+
+
+cdef inline int scorings_left(const RPState *s, int phase_of_scoring) noexcept nogil:
+    """Scoring phases (forum or show) still to come, this round's included."""
+    cdef int r, n = 0, ph = s.phase
+    if PH_PROVINCE <= ph <= PH_TARGET_PROV:
+        ph = s.ret  # inside an activation: the phase it returns to
+    for r in range(s.round + 1, 6):
+        n += SCORING_ROUNDS[r]
+    if SCORING_ROUNDS[s.round] and ph < phase_of_scoring:
+        n += 1
+    return n
+
+
+cdef inline int best_show_vp(const RPState *s, int p) noexcept nogil:
+    cdef uint8_t cnt[RP_NATYPES]
+    cdef uint32_t m = s.a_hand[p] | s.a_show[p]
+    cdef int c, r
+    memset(cnt, 0, sizeof(cnt))
+    while m:
+        c = __builtin_ctz(m)
+        m &= m - 1
+        cnt[rp_arena_type(c)] += 1
+    r = rp_show_rank(cnt)
+    return RANK_VP[r] if r >= 0 else 0
+
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+
+
+cdef void rp_estimates(const RPState *s, const rp_weights *w, double *est) noexcept nogil:
+    """Expected final score of every player (see the module docstring)."""
+    cdef int32_t sc[SC_N]
+    cdef int n = s.nplayers, p, t, c, ab, forum_now, shows, cards, reach, budget, k
+    cdef int forum_left = scorings_left(s, PH_FORUM)
+    cdef int show_left = scorings_left(s, PH_SHOW)
+    cdef int rounds_left = 5 - s.round
+    cdef uint32_t m, row
+    for p in range(n):
+        rp_score(s, p, sc)
+        est[p] = sc[SC_TOTAL]
+        forum_now = 0
+        for t in range(RP_NRES):
+            forum_now += rp_forum_points(s, p, t)
+        est[p] += w.forum * forum_left * forum_now
+        cards = pc(s.a_hand[p] | s.a_show[p])
+        shows = show_left if show_left < cards // 3 else cards // 3
+        est[p] += w.show * shows * best_show_vp(s, p) + w.hand_cost * rp_hand_cost(s, p)
+        m = s.s_own[p]
+        k = 0
+        while m:
+            c = __builtin_ctz(m)
+            m &= m - 1
+            ab = rp_ability(c)
+            if ab < AB_ENDGAME_REGIONS or ab > AB_ENDGAME_PAIRS:
+                k += 1
+        est[p] += w.ability * k * rounds_left
+        # this round's Military strength against the provinces in the row
+        if PH_PLACE <= s.phase <= PH_DRAW and s.grp[0][p].n:
+            budget = rp_group_sum(s, 0, p) + s.mil_bonus[p]
+            reach = 0
+            row = s.p_row
+            while row:
+                c = __builtin_ctz(row)
+                row &= row - 1
+                if PROV_POWER[c] <= budget:
+                    reach = PROV_POWER[c] if PROV_POWER[c] > reach else reach
+            est[p] += w.military * reach
+
+
+cdef void _exact_returns(const RPState *s, double *out) noexcept nogil:
+    """Winners (VP, then provinces, then Arena hand cost) share 1.0, as the kernel's."""
+    cdef int32_t sc[SC_N]
+    cdef long long key[RP_MAXP]
+    cdef long long best = -1
+    cdef int p, nwin = 0
+    for p in range(s.nplayers):
+        rp_score(s, p, sc)
+        key[p] = (<long long>sc[SC_TOTAL] << 32) + (<long long>pc(s.p_own[p]) << 16) + rp_hand_cost(s, p)
+        if key[p] > best:
+            best = key[p]
+    for p in range(s.nplayers):
+        nwin += key[p] == best
+    for p in range(s.nplayers):
+        out[p] = 1.0 / nwin if key[p] == best else 0.0
+
+
+cdef void rp_heuristic(const void *vs, const void *vp, double *out) noexcept nogil:
+    """Return estimates in [0, 1] summing to 1 (exact returns at the end)."""
+    cdef const RPState *s = <const RPState *>vs
+    cdef const rp_weights *w = <const rp_weights *>vp
+    cdef double est[RP_MAXP]
+    cdef double t, hi, total = 0.0
+    cdef int n = s.nplayers, p
+    if s.phase == PH_OVER:
+        _exact_returns(s, out)
+        return
+    rp_estimates(s, w, est)
+    t = w.temperature + w.temperature_per_round * (5 - s.round)
+    hi = est[0]
+    for p in range(1, n):
+        if est[p] > hi:
+            hi = est[p]
+    for p in range(n):
+        out[p] = exp((est[p] - hi) / t)
+        total += out[p]
+    for p in range(n):
+        out[p] /= total
+
+
+def _load_tables():
+    memset(SCORING_ROUNDS, 0, sizeof(SCORING_ROUNDS))
+    for r in _data.SCORING_ROUNDS:
+        SCORING_ROUNDS[r] = 1
+    for i, pr in enumerate(_data.PROVINCES):
+        PROV_POWER[i] = pr.power
+    for r, (_name, vp) in enumerate(_data.SHOW_RANKS):
+        RANK_VP[r] = vp
+
+
+_load_tables()
+
+
+cdef class RiseToPowerHeuristic(Evaluator):
+    """Rise to Power's hand-written evaluator (C); see the module docstring."""
+
+    cdef rp_weights w
+    cdef readonly dict weights
+
+    def __init__(self, game=None, **overrides):
+        unknown = set(overrides) - set(WEIGHTS)
+        if unknown:
+            raise ValueError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
+                             f"(weights: {', '.join(WEIGHTS)})")
+        if game is not None and game.game_id != GAME_ID:
+            raise ValueError(f"this evaluator is for {GAME_ID}, not {game.game_id}")
+        wt = dict(WEIGHTS)
+        wt.update({k: float(v) for k, v in overrides.items()})
+        if wt["temperature"] <= 0 or wt["temperature_per_round"] < 0:
+            raise ValueError("temperatures must be positive")
+        self.weights = wt
+        self.w.forum = wt["forum_scoring"]
+        self.w.show = wt["show_per_scoring"]
+        self.w.hand_cost = wt["hand_cost"]
+        self.w.ability = wt["ability_card"]
+        self.w.military = wt["military_reach"]
+        self.w.temperature = wt["temperature"]
+        self.w.temperature_per_round = wt["temperature_per_round"]
+        self.fn = rp_heuristic
+        self.params = &self.w
+        self.game_id = GAME_ID
+        self.name = "heuristic"
+
+    def estimates(self, State state):
+        """Each player's expected final score (the numbers behind the values)."""
+        cdef double est[RP_MAXP]
+        if state.game.game_id != GAME_ID:
+            raise ValueError(f"this evaluator is for {GAME_ID}")
+        rp_estimates(<const RPState *>state.s, &self.w, est)
+        return [est[p] for p in range(state.num_players())]
+
+
+def evaluator_specs():
+    return [EvaluatorSpec(GAME_ID, "heuristic", RiseToPowerHeuristic,
+                          "expected final VP from scores so far, forum standings, the best show "
+                          "in hand, Senate abilities and Military reach, as a softmax over players")]

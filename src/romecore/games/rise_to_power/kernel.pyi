@@ -1,0 +1,6 @@
+"""Type stubs for romecore.games.rise_to_power.kernel (a Cython module)."""
+
+kernel_capsule: object
+STATE_SIZE: int
+NUM_ACTIONS: int
+MAX_GAME_LENGTH: int
