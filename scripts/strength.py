@@ -46,6 +46,7 @@ class MatchResult:
     mean_score: float
     mean_opponent_score: float
     agent_seconds_per_move: float
+    agent_iterations_per_move: float  # simulations / nodes the tested agent managed
     seconds: float
     seed: int
 
@@ -61,9 +62,28 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _play_one(job: tuple) -> tuple[float, float, float, float, int]:
+class _Counting:
+    """Wraps an agent and adds up the iterations its searches report."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.spec = getattr(agent, "spec", "?")
+        self.iterations = 0
+
+    def step(self, state):
+        action = self.agent.step(state)
+        self.iterations += int(getattr(self.agent, "stats", {}).get("iterations", 0))
+        return action
+
+    def restart(self):
+        restart = getattr(self.agent, "restart", None)
+        if restart:
+            restart()
+
+
+def _play_one(job: tuple) -> tuple[float, float, float, float, int, int]:
     """One game: (agent's return, agent's score, opponents' mean score, agent seconds,
-    agent moves)."""
+    agent moves, agent iterations)."""
     game_id, players, agent_spec, opponent_spec, index, seed = job
     warnings.simplefilter("ignore")
     import romecore
@@ -74,15 +94,16 @@ def _play_one(job: tuple) -> tuple[float, float, float, float, int]:
     game_seed = seed * 1_000_003 + deal
     agents = [romecore.make_agent(opponent_spec, game=game, seed=game_seed * 31 + p)
               for p in range(players)]
-    agents[seat] = romecore.make_agent(agent_spec, game=game, seed=game_seed * 31 + 17)
+    tested = _Counting(romecore.make_agent(agent_spec, game=game, seed=game_seed * 31 + 17))
+    agents[seat] = tested
     result = play_game(game, agents, game_seed)
     others = [s for p, s in enumerate(result.scores) if p != seat]
     for a in agents:
-        close = getattr(a, "close", None)
+        close = getattr(getattr(a, "agent", a), "close", None)
         if close:
             close()
     return (result.returns[seat], result.scores[seat], sum(others) / len(others),
-            result.think_seconds[seat], result.moves[seat])
+            result.think_seconds[seat], result.moves[seat], tested.iterations)
 
 
 def match(game_id: str, players: int, agent: str, opponent: str, games: int, jobs: int,
@@ -112,6 +133,7 @@ def match(game_id: str, players: int, agent: str, opponent: str, games: int, job
                        1 / players, sum(r[1] for r in results) / games,
                        sum(r[2] for r in results) / games,
                        sum(r[3] for r in results) / max(moves, 1),
+                       sum(r[5] for r in results) / max(moves, 1),
                        time.perf_counter() - t0, seed)
 
 
@@ -125,7 +147,8 @@ def report(r: MatchResult) -> str:
     return (f"{r.agent} vs {r.opponent} ({r.game}, {r.players}p, {r.games} games): "
             f"win rate {r.win_rate:.3f} [95% CI {r.ci_low:.3f}-{r.ci_high:.3f}], par {r.par:.2f}; "
             f"mean score {r.mean_score:.1f} vs {r.mean_opponent_score:.1f}; "
-            f"{r.agent_seconds_per_move * 1000:.1f} ms/move; {r.seconds:.0f}s")
+            f"{r.agent_seconds_per_move * 1000:.1f} ms and {r.agent_iterations_per_move:.0f} "
+            f"iterations a move; {r.seconds:.0f}s")
 
 
 def _save(path: str | None, r: MatchResult, extra: dict | None = None) -> None:

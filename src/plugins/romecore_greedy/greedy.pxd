@@ -9,5 +9,6 @@ cdef class GreedyAgent(SearchAgent):
     cdef readonly int max_depth
     cdef rc_stack states              # one position per depth
     cdef int32_t *depth_acts          # one legal-action list per depth
+    cdef double *values               # the root actions' values
 
     cdef double _value(self, int depth, int mover) except? -1.0 nogil

@@ -28,6 +28,7 @@ cdef class GreedyAgent(SearchAgent):
     def __cinit__(self, *args, **kwargs):
         self.states.data = NULL
         self.depth_acts = NULL
+        self.values = NULL
 
     def __init__(self, game, seed=None, int nodes=0, double time=0.0, evaluator="default",
                  int samples=1, lookahead="turn", int max_depth=12):
@@ -44,31 +45,32 @@ cdef class GreedyAgent(SearchAgent):
         self.whole_turn = lookahead == "turn"
         self.max_depth = max_depth if self.whole_turn else 1
         self.depth_acts = <int32_t *>malloc(sizeof(int32_t) * self.k.max_legal * (max_depth + 1))
-        if self.depth_acts == NULL or stack_init(&self.states, self.k.state_size, max_depth + 2) < 0:
+        self.values = <double *>malloc(sizeof(double) * self.k.max_legal)
+        if self.depth_acts == NULL or self.values == NULL or stack_init(&self.states, self.k.state_size, max_depth + 2) < 0:
             raise MemoryError()
 
     def __dealloc__(self):
         stack_free(&self.states)
         free(self.depth_acts)
+        free(self.values)
 
     cdef int32_t _search(self, int player) except -2:
         cdef const rc_kernel *k = self.k
         cdef int n, i, ties = 0
         cdef int32_t *acts = self.depth_acts
+        cdef double *values = self.values
         cdef double v, best = -1.0
         cdef int32_t choice
         self._setup_budget(20000)
         memcpy(stack_at(&self.states, 0), self.root, k.state_size)
         n = k.legal_actions(self.root, acts)
         choice = acts[0]
-        values = []
         with nogil:
             for i in range(n):
                 memcpy(stack_at(&self.states, 1), self.root, k.state_size)
                 k.apply(stack_at(&self.states, 1), acts[i])
                 v = self._value(1, player)
-                with gil:
-                    values.append((acts[i], v))
+                values[i] = v
                 if v > best + 1e-12:
                     best = v
                     choice = acts[i]
@@ -77,7 +79,7 @@ cdef class GreedyAgent(SearchAgent):
                     ties += 1  # reservoir sampling among equal values
                     if rc_rng_below(&self.rng, ties) == 0:
                         choice = acts[i]
-        self.stats["values"] = values
+        self.stats["values"] = [(acts[i], values[i]) for i in range(n)]
         self.stats["iterations"] = self.budget.used
         return choice
 
