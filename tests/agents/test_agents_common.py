@@ -168,7 +168,8 @@ def test_step_refuses_another_games_state(name):
     "mcts:nonsense=1", "mcts:simulations=-1", "mcts:rollout=clever", "mcts:c=-1",
     "mcts:eps=2", "ismcts:time=-0.5", "greedy:samples=0", "greedy:lookahead=far",
     "greedy:evaluator=none", "mcts:evaluator=no_such_evaluator,cutoff=5", "mcts:simulations=many",
-    "mcts:workers=0", "mcts:max_nodes=3",
+    "mcts:workers=0", "mcts:max_nodes=3", "mcts:determinize=0", "alphabeta:algorithm=maxn",
+    "alphabeta:chance=expect", "alphabeta:depth=99", "alphabeta:evaluator=none",
 ])
 def test_bad_parameters_are_refused(bad):
     game = romecore.load_game("great_city_of_rome", players=2)

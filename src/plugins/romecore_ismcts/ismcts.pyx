@@ -135,6 +135,8 @@ cdef class ISMCTSAgent(TreeAgent):
             nh = 0
             for i in range(n):
                 key = <uint32_t>self.acts[i] if p == player else k.observe_action(s, player, self.acts[i])
+                if key >= <uint32_t>k.num_actions and not (key & RC_HIDDEN):
+                    key |= RC_HIDDEN  # out of contract: never index the mark table with it
                 self.keys[i] = key
                 if key & RC_HIDDEN:
                     if self._hidden_index(key, nh) < 0:

@@ -21,7 +21,8 @@ __all__ = ["MCTSAgent", "PARAMS"]
 PARAMS = {
     **TREE_PARAMS,
     "pimc": (int, 1, "hidden information: resampled worlds searched, voting (1: the world handed in)"),
-    "determinize": (int, 1, "1: search one resampled world (the one handed to step); see pimc"),
+    "determinize": (int, 1, "1 (the only value): search determinized worlds; the one handed to "
+                            "step unless pimc > 1"),
     "reuse": (bool, True, "keep the tree between moves and reuse the subtree of the new position"),
     "reuse_states": (int, 4096, "positions replayed when looking for the new root in the old tree"),
 }

@@ -43,8 +43,11 @@ cdef class MCTSAgent(TreeAgent):
             evaluator = "default" if (cutoff > 0 or rollout == "greedy") else None
         self._configure(game, seed, simulations, time, evaluator, rollout, eps, cutoff)
         self._configure_tree(c, max_nodes)
-        if pimc < 0 or determinize not in (0, 1):
-            raise AgentSpecError("pimc must be >= 0 and determinize 0 or 1")
+        if pimc < 0:
+            raise AgentSpecError("pimc must be >= 0")
+        if determinize != 1:
+            raise AgentSpecError("mcts always searches determinized worlds (determinize=1): the one "
+                                 "handed to step, or pimc=N resamples; ismcts searches information sets")
         self.worlds = pimc if pimc > 1 else 1
         self.reuse = reuse and self.worlds == 1
         self.reuse_states = reuse_states
