@@ -179,3 +179,52 @@ def test_inconsistent_dicts_are_rejected():
     # a tile at a water source with its aqueduct not started
     gray = site(3, 0)
     _bad(g, hills=[[2, 0], [-2, 0], [-2, 2]], tiles=[tile(spoke(gray, 0), GREEN)])
+
+
+def _junk_variants(value):
+    return [None, -1, 10**6, "x", [], {"a": 1}, [[1, 2]], 1.5]
+
+
+def test_mangled_dicts_load_or_raise_serialization_error():
+    """Replacing any field of a real dict (at any depth) with junk either loads a state the
+    kernel validated or raises SerializationError: never another exception."""
+    g = game(3)
+    s = g.new_initial_state(seed=2)
+    rng = random.Random(2)
+    states = []
+    while not s.is_terminal():
+        if rng.random() < 0.08:
+            states.append(s.to_dict())
+        s.apply_action(rng.choice(s.legal_actions()))
+    states.append(s.to_dict())
+
+    def paths(obj, prefix=()):
+        yield prefix
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                if prefix == () and k in ("game", "options"):
+                    continue   # the generic wrapper's fields, not this game's schema
+                yield from paths(v, prefix + (k,))
+        elif isinstance(obj, list):
+            for i, v in enumerate(obj[:3]):
+                yield from paths(v, prefix + (i,))
+
+    import copy
+    loaded = rejected = 0
+    for d in (states[len(states) // 2], states[-1]):
+        for path in list(paths(d))[1:]:
+            for junk in _junk_variants(None):
+                m = copy.deepcopy(d)
+                parent = m
+                for key in path[:-1]:
+                    parent = parent[key]
+                parent[path[-1]] = junk
+                try:
+                    st = g.state_from_dict(m)
+                except romecore.SerializationError:
+                    rejected += 1
+                    continue
+                loaded += 1
+                st.legal_actions()
+                str(st)
+    assert rejected and loaded

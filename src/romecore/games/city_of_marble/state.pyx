@@ -86,6 +86,18 @@ def _placement(entry):
     raise ValueError("a tile needs 'triangles' or 'vertices'")
 
 
+def _dict(x, what):
+    if not isinstance(x, dict):
+        raise ValueError(f"{what} must be a dict, got {x!r}")
+    return x
+
+
+def _list(x, what):
+    if not isinstance(x, (list, tuple)):
+        raise ValueError(f"{what} must be a list, got {x!r}")
+    return x
+
+
 def _counts(d, what):
     out = [0, 0, 0, 0]
     if d is None:
@@ -364,7 +376,7 @@ cdef class CityOfMarbleState(State):
         cdef CMState *s = _st(self)
         cdef int n = s.nplayers, p, c, j, pl, a, i
         phase = d.get("phase")
-        hills = d.get("hills", [])
+        hills = _list(d.get("hills", []), "hills")
         if len(hills) > CM_NHILLS:
             raise ValueError("too many hills")
         for h in hills:
@@ -386,9 +398,8 @@ cdef class CityOfMarbleState(State):
         s.actions_left = _int(d.get("actions_left", default_actions), "actions_left")
         # tiles and magistrates on them
         on_tiles = [0] * n
-        for entry in d.get("tiles", []):
-            if not isinstance(entry, dict):
-                raise ValueError("a tile is a dict")
+        for entry in _list(d.get("tiles", []), "tiles"):
+            _dict(entry, "a tile")
             pl = _placement(entry)
             if (s.placed[pl >> 6] >> (pl & 63)) & 1:
                 raise ValueError(f"two tiles on {_pl_text(pl)}")
@@ -407,8 +418,8 @@ cdef class CityOfMarbleState(State):
                 s.mag[owner][on_tiles[owner]] = pl
                 on_tiles[owner] += 1
         # sites
-        for entry in d.get("sites", []):
-            i = _site_id(entry.get("site"))
+        for entry in _list(d.get("sites", []), "sites"):
+            i = _site_id(_dict(entry, "a site").get("site"))
             if entry.get("fountain"):
                 s.site[i] = SITE_FOUNTAIN
             elif entry.get("empty"):
@@ -422,13 +433,14 @@ cdef class CityOfMarbleState(State):
                     raise ValueError(f"building owner {owner} out of range")
                 s.site[i] = SITE_BUILDING + 4 * owner + c
         # aqueducts
-        aqs = d.get("aqueducts", [])
+        aqs = _list(d.get("aqueducts", []), "aqueducts")
         if len(aqs) > CM_NAQ:
             raise ValueError("three aqueducts at most")
         for a, entry in enumerate(aqs):
+            _dict(entry, "an aqueduct")
             if not entry.get("started", bool(entry.get("path"))):
                 continue
-            path = [_vert_id(v) for v in entry.get("path", [])] or [_B.water[a]]
+            path = [_vert_id(v) for v in _list(entry.get("path", []), "path")] or [_B.water[a]]
             if len(path) > CM_AQMAX + 1:
                 raise ValueError("aqueduct longer than its pieces")
             s.aq_started |= 1 << a
@@ -436,7 +448,7 @@ cdef class CityOfMarbleState(State):
             for i, v in enumerate(path):
                 s.aq_path[a][i] = v
         # players
-        players = d.get("players", [])
+        players = _list(d.get("players", []), "players")
         if len(players) > n:
             raise ValueError(f"{len(players)} players given for a {n}-player game")
         points = [0] * n
@@ -444,7 +456,7 @@ cdef class CityOfMarbleState(State):
             if SITE_BUILDING <= s.site[i] < SITE_FOUNTAIN:
                 points[(s.site[i] - SITE_BUILDING) >> 2] += _COL[(s.site[i] - SITE_BUILDING) & 3].points
         for p in range(n):
-            pd = players[p] if p < len(players) else {}
+            pd = _dict(players[p], "a player") if p < len(players) else {}
             s.points[p] = _int(pd.get("points", points[p]), "points")
             s.coins[p] = _int(pd.get("coins", 0), "coins")
             if "tiles" in pd:
@@ -452,12 +464,12 @@ cdef class CityOfMarbleState(State):
                     s.centre[p][c] = k
             for c, k in enumerate(_counts(pd.get("imperium"), "imperium")):
                 s.imp[p][c] = k
-            for v in pd.get("bridges", []):
+            for v in _list(pd.get("bridges", []), "bridges"):
                 v = _int(v, "bridge value")
                 if not 1 <= v <= 4:
                     raise ValueError(f"bridge value {v} out of range")
                 s.bridges[p][v - 1] += 1
-            mags = pd.get("magistrates", {})
+            mags = _dict(pd.get("magistrates", {}), "magistrates")
             k = on_tiles[p]
             locs = []
             for c, cnt in enumerate(_counts(mags.get("imperium"), "imperium magistrates")):
@@ -489,21 +501,21 @@ cdef class CityOfMarbleState(State):
                     raise ValueError(f"more than {_COL[c].tiles} {_COL[c].name} tiles")
                 s.stack[c] = _COL[c].tiles - held
         # steps in progress
-        play = d.get("tile_play") or {}
+        play = _dict(d.get("tile_play") or {}, "tile_play")
         if play:
             s.sel_colour = _colour_id(play.get("colour"))
             s.sel_mag = bool(play.get("magistrate"))
             if play.get("site") is not None:
                 s.sel_site = _site_id(play["site"])
-        res = d.get("resolution") or {}
+        res = _dict(d.get("resolution") or {}, "resolution")
         if res:
             s.pend_bridges = _int(res.get("bridges_to_take", 0), "bridges_to_take")
-            for name in res.get("aqueducts_to_start", []):
+            for name in _list(res.get("aqueducts_to_start", []), "aqueducts_to_start"):
                 s.aq_todo |= 1 << _AQ.index(name)
             if res.get("aqueduct") is not None:
                 s.aq_cur = _AQ.index(res["aqueduct"])
                 s.aq_left = _int(res.get("pieces_left", 0), "pieces_left")
-            sites = sorted(_site_id(x) for x in res.get("sites", []))
+            sites = sorted(_site_id(x) for x in _list(res.get("sites", []), "sites"))
             if len(sites) > 2:
                 raise ValueError("two pending sites at most")
             for i, x in enumerate(sites):
