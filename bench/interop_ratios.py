@@ -4,7 +4,9 @@
 
 Search: simulations per second from one position (median of ``--repeat`` searches after
 one warm-up).  Step loop: microseconds per ``legal_actions()`` + ``apply_action()``
-(best of ``--repeat`` timeit runs).  One core; run it on a quiet machine.
+(best of ``--repeat`` timeit runs).  Times are the process's CPU time, so that other
+work on a shared machine slows the wall clock but not the numbers (everything measured
+runs on one thread).
 """
 
 from __future__ import annotations
@@ -28,15 +30,15 @@ def sims_per_second(make, repeat):
     run()
     times = []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = time.process_time()
         run()
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
     return sims / statistics.median(times)
 
 
 def step_us(step, repeat, number=20000):
     step()
-    return min(timeit.repeat(step, number=number, repeat=repeat)) / number * 1e6
+    return min(timeit.repeat(step, number=number, repeat=repeat, timer=time.process_time)) / number * 1e6
 
 
 def main(argv=None):
@@ -46,7 +48,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
 
-    print(f"{cases.PLAYERS} players, one core; search from the first real decision "
+    print(f"{cases.PLAYERS} players, CPU time of one thread; search from the first real decision "
           f"(romecore sims={cases.OUR_SIMS}, OpenSpiel C++ MCTS sims="
           f"{cases.OPENSPIEL_CPP_SIMS}, OpenSpiel Python ISMCTS sims={cases.OPENSPIEL_PY_SIMS})\n")
     print(f"{'game':20} {'ours mcts/s':>12} {'OS C++ mcts/s':>14} {'ratio':>7}   "

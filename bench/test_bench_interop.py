@@ -41,7 +41,7 @@ PLAYERS = 4  # every game allows 4
 #: Simulations per search: enough for a fraction of a second in each engine.
 OUR_SIMS = 1000
 OPENSPIEL_CPP_SIMS = 100
-OPENSPIEL_PY_SIMS = 30
+OPENSPIEL_PY_SIMS = 60
 UCT_C = 0.7  # romecore's default; rewards lie in [0, 1] in both engines
 
 
