@@ -332,6 +332,30 @@ cdef inline bint can_place(const RPState *s, int p, int t, int v) noexcept nogil
     return not s.consul
 
 
+cdef inline uint32_t face_mask(const RPState *s, int p) noexcept nogil:
+    """Bit v set for each face v (1..6) among p's unplaced dice."""
+    cdef uint32_t m = 0
+    cdef int v
+    for v in range(1, 7):
+        if s.dice[p][v]:
+            m |= 1u << v
+    return m
+
+
+cdef inline uint32_t track_faces(const RPState *s, int p, int t) noexcept nogil:
+    """Faces (bit v) that p may place on track t now: can_place as a mask."""
+    cdef const RPGroup *g = &s.grp[t][p]
+    cdef int r
+    if g.n:
+        if g.n >= RP_DICE:
+            return 0
+        r = g.d[g.n - 1]
+        if s.consul:
+            return 0x7Eu & ~((2u << r) - 1)
+        return ((2u << r) - 2) & 0x7Eu
+    return 0 if s.consul else 0x7Eu
+
+
 cdef inline void place_die(RPState *s, int p, int t, int v) noexcept nogil:
     cdef RPGroup *g = &s.grp[t][p]
     cdef int k, pos, ng
@@ -614,23 +638,33 @@ cdef inline bint target_ok(const RPState *s, int c, int p, int q) noexcept nogil
     return False
 
 
-cdef bint card_usable(const RPState *s, int p, int c, int ctx) noexcept nogil:
+ctypedef struct Facts:
+    int unplaced          # p's unplaced dice
+    uint32_t free         # p's unexhausted provinces
+
+
+cdef inline void gather(const RPState *s, int p, Facts *f) noexcept nogil:
+    f.unplaced = unplaced(s, p)
+    f.free = s.p_own[p] & ~s.p_exh
+
+
+cdef bint card_usable(const RPState *s, int p, int c, int ctx, const Facts *f) noexcept nogil:
     """Whether p may activate Senate card c now: it is p's, unexhausted, has its
     province(s) free, suits the moment and would have an effect."""
     cdef int ab = S_AB[c], q
     cdef bint phase2 = ctx == CTX_PLACE or ctx == CTX_AFTER
     if not ((s.s_own[p] >> c) & 1) or (s.s_exh >> c) & 1:
         return False
-    if pc(prov_avail(s, p, c)) < S_NSYM[c]:
+    if pc(f.free & (P_RES_MASK[S_RES[c]] if ab == AB_FORUM_MOVE else P_TYPE_MASK[S_SYM[c]])) < S_NSYM[c]:
         return False
     if ab == AB_MILITARY_BONUS:
-        return phase2 and (s.grp[T_MILITARY][p].n > 0 or unplaced(s, p) > 0)
+        return phase2 and (s.grp[T_MILITARY][p].n > 0 or f.unplaced > 0)
     if ab == AB_COIN_BONUS:
-        return phase2 and (s.grp[T_MARKET][p].n > 0 or unplaced(s, p) > 0)
+        return phase2 and (s.grp[T_MARKET][p].n > 0 or f.unplaced > 0)
     if ab == AB_REROLL_PLACED_MILITARY:
         return phase2 and s.grp[T_MILITARY][p].n > 0
     if ab == AB_REROLL_UNPLACED or ab == AB_INVERT or ab == AB_SHIFT:
-        return phase2 and unplaced(s, p) > 0
+        return phase2 and f.unplaced > 0
     if ab == AB_CONSUL:
         return ctx == CTX_PLACE and consul_possible(s, p)
     if ab == AB_LOWER_PLACED:
@@ -660,13 +694,15 @@ cdef inline int add_activations(const RPState *s, int p, int ctx, int32_t *out, 
     cdef uint32_t avail = s.s_own[p] & ~s.s_exh
     cdef uint32_t m = avail & S_CTX_MASK[ctx]
     cdef int c
-    if s.consul:
+    cdef Facts f
+    if s.consul or not m:
         return n
+    gather(s, p, &f)
     while m:
         c = rc_pop_lsb32(&m)
         if avail & S_TWIN_LOWER[c]:
             continue  # an identical card with a lower id stands for it
-        if card_usable(s, p, c, ctx):
+        if card_usable(s, p, c, ctx, &f):
             out[n] = A_ACTIVATE + c
             n += 1
     return n
@@ -1107,11 +1143,12 @@ cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil:
     if ph == PH_DEAL or ph == PH_ROLL or ph == PH_ORDER or ph == PH_REROLL or ph == PH_DRAW:
         return rp_chance_outcomes(vs, out, probs)
     if ph == PH_PLACE:
+        avail = face_mask(s, p)
         for t in range(RP_NTRACKS):
-            for v in range(1, 7):
-                if s.dice[p][v] and can_place(s, p, t, v):
-                    out[n] = A_PLACE + t * 6 + v - 1
-                    n += 1
+            m = track_faces(s, p, t) & avail
+            while m:
+                out[n] = A_PLACE + t * 6 + rc_pop_lsb32(&m) - 1
+                n += 1
         if n == 0:
             out[0] = A_DONE  # no die can be placed: pass
             n = 1
@@ -1433,46 +1470,62 @@ cdef void apply_raw(RPState *s, int32_t a) noexcept nogil:
         s.phase = PH_MARKET
 
 
-cdef inline bint surely_open(const RPState *s) noexcept nogil:
-    """A quick sufficient test that the state has two or more legal actions (or is
-    over), for the common phases; False means "look at the legal list"."""
+cdef enum:
+    OPEN = -1        # two or more legal actions (or the game is over)
+    UNKNOWN = -2     # look at the legal list
+
+
+cdef inline int32_t quick_forced(const RPState *s) noexcept nogil:
+    """The forced action of a state with a single legal action, OPEN when there are
+    more, or UNKNOWN: quick answers for the common phases of a game."""
     cdef int ph = s.phase, p = s.actor, t, v, k
     cdef uint32_t m
     if ph == PH_ROLL or ph == PH_REROLL or ph == PH_OVER:
-        return True  # a die always has six outcomes
-    if ph == PH_PLACE and not s.consul:
-        k = 0
-        for t in range(RP_NTRACKS):
-            for v in range(1, 7):
-                if s.dice[p][v] and can_place(s, p, t, v):
-                    k += 1
-                    if k >= 2:
-                        return True
-        return False
+        return OPEN  # a die always has six outcomes
+    if ph == PH_PLACE:
+        if s.consul:
+            return UNKNOWN
+        m = face_mask(s, p)
+        k = pc(track_faces(s, p, 0) & m) + pc(track_faces(s, p, 1) & m) + pc(track_faces(s, p, 2) & m)
+        return OPEN if k >= 2 else UNKNOWN
+    if ph == PH_AFTER or ph == PH_TRIBUNUS or ph == PH_FORUM:
+        k = CTX_AFTER if ph == PH_AFTER else CTX_TRIBUNUS if ph == PH_TRIBUNUS else CTX_FORUM
+        if s.s_own[p] & ~s.s_exh & S_CTX_MASK[k]:
+            return UNKNOWN
+        return A_DONE  # no card to activate: done
+    if ph == PH_SHOW:
+        k = pc(s.a_show[p])
+        if k == 0 and pc(s.a_hand[p]) < SHOW_MIN:
+            return A_DONE  # no show possible
+        return UNKNOWN
     if ph == PH_DEAL:
         k = rp_chance_kind(s)
         if k == 0:
-            return pc(era_pool(s.p_deck, P_ERA_MASK)) >= 2
-        if k == 2:
-            m = s.a_deck
-            return (m & ~AT_MASK[A_TYPE[rc_lsb32(m)]]) != 0 if m else False
-        return False
+            return OPEN if pc(era_pool(s.p_deck, P_ERA_MASK)) >= 2 else UNKNOWN
+        if k == 1:
+            m = era_pool(s.s_deck, S_ERA_MASK)
+            return OPEN if m & ~S_TWINS[rc_lsb32(m)] else UNKNOWN
+        m = s.a_deck
+        return OPEN if m & ~AT_MASK[A_TYPE[rc_lsb32(m)]] else UNKNOWN
+    if ph == PH_SENATE:
+        m = s.s_row
+        return OPEN if m & ~S_TWINS[rc_lsb32(m)] else UNKNOWN
     if ph == PH_MARKET:  # done, and a purchase
         if s.budget >= FACE_DOWN_COST and s.a_deck:
-            return True
+            return OPEN
         for t in range(s.floor, RP_NATYPES):
             if s.a_row & AT_MASK[t] and AT_COST[t] <= s.budget:
-                return True
-        return False
+                return OPEN
+        return A_DONE
     if ph == PH_MILITARY:  # done, and a conquest
         if pc(s.p_own[p]) >= ARCHES:
-            return False
+            return A_DONE
         m = s.p_row & ~((1u << s.floor) - 1)
         while m:
             if P_POWER[rc_pop_lsb32(&m)] <= s.budget:
-                return True
-        return False
-    return False
+                return OPEN
+        return A_DONE
+    return UNKNOWN
 
 
 cdef void rp_apply(void *vs, int32_t a) noexcept nogil:
@@ -1480,11 +1533,17 @@ cdef void rp_apply(void *vs, int32_t a) noexcept nogil:
     cdef RPState *s = <RPState *>vs
     cdef int32_t buf[MAX_LEGAL]
     cdef int guard
+    cdef int32_t f
     apply_raw(s, a)
     for guard in range(100000):  # a true bound: every step moves the game on
-        if surely_open(s) or rp_legal(vs, buf) != 1:
+        f = quick_forced(s)
+        if f == OPEN:
             return
-        apply_raw(s, buf[0])
+        if f == UNKNOWN:
+            if rp_legal(vs, buf) != 1:
+                return
+            f = buf[0]
+        apply_raw(s, f)
 
 
 cdef void rp_returns(const void *vs, double *out) noexcept nogil:
