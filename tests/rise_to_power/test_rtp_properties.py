@@ -126,7 +126,7 @@ def check_hidden(game, st, rng):
 def test_step_invariants_in_random_games(players, intrigue):
     game = rtp(players, intrigue)
     rng = random.Random(players * 7 + len(intrigue))
-    for g in range(24):
+    for g in range(50):
         st = game.new_initial_state(seed=g)
         gone, vp = set(), [0] * players
         step = 0

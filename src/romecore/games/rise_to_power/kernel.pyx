@@ -1976,6 +1976,12 @@ RP_KERNEL.state_size = sizeof(RPState)
 RP_KERNEL.state_version = 1
 RP_KERNEL.num_actions = RP_NUM_ACTIONS
 RP_KERNEL.max_legal = MAX_LEGAL
+# A true bound on the actions of one game (forced steps included), per round with 4
+# players: deal 13, roll 16, Tribunus phase 4 + 3 (one Tribunus card at most), turn-order
+# ties 3, placement 16 turns x 2, phase-2 activations at most 20 cards x (1 activation +
+# 2 provinces + 18 parameters and re-rolls, Proconsul's worst), Military 4 + 4, Senate 4,
+# Black Market 5 purchases + 4 x (5 face-down draws x 2 + done), forum 12 + 2 x 2, shows
+# 31 cards + 4 + 2: 605 a round, 3025 a game.
 RP_KERNEL.max_game_length = 3200
 RP_KERNEL.init = rp_init
 RP_KERNEL.num_players = rp_num_players
