@@ -2,6 +2,7 @@
 of the 193 cards, limits, legal lists, round trips, determinism, honest views
 (resample never changes what a player knows), snapshot fuzzing."""
 
+import copy
 import random
 
 import pytest
@@ -182,7 +183,11 @@ def test_snapshot_fuzzing():
         st = base[i % len(base)]
         raw = bytearray(st.state_bytes())
         for _ in range(rng.randrange(1, 4)):
-            raw[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
+            k = rng.randrange(len(raw))
+            if rng.random() < 0.5:
+                raw[k] ^= 1 << rng.randrange(8)          # a flipped bit
+            else:
+                raw[k] = rng.choice((0, 1, 2, 5, 6, 35, 36, 143, 144, 255, rng.randrange(256)))
         blob = st.serialize().replace(st.state_bytes(), bytes(raw))
         try:
             w = g.deserialize(blob)
@@ -196,3 +201,50 @@ def test_snapshot_fuzzing():
         w.playout(i)
         assert w.is_terminal()
     assert accepted > 0
+
+
+def _leaves(d, path=()):
+    if isinstance(d, dict):
+        for k, v in d.items():
+            yield from _leaves(v, path + (k,))
+    elif isinstance(d, list):
+        for i, v in enumerate(d):
+            yield from _leaves(v, path + (i,))
+    yield path
+
+
+def test_dict_fuzzing():
+    """Mangled dicts either load into a valid state or raise SerializationError."""
+    g = game(3)
+    rng = random.Random(5)
+    bases = []
+    for i in range(8):
+        st = g.new_initial_state(seed=i)
+        for _ in range(rng.randrange(0, 600)):
+            if st.is_terminal():
+                break
+            st.apply_action(st.sample_chance() if st.is_chance_node() else rng.choice(st.legal_actions()))
+        bases.append(st.to_dict())
+    values = [None, -1, 0, 1, 2, 5, 300, 10 ** 20, "x", "Tower", "Stone", "Patron", [], {}, [1, 2],
+              {"a": 1}, True, 1.5]
+    loaded = 0
+    for it in range(1500):
+        d = copy.deepcopy(bases[it % len(bases)])
+        paths = [p for p in _leaves(d) if p and p[0] not in ("game", "options")]
+        for _ in range(rng.randrange(1, 3)):
+            path = rng.choice(paths)
+            cur = d
+            try:
+                for k in path[:-1]:
+                    cur = cur[k]
+                cur[path[-1]] = rng.choice(values)
+            except (KeyError, IndexError, TypeError):
+                pass
+        try:
+            st = g.state_from_dict(d)
+        except SerializationError:
+            continue
+        loaded += 1
+        st.playout(it)
+        assert st.is_terminal()
+    assert loaded > 0

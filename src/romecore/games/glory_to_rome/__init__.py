@@ -69,9 +69,11 @@ first, then buildings, then materials).  Cards no list places are in the draw pi
 - ``turn``: ``follow_index``, ``act_index``, ``eot_step``, ``eot_index``, ``did_craft``
   (players), ``think_return``, ``think_used``, ``draw_left``, ``petition``
   ({material, left, last}), ``last_unit``, ``selected`` ({card, from}), ``draw``
-  (Fountain / Atrium / Bar), ``sewer_last``.
+  (Fountain / Atrium / Bar), ``eot_last`` (the last Senate take or Sewer card: they
+  go in order, so no two orders reach one state).
 - ``legionary``: ``demands`` ({material: n}), ``stage``, ``victim_offset``,
-  ``material``, ``give_left``, ``coliseum_taken`` ({role: n}), ``coliseum_last``.
+  ``material``, ``give_left``, ``coliseum_taken`` ({role: n}), ``last`` (the last
+  building revealed or given, or role slain: these go in order).
 - ``setup``: ``dealt``, ``tie``, ``tie_dealt``; ``forum_winners``: players.
 - ``known``: ``{card id: [players]}`` where knowledge differs from the zone's default
   (draw pile: nobody; a hand: its owner; a Fountain draw: the drawer; else everyone);

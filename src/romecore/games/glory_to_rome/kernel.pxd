@@ -216,8 +216,8 @@ ctypedef struct GRState:
     uint8_t leg_m                   # material being given
     uint8_t leg_stage               # 0 pool, 1 hands, 2 Coliseum, 3 done
     uint8_t give_left
-    uint8_t col_last
-    uint8_t sew_last
+    uint8_t leg_last                # order of reveals, gives and slayings (no transpositions)
+    uint8_t eot_last                # order of Senate takes and Sewer cards
     uint8_t nframes
     uint8_t setup_i
     uint8_t tie_mask

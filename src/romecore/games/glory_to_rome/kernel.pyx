@@ -683,7 +683,7 @@ cdef inline bint coliseum_options(const GRState *s, int p, int q) noexcept nogil
     cdef int m
     if not vault_room(s, p):
         return False
-    for m in range(s.col_last, GR_NMAT):
+    for m in range(s.leg_last, GR_NMAT):
         if s.dem[m] > s.col_taken[m] and s.cnt[Z_CLIENT + q][m]:
             return True
     return False
@@ -712,6 +712,7 @@ cdef void reveal(GRState *s, int p, int b) noexcept nogil:
                 best, best_k = c, k
     s.known[best] = allp(s) | KN_REVEALED
     s.dem[CARD_M[best]] += 1
+    s.leg_last = b
 
 
 cdef int legion_step(GRState *s) noexcept nogil:
@@ -730,13 +731,14 @@ cdef int legion_step(GRState *s) noexcept nogil:
         s.leg_stage = 1
         s.leg_v = 1
         s.leg_m = 0
+        s.leg_last = 0
         s.give_left = 0
         return 1
     if s.leg_stage == 1:
         if s.leg_v >= n:
             s.leg_stage = 2
             s.leg_v = 1
-            s.col_last = 0
+            s.leg_last = 0
             memset(s.col_taken, 0, sizeof(s.col_taken))
             return 1
         q = (p + s.leg_v) % n
@@ -750,6 +752,7 @@ cdef int legion_step(GRState *s) noexcept nogil:
                         mv_public(s, c, Z_STOCK + p)
             s.leg_v += 1
             s.leg_m = 0
+            s.leg_last = 0
             s.give_left = 0
             return 1
         m = s.leg_m
@@ -759,7 +762,7 @@ cdef int legion_step(GRState *s) noexcept nogil:
             if s.give_left == 0:
                 s.leg_m += 1
                 return 1
-        types = zone_buildings(s, Z_HAND + q, m)
+        types = zone_buildings(s, Z_HAND + q, m) & ~((<uint64_t>1 << s.leg_last) - 1)
         if s.give_left >= have or rc_popcount64(types) == 1:
             while s.give_left and types:
                 c = find_building(s, Z_HAND + q, rc_lsb64(types))
@@ -769,6 +772,7 @@ cdef int legion_step(GRState *s) noexcept nogil:
                 mv_public(s, c, Z_STOCK + p)
                 s.give_left -= 1
             s.give_left = 0
+            s.leg_last = 0
             s.leg_m += 1
             return 1
         s.actor = q
@@ -781,7 +785,7 @@ cdef int legion_step(GRState *s) noexcept nogil:
         q = (p + s.leg_v) % n
         if not is_victim(s, p, q, s.leg_v) or not coliseum_options(s, p, q):
             s.leg_v += 1
-            s.col_last = 0
+            s.leg_last = 0
             memset(s.col_taken, 0, sizeof(s.col_taken))
             return 1
         s.actor = p
@@ -795,7 +799,7 @@ cdef int legion_step(GRState *s) noexcept nogil:
     s.leg_stage = 0
     s.leg_v = 0
     s.leg_m = 0
-    s.col_last = 0
+    s.leg_last = 0
     k = s.nframes - 1
     if s.fr_role[k] & FR_BASE:
         i = acts_total(s, p, s.fr_role[k] & 7)
@@ -841,7 +845,7 @@ cdef int eot_step(GRState *s) noexcept nogil:
             p = (s.leader + s.eot_i) % n
             if HAS(s, p, B_SEWER) and camp_has_cards(s, p):
                 s.actor = p
-                s.sew_last = 0
+                s.eot_last = 0
                 s.phase = PH_SEWER
                 return 1
             s.eot_i += 1
@@ -1065,7 +1069,8 @@ cdef int legal_act(const GRState *s, int32_t *out) noexcept nogil:
     elif r == R_LEGIONARY:
         m = s.dem[0] + s.dem[1] + s.dem[2] + s.dem[3] + s.dem[4] + s.dem[5]
         if m < gr_acts_left(s):
-            n = emit_buildings(unrevealed_buildings(s, p), out, n)
+            mask = unrevealed_buildings(s, p) & ~((<uint64_t>1 << s.leg_last) - 1)
+            n = emit_buildings(mask, out, n)
     elif r == R_PATRON:
         if client_room(s, p):
             if HAS(s, p, B_AQUEDUCT):
@@ -1153,25 +1158,38 @@ cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil:
     if ph == PH_THINK:
         return legal_think(s, out)
     if ph == PH_GIVE:
-        return emit_buildings(zone_buildings(s, Z_HAND + p, s.leg_m), out, 0)
+        # in building order, keeping enough of the material for the rest
+        mask = zone_buildings(s, Z_HAND + p, s.leg_m)
+        while mask:
+            m = rc_pop_lsb64(&mask)
+            if m < s.leg_last:
+                continue
+            k = 0
+            for j in range(B_LO[m], 24 * s.leg_m + 24):
+                if s.loc[j] == Z_HAND + p:
+                    k += 1
+            if k >= s.give_left:
+                out[n] = A_CARD + m
+                n += 1
+        return n
     if ph == PH_COLISEUM:
         q = (actp(s) + s.leg_v) % s.nplayers
         if vault_room(s, p):
-            for m in range(s.col_last, GR_NMAT):
+            for m in range(s.leg_last, GR_NMAT):
                 if s.dem[m] > s.col_taken[m] and s.cnt[Z_CLIENT + q][m]:
                     out[n] = A_COLISEUM + m
                     n += 1
         out[n] = A_DONE
         return n + 1
     if ph == PH_SENATE:
-        for j in range(1, s.nplayers):
+        for j in range(s.eot_last + 1, s.nplayers):
             if s.jplayed[(p + j) % s.nplayers]:
                 out[n] = A_SENATE + j - 1
                 n += 1
         out[n] = A_DONE
         return n + 1
     if ph == PH_SEWER:
-        for m in range(s.sew_last, GR_NMAT):
+        for m in range(s.eot_last, GR_NMAT):
             if find_mat(s, Z_CAMP + p, m) >= 0:
                 out[n] = A_SEWER + m
                 n += 1
@@ -1457,13 +1475,15 @@ cdef void apply_one(GRState *s, int a) noexcept nogil:
         c = find_building(s, Z_HAND + p, a - A_CARD)
         mv_public(s, c, Z_STOCK + actp(s))
         s.give_left -= 1
+        s.leg_last = a - A_CARD
         if s.give_left == 0:
             s.leg_m += 1
+            s.leg_last = 0
         s.phase = PH_LEGION
     elif ph == PH_COLISEUM:
         if a == A_DONE:
             s.leg_v += 1
-            s.col_last = 0
+            s.leg_last = 0
             memset(s.col_taken, 0, sizeof(s.col_taken))
         else:
             q = (p + s.leg_v) % s.nplayers
@@ -1473,25 +1493,27 @@ cdef void apply_one(GRState *s, int a) noexcept nogil:
             if s.fresh[q][a - A_COLISEUM] > s.cnt[Z_CLIENT + q][a - A_COLISEUM]:
                 s.fresh[q][a - A_COLISEUM] -= 1
             s.col_taken[a - A_COLISEUM] += 1
-            s.col_last = a - A_COLISEUM
+            s.leg_last = a - A_COLISEUM
         s.phase = PH_LEGION
     elif ph == PH_SENATE:
         if a == A_DONE:
             s.eot_i += 1
+            s.eot_last = 0
             s.phase = PH_EOT
         else:
             q = (p + a - A_SENATE + 1) % s.nplayers
             s.jplayed[q] -= 1
             s.jacks[p] += 1
+            s.eot_last = a - A_SENATE
     elif ph == PH_SEWER:
         if a == A_DONE:
             s.eot_i += 1
-            s.sew_last = 0
+            s.eot_last = 0
             s.phase = PH_EOT
         else:
             c = find_mat(s, Z_CAMP + p, a - A_SEWER)
             mv_public(s, c, Z_STOCK + p)
-            s.sew_last = a - A_SEWER
+            s.eot_last = a - A_SEWER
 
 
 cdef inline bint single_chance(const GRState *s) noexcept nogil:
@@ -1882,6 +1904,11 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
             return "a drawn card outside a Fountain action"
         if Z_FOUND <= z < Z_FOUND + GR_NSLOTS and s.st_card[z - Z_FOUND] != c:
             return "structure card does not match its slot"
+    # structure fields in range (gr_refresh below indexes arrays with them)
+    for k in range(s.nstruct):
+        if s.st_card[k] >= GR_NCARDS or s.st_owner[k] >= n or s.st_holder[k] >= n \
+                or s.st_site[k] >= GR_NMAT or s.st_flags[k] > 15:
+            return "structure field out of range"
     # derived fields
     memcpy(&t, s, sizeof(GRState))
     gr_refresh(&t)
@@ -1974,7 +2001,7 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
     if s.think_ret > RET_FRAME or s.think_used > 1 or s.pet_mat >= GR_NMAT or s.pet_left > PET_CARDS \
             or s.pet_last >= GR_NBUILD or s.sel_card >= GR_NCARDS or s.sel_src > SRC_DRAWN \
             or s.xdraw > X_BAR or s.leg_m > GR_NMAT or s.leg_v >= n or s.leg_stage > 2 \
-            or s.col_last >= GR_NMAT or s.sew_last >= GR_NMAT or s.tie_mask & ~a \
+            or s.leg_last >= GR_NBUILD or s.eot_last >= GR_NMAT or s.tie_mask & ~a \
             or s.tie_dealt & ~s.tie_mask:
         return "a turn field is out of range"
     if s.last_unit >= A_THINK:
@@ -2046,7 +2073,7 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
                 or s.give_left > s.dem[s.leg_m] or s.give_left > s.cnt[Z_HAND + s.actor][s.leg_m]:
             return "give fields out of step"
     elif s.phase == PH_COLISEUM:
-        if s.leg_stage != 2 or s.leg_v == 0 or s.nframes == 0 or s.actor != actp(s):
+        if s.leg_stage != 2 or s.leg_v == 0 or s.nframes == 0 or s.actor != actp(s) or s.leg_last >= GR_NMAT:
             return "Coliseum fields out of step"
     elif s.phase == PH_SENATE:
         if s.eot_step != 0 or s.eot_i >= n or s.actor != (s.leader + s.eot_i) % n:

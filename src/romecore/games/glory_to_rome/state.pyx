@@ -435,14 +435,14 @@ cdef class GloryToRomeState(State):
                 "last_unit": s.last_unit,
                 "selected": {"card": s.sel_card, "from": SOURCES[s.sel_src] if s.sel_src <= SRC_DRAWN else s.sel_src},
                 "draw": DRAWS[s.xdraw] if s.xdraw <= X_BAR else s.xdraw,
-                "sewer_last": s.sew_last,
+                "eot_last": s.eot_last,
             },
             "legionary": {
                 "demands": {MATERIALS[m]: s.dem[m] for m in range(GR_NMAT) if s.dem[m]},
                 "stage": s.leg_stage, "victim_offset": s.leg_v, "material": s.leg_m,
                 "give_left": s.give_left,
                 "coliseum_taken": {ROLES[m]: s.col_taken[m] for m in range(GR_NMAT) if s.col_taken[m]},
-                "coliseum_last": s.col_last,
+                "last": s.leg_last,
             },
             "setup": {"dealt": s.setup_i, "tie": _player_list(s.tie_mask, n),
                       "tie_dealt": _player_list(s.tie_dealt, n)},
@@ -455,6 +455,12 @@ cdef class GloryToRomeState(State):
         """Fills the struct (a fresh game before the deal) from a dict; see the module
         docs.  Cards are ids, or names of a building, material or role (then a card of
         that kind still unplaced is used: ids first, then buildings, then materials)."""
+        try:
+            self._load_dict_fields(d)
+        except AttributeError as e:   # a list or number where the schema has a dict
+            raise SerializationError(f"bad glory_to_rome state dict: {e}") from None
+
+    def _load_dict_fields(self, dict d):
         cdef GRState *s = _st(self)
         cdef int n = s.nplayers, p, c, k, m
         allp = (1 << n) - 1
@@ -606,7 +612,7 @@ cdef class GloryToRomeState(State):
         s.sel_src = SOURCES.index(src) if src in SOURCES else ival(src, "selected from")
         dr = t.get("draw", "Fountain")
         s.xdraw = DRAWS.index(dr) if dr in DRAWS else ival(dr, "draw")
-        s.sew_last = ival(t.get("sewer_last", 0), "sewer_last")
+        s.eot_last = ival(t.get("eot_last", 0), "eot_last")
         lg = d.get("legionary", {})
         for mat, v in lg.get("demands", {}).items():
             s.dem[_material_id(mat)] = ival(v, "demands")
@@ -616,7 +622,7 @@ cdef class GloryToRomeState(State):
         s.give_left = ival(lg.get("give_left", 0), "give_left")
         for role_, v in lg.get("coliseum_taken", {}).items():
             s.col_taken[_material_id(role_)] = ival(v, "coliseum_taken")
-        s.col_last = ival(lg.get("coliseum_last", 0), "coliseum_last")
+        s.leg_last = ival(lg.get("last", 0), "last")
         su = d.get("setup", {})
         s.setup_i = ival(su.get("dealt", 0), "setup dealt")
         s.tie_mask = sum(1 << ival(q, "tie", 0, n - 1) for q in su.get("tie", []))
