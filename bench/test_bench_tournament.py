@@ -94,12 +94,12 @@ class _Clock:
         pass
 
 
-def _pool_run(workers: int, games: int) -> dict:
+def _pool_run(workers: int, games: int, coalesce: bool = True) -> dict:
     game = romecore.load_game(GAME, players=4)
     tasks = [make_task(game, ["random", "random"], 1, i) for i in range(games)]
     clock = _Clock()
     t0 = time.perf_counter()
-    LocalBackend(workers=workers, prefetch=2).run(tasks, clock)
+    LocalBackend(workers=workers, prefetch=2, coalesce=coalesce).run(tasks, clock)
     steady = clock.ends[-1] - clock.ends[0]
     return {
         "games_per_s": (len(clock.ends) - 1) / steady,
@@ -117,6 +117,8 @@ def test_pool_throughput_two_workers_vs_one(benchmark):
     def both():
         out["one"] = _pool_run(1, games)
         out["two"] = _pool_run(2, games)
+        out["one_nc"] = _pool_run(1, games, coalesce=False)
+        out["two_nc"] = _pool_run(2, games, coalesce=False)
 
     benchmark.pedantic(both, rounds=1, iterations=1)
     benchmark.extra_info.update({
@@ -126,9 +128,12 @@ def test_pool_throughput_two_workers_vs_one(benchmark):
         "speedup": out["two"]["games_per_s"] / out["one"]["games_per_s"],
         "target_speedup": 1.8,
         "startup_s": out["two"]["startup_s"],
+        "speedup_without_coalescing": out["two_nc"]["games_per_s"] / out["one_nc"]["games_per_s"],
     })
     print(f"\n1 worker {out['one']['games_per_s']:.0f} games/s, 2 workers "
-          f"{out['two']['games_per_s']:.0f} games/s: x{benchmark.extra_info['speedup']:.2f}")
+          f"{out['two']['games_per_s']:.0f} games/s: x{benchmark.extra_info['speedup']:.2f}; "
+          f"without coalescing {out['one_nc']['games_per_s']:.0f} and {out['two_nc']['games_per_s']:.0f}: "
+          f"x{benchmark.extra_info['speedup_without_coalescing']:.2f}")
 
 
 def test_runner_overhead_per_game(benchmark):
