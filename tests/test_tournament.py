@@ -239,6 +239,24 @@ def test_cli_tournament_resume_and_replay(tmp_path):
     assert res.exit_code != 0 and "holds 6 records" in res.output
 
 
+def test_cli_default_results_file(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    args = ["tournament", GAME, "-p", "2", "-a", "random", "-a", "random", "-g", "2",
+            "--backend", "inline", "--no-progress"]
+    res = runner.invoke(main, args)
+    assert res.exit_code == 0, res.output
+    made = [f for f in os.listdir(".") if f.startswith(GAME) and f.endswith(".jsonl")]
+    assert len(made) == 1 and f"results in {made[0]}" in res.output.replace("\n", "")
+    assert len(records.read(made[0])) == 2
+    res = runner.invoke(main, args + ["--resume"])
+    assert res.exit_code != 0 and "--resume needs --out" in res.output
+    res = runner.invoke(main, args + ["--resume", "--overwrite", "--out", made[0]])
+    assert res.exit_code != 0 and "exclude each other" in res.output
+
+
 def test_cli_replay_steps_and_refuses_tampering(tmp_path):
     game = romecore.load_game(GAME, players=2)
     from romecore.match import play_game

@@ -44,8 +44,8 @@ def render_table(result: Any) -> Any:
               show_default=True, help="local process pool, a Ray cluster, or this process")
 @click.option("--address", default=None, help="Ray cluster address (default: a local Ray instance)")
 @click.option("--out", "out", default=None, metavar="FILE",
-              help="results file, JSON lines (default: GAME-tournament.jsonl; '-' for none)")
-@click.option("--resume", is_flag=True, help="continue the games in --out")
+              help="results file, JSON lines (default: a new GAME-DATE-TIME.jsonl here; '-' for none)")
+@click.option("--resume", is_flag=True, help="continue the tournament in --out (needs --out)")
 @click.option("--overwrite", is_flag=True, help="replace an existing --out")
 @click.option("--time-limit", type=click.FloatRange(min=0.001), default=600.0, show_default=True,
               help="seconds one game may take before its worker is replaced")
@@ -77,11 +77,15 @@ def command(game_id: str, players: int | None, agents: tuple[str, ...], num_game
 
     from romecore import tournament
 
+    import time
+
     game = load_game_or_exit(game_id, players, options)
-    if out is None:
-        out = f"{game_id}-tournament.jsonl"
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other")
+    if out is None:
+        if resume:
+            raise click.UsageError("--resume needs --out FILE: the results file to continue")
+        out = f"{game_id}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
     if agents and num_games is not None and num_games % len(agents):
         click.echo(f"note: {num_games} games is not a multiple of {len(agents)} agents; "
                    "seats will not be exactly balanced", err=True)
