@@ -249,10 +249,10 @@ def _check() -> None:
         for mask in range(1 << len(INTRIGUE_TITLES)):
             cards = senate_in_game(n, mask)
             assert len(cards) == 5 * k, (n, mask, len(cards))
-            for era, rounds in ((1, 2), (2, 2), (3, 1)):
-                assert sum(SENATE[c].era == era for c in cards) == k * rounds
-        for era, rounds in ((1, 2), (2, 2), (3, 1)):
-            assert sum(PROVINCES[i].era == era for i in provs) == k * rounds
+            for era in (1, 2, 3):  # each era fills the rows of its rounds exactly
+                assert sum(SENATE[c].era == era for c in cards) == k * ERA_OF_ROUND.count(era)
+        for era in (1, 2, 3):
+            assert sum(PROVINCES[i].era == era for i in provs) == k * ERA_OF_ROUND.count(era)
     for card in SENATE:
         assert card.ability in ABILITY_TIMING and card.symbol in PROVINCE_TYPES
         if card.intrigue:  # an Intrigue card shares the 2-player status of the card it replaces

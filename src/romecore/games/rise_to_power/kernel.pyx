@@ -84,7 +84,7 @@ cdef uint8_t AT_COST[RP_NATYPES]
 cdef uint32_t AT_MASK[RP_NATYPES]
 cdef uint8_t RANK_VP[RP_NRANKS]
 cdef uint8_t ROW_SIZE[5]
-cdef uint8_t ERA_OF_ROUND[6]
+cdef uint8_t ERA_ROUNDS[3]            # rounds whose rows come from each era
 cdef uint8_t SCORING_ROUND[6]
 cdef int ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
 cdef int REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA, FACES
@@ -179,11 +179,11 @@ def _load_tables():
     memset(ROW_SIZE, 0, sizeof(ROW_SIZE))
     for n, k in d.ROW_SIZE.items():
         ROW_SIZE[n] = k
-    memset(ERA_OF_ROUND, 0, sizeof(ERA_OF_ROUND))
+    memset(ERA_ROUNDS, 0, sizeof(ERA_ROUNDS))
     memset(SCORING_ROUND, 0, sizeof(SCORING_ROUND))
-    assert d.ROUNDS == 5 and len(d.ERA_OF_ROUND) == d.ROUNDS
-    for r, e in enumerate(d.ERA_OF_ROUND):
-        ERA_OF_ROUND[r + 1] = e
+    assert d.ROUNDS == 5 and list(d.ERA_OF_ROUND) == sorted(d.ERA_OF_ROUND)
+    for e in d.ERA_OF_ROUND:
+        ERA_ROUNDS[e - 1] += 1
     for r in d.SCORING_ROUNDS:
         SCORING_ROUND[r] = 1
     ROUNDS = d.ROUNDS
@@ -319,19 +319,6 @@ cdef inline void canonical(RPGroup *g) noexcept nogil:
         g.d[j + 1] = x
 
 
-cdef inline bint can_place(const RPState *s, int p, int t, int v) noexcept nogil:
-    cdef const RPGroup *g = &s.grp[t][p]
-    if g.n:
-        if g.n >= RP_DICE:
-            return False
-        if s.consul:
-            return v > g.d[g.n - 1]
-        return v <= g.d[g.n - 1]
-    # A player without a group on a track always finds a free section there (one
-    # section per player at most), unless Consul asks for a die above a group.
-    return not s.consul
-
-
 cdef inline uint32_t face_mask(const RPState *s, int p) noexcept nogil:
     """Bit v set for each face v (1..6) among p's unplaced dice."""
     cdef uint32_t m = 0
@@ -343,7 +330,10 @@ cdef inline uint32_t face_mask(const RPState *s, int p) noexcept nogil:
 
 
 cdef inline uint32_t track_faces(const RPState *s, int p, int t) noexcept nogil:
-    """Faces (bit v) that p may place on track t now: can_place as a mask."""
+    """Faces (bit v) that p may place on track t now.  A die joins p's group there and
+    may not exceed its rightmost die (with Consul: must exceed it); without a group a
+    section is always free (one section per player at most), unless Consul asks for a
+    die above a group."""
     cdef const RPGroup *g = &s.grp[t][p]
     cdef int r
     if g.n:
@@ -1638,24 +1628,21 @@ cdef inline bint ability_phase(int ph) noexcept nogil:
 
 cdef inline const char *check_decks(const RPState *s, int K) noexcept nogil:
     """The two era-ordered decks hold exactly what the rounds have not dealt."""
-    cdef int i, e, total, dealt = K * (s.round - 1)
-    cdef int expect[3]
+    cdef int i, e, total, size, end, expect, dealt = K * (s.round - 1)
     cdef uint32_t m, row
     for i in range(2):
         m = s.p_deck if i == 0 else s.s_deck
         row = s.p_row if i == 0 else s.s_row
         total = dealt + (pc(row) if s.phase == PH_DEAL else K)
         if s.phase == PH_OVER:
-            total = 5 * K
-        expect[0] = 2 * K - total if total < 2 * K else 0
-        expect[1] = 4 * K - total if total < 4 * K else 0
-        if expect[1] > 2 * K:
-            expect[1] = 2 * K
-        expect[2] = 5 * K - total if total < 5 * K else 0
-        if expect[2] > K:
-            expect[2] = K
-        for e in range(3):
-            if pc(m & (P_ERA_MASK[e] if i == 0 else S_ERA_MASK[e])) != expect[e]:
+            total = K * ROUNDS
+        end = 0
+        for e in range(3):  # era e holds the cards of its rounds not dealt yet
+            size = K * ERA_ROUNDS[e]
+            end += size
+            expect = end - total
+            expect = 0 if expect < 0 else size if expect > size else expect
+            if pc(m & (P_ERA_MASK[e] if i == 0 else S_ERA_MASK[e])) != expect:
                 return "a deck does not hold what the rounds have not dealt"
     if s.phase == PH_DEAL:
         if pc(s.p_row) < K and (s.s_row or s.a_row):

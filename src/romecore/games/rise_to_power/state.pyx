@@ -489,8 +489,12 @@ cdef class RiseToPowerState(State):
         cdef RPState *s = _st(self)
         dealt = K * (s.round - 1) + (bin(row).count("1") if s.phase == PH_DEAL else K)
         if s.phase == PH_OVER:
-            dealt = 5 * K
-        expect = [max(0, 2 * K - dealt), min(2 * K, max(0, 4 * K - dealt)), min(K, max(0, 5 * K - dealt))]
+            dealt = K * _data.ROUNDS
+        expect, end = [], 0
+        for e in range(len(_data.ERAS)):  # era e holds the cards of its rounds not dealt yet
+            size = K * _data.ERA_OF_ROUND.count(e + 1)
+            end += size
+            expect.append(min(size, max(0, end - dealt)))
         deck = 0
         for c in sorted(free):
             e = eras[c] - 1
