@@ -72,11 +72,45 @@ def make(g, **fields) -> romecore.State:
 
 
 def play(state, pl: int, colour: int, magistrate: bool = False) -> None:
-    """Plays a tile in its three steps: colour, site, place."""
+    """Plays a tile in its three steps: colour, site, place (a step with a single choice
+    is taken by the kernel itself; then the tile must be the one it placed)."""
     i, k = owner_of(pl)
+    before = len(state.to_dict()["tiles"])
     state.apply_action(A_PLAY + 2 * colour + int(magistrate))
-    state.apply_action(A_SITE + i)
-    state.apply_action(A_TILE + k)
+    if state.to_dict()["phase"] == "site":
+        state.apply_action(A_SITE + i)
+    if state.to_dict()["phase"] == "tile":
+        state.apply_action(A_TILE + k)
+    tiles = state.to_dict()["tiles"]
+    assert len(tiles) == before + 1
+    assert any(sorted(map(tuple, (v for t in x["triangles"] for v in t))) ==
+               sorted(tuple(v) for t in B.pl_tris[pl] for v in B.tri_verts[t]) for x in tiles), \
+        "the kernel placed another tile"
+
+
+def placed(state) -> set[int]:
+    """Placements holding a tile."""
+    return {B.placement(B.triangle_of(x["triangles"][0]), B.triangle_of(x["triangles"][1]))
+            for x in state.to_dict()["tiles"]}
+
+
+def legal_placements(state, colour: int) -> set[int]:
+    """Every placement a tile of the colour may take now, through the site and tile steps
+    (a site with one legal placement takes it by itself)."""
+    out = set()
+    c0 = state.clone()
+    c0.apply_action(A_PLAY + 2 * colour)
+    before = placed(c0)
+    if c0.to_dict()["phase"] != "site":
+        return placed(c0) - placed(state)
+    for a in c0.legal_actions():
+        c = c0.clone()
+        c.apply_action(a)
+        if c.to_dict()["phase"] == "tile":
+            out |= {data.pl_pos(a - A_SITE, b - A_TILE) for b in c.legal_actions()}
+        else:
+            out |= placed(c) - before
+    return out
 
 
 def tile_count(d: dict) -> dict[str, int]:

@@ -9,7 +9,7 @@ import romecore
 from cm_helpers import (
     A_DRAW, A_DRAW1, A_END, A_KEEP, A_PIPE, A_PLAY, A_RECALL, A_SEND, A_SITE, A_SPEND, A_TILE,
     B, BLUE, CH_BRIDGE, CH_HILL, COLOURS, GREEN, RED, YELLOW,
-    data, game, hills, make, owner_of, play, rim, site, site_xy, spoke, tile,
+    data, game, hills, legal_placements, make, owner_of, play, rim, site, site_xy, spoke, tile,
 )
 
 S = site(1, 1)   # a site whose neighbours hold no hill in play, bridge or water source
@@ -91,14 +91,8 @@ def test_setup_reveals_three_hills_then_seat_0_plays(players):
 def test_first_tile_must_touch_a_hill():
     g = game(2)
     state = make(g)
-    state.apply_action(A_PLAY + 2 * RED)
     hill_tris = {t for i in (5, 7, 16) for t in B.site_triangles(i)}
-    placements = []
-    for a in state.legal_actions():
-        c = state.clone()
-        c.apply_action(a)
-        for b in c.legal_actions():
-            placements.append(data.pl_pos(a - A_SITE, b - A_TILE))
+    placements = legal_placements(state, RED)
     assert placements
     for pl in placements:
         tris = B.pl_tris[pl]
@@ -111,14 +105,7 @@ def test_first_tile_must_touch_a_hill():
 
 
 def _legal_placements(state, colour=RED):
-    out = set()
-    c0 = state.clone()
-    c0.apply_action(A_PLAY + 2 * colour)
-    for a in c0.legal_actions():
-        c = c0.clone()
-        c.apply_action(a)
-        out |= {data.pl_pos(a - A_SITE, b - A_TILE) for b in c.legal_actions()}
-    return out
+    return legal_placements(state, colour)
 
 
 def test_a_tile_must_share_an_edge_not_just_a_point():
@@ -628,3 +615,36 @@ def test_ties_break_on_buildings_then_imperium_then_share():
     state.apply_action(A_DRAW1 + BLUE)
     assert state.scores() == [10, 10] and state.returns() == [0.5, 0.5]
     assert state.winners() == [0, 1]
+
+
+# -- forced steps -------------------------------------------------------------------------
+
+def test_a_forced_action_is_taken_by_the_kernel():
+    """Player 1 draws the last but two tiles; player 0 can then only draw the last green
+    and blue pair (taken without asking), cannot act again (passes), which starts the final
+    round with player 1."""
+    g = game(2)
+    state = make(g, **with_stacks({"red": 0, "yellow": 0, "green": 3, "blue": 3}, n=2,
+                                  turn_player=1, players=[{"tiles": {}}, {}]))
+    state.apply_action(A_DRAW + 5)
+    n = len(state.history())
+    state.apply_action(A_DRAW + 5)
+    d = state.to_dict()
+    assert len(state.history()) == n + 1            # nothing recorded for player 0's turn
+    assert d["players"][0]["tiles"] == {"red": 0, "yellow": 0, "green": 1, "blue": 1}
+    assert state.current_player() == 1 and d["final_turns_left"] == 2
+
+
+def test_a_bridge_value_nobody_can_doubt_is_not_a_chance_node():
+    g = game(2)
+    # six bridges taken (1, 1, 2, 2, 3, 3): both tiles left show 4
+    bt = B.bridges[6]
+    pl = next(q for q in B.tri_pls[bt] if not set(B.pl_tris[q]) - {bt} & set(B.bridges))
+    free = set(B.pl_tris[pl])
+    anchor = next(q for t in free for n in B.tri_nbrs[t] if n not in free
+                  for q in B.tri_pls[n] if not set(B.pl_tris[q]) & (free | set(B.bridges)))
+    state = make(g, tiles=[tile(anchor, GREEN)] + bridge_tiles(0, 1, 2, 3, 4, 5),
+                 players=[{"bridges": [1, 2, 3]}, {"bridges": [1, 2, 3]}])
+    play(state, pl, RED)
+    assert not state.is_chance_node()
+    assert state.to_dict()["players"][0]["bridges"] == [1, 2, 3, 4]

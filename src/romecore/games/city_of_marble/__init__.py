@@ -8,7 +8,9 @@ board table from it.  Modules: ``data`` (the one data table), ``kernel`` (the ru
 Action encoding (ids are fixed; ``num_distinct_actions()`` is 108)
 -------------------------------------------------------------------
 A turn is two actions (Imperium buys more; one in the final round), each taken in small
-steps.  Sites, colours and aqueducts are numbered as in ``data`` (sites in the board file's
+steps.  A step with a single possible outcome (a forced action, the only site or place for
+a tile, the only direction for an aqueduct piece, a bridge value no one can doubt) is taken
+by the kernel itself and never appears in the history.  Sites, colours and aqueducts are numbered as in ``data`` (sites in the board file's
 order; colours red, yellow, green, blue; aqueducts gray, brown, white).
 
 =========  ==========================  ===================================================

@@ -20,7 +20,8 @@ ids (see kernel.pxd):
 * recall a magistrate: ``A_RECALL`` (slot in the player's ascending location list).
 
 After the second action a player holding Imperium may ``A_SPEND`` one for one more action
-or ``A_END`` the turn.  Steps with one possible outcome are taken in ``cm_advance``.
+or ``A_END`` the turn.  Steps with one possible outcome (no decision, or a decision or
+chance event with a single option) are taken in ``cm_advance``.
 Chance: the three hills (one reveal at a time) and each bridge tile's value, drawn from
 the tiles not yet taken when a player takes it (the same distribution as the face-down
 deal, drawn lazily).
@@ -718,25 +719,213 @@ cdef inline void action_done(CMState *s) noexcept nogil:
         end_turn(s)
 
 
+cdef inline int32_t single_menu_action(const CMState *s) noexcept nogil:
+    """The action menu's only action when it has exactly one, else -1."""
+    cdef int p = s.turn_player, n = 0, c, j, k, a, dirs, nonempty = 0
+    cdef int32_t found = -1
+    cdef uint64_t tiles[CM_TRIW]
+    for c in range(CM_NCOL):
+        nonempty += s.stack[c] != 0
+    if nonempty >= 3:
+        return -1
+    if nonempty == 2:
+        for k in range(6):
+            if s.stack[PAIR_A[k]] and s.stack[PAIR_B[k]]:
+                found = A_DRAW + k
+        n = 1
+    elif nonempty == 1:
+        for c in range(CM_NCOL):
+            if s.stack[c]:
+                found = A_DRAW1 + c
+        n = 1
+    if any_bits(s.legal_pl, CM_PLW):
+        for c in range(CM_NCOL):
+            if s.centre[p][c]:
+                n += 2 if s.mag[p][CM_NMAG - 1] == LOC_CENTRE else 1
+                found = A_PLAY + 2 * c
+                if n > 1:
+                    return -1
+    for j in range(CM_NMAG):
+        if s.mag[p][j] != LOC_CENTRE and (j == 0 or s.mag[p][j] != s.mag[p][j - 1]):
+            n += 1
+            found = A_RECALL + j
+            if n > 1:
+                return -1
+    if s.aq_started:
+        tile_mask(s, tiles)
+        for a in range(CM_NAQ):
+            dirs = pipe_dirs_t(s, a, tiles)
+            if dirs:
+                n += __builtin_popcount(dirs)
+                found = A_PIPE + 6 * a + __builtin_ctz(dirs)
+                if n > 1:
+                    return -1
+    return found if n == 1 else -1
+
+
+cdef inline int single_site(const CMState *s) noexcept nogil:
+    """The only site with a legal placement, or -1 when there are several."""
+    cdef int w, found = -1, n = 0
+    cdef uint64_t field
+    for w in range(CM_PLW):
+        field = s.legal_pl[w]
+        field = (((field & PL_LOW8) + PL_LOW8) | field) & PL_HIGH
+        if field:
+            n += rc_popcount64(field)
+            if n > 1:
+                return -1
+            found = 7 * w + FIELD_OF_BIT[rc_lsb64(field)]
+    return found
+
+
+cdef inline int single_pipe(const CMState *s) noexcept nogil:
+    """A_PIPE + 6 * aqueduct + direction of the only possible piece; -1 when there are
+    several, -2 when there is none."""
+    cdef uint64_t tiles[CM_TRIW]
+    cdef int a, dirs, n = 0, found = -2
+    if not s.aq_started:
+        return -2
+    tile_mask(s, tiles)
+    for a in range(CM_NAQ):
+        dirs = pipe_dirs_t(s, a, tiles)
+        if dirs:
+            n += __builtin_popcount(dirs)
+            if n > 1:
+                return -1
+            found = A_PIPE + 6 * a + __builtin_ctz(dirs)
+    return found
+
+
+cdef inline int single_bridge_value(const CMState *s) noexcept nogil:
+    """The value every bridge tile not yet taken shows, or -1 when they differ."""
+    cdef int v, found = -1
+    for v in range(1, 5):
+        if cm_bridge_pool(s, v) > 0:
+            if found > 0:
+                return -1
+            found = v
+    return found
+
+
+cdef void apply_step(CMState *s, int32_t a) noexcept nogil:
+    """One legal action, without the automatic steps that follow it."""
+    cdef int ph = s.phase, p = s.turn_player, c, k, h, site, j
+    if ph == PH_HILLS:
+        h = a - CH_HILL
+        s.hills |= 1 << h
+        s.hills_drawn += 1
+        site = HILL_SITE[h]
+        for k in range(6):
+            cover_tri(s, 64 * (site // 10) + 6 * (site % 10) + k)
+    elif ph == PH_ACTION:
+        if a >= A_PIPE:
+            k = a - A_PIPE
+            place_piece(s, k // 6, k % 6)
+            s.phase = PH_EXPAND2
+        elif a >= A_RECALL:
+            s.mag[p][a - A_RECALL] = LOC_CENTRE
+            sort_mags(s, p)
+            action_done(s)
+        elif a >= A_DRAW1:
+            c = a - A_DRAW1
+            k = 2 if s.stack[c] >= 2 else s.stack[c]
+            s.stack[c] -= k
+            s.pending[c] += k
+            action_done(s)
+        elif a >= A_DRAW:
+            k = a - A_DRAW
+            s.stack[PAIR_A[k]] -= 1
+            s.pending[PAIR_A[k]] += 1
+            s.stack[PAIR_B[k]] -= 1
+            s.pending[PAIR_B[k]] += 1
+            action_done(s)
+        else:
+            s.sel_colour = (a - A_PLAY) >> 1
+            s.sel_mag = (a - A_PLAY) & 1
+            s.phase = PH_SITE
+    elif ph == PH_SITE:
+        s.sel_site = a - A_SITE
+        s.phase = PH_TILE
+    elif ph == PH_TILE:
+        play_tile(s, site_pl_base(s.sel_site) + a - A_TILE)
+    elif ph == PH_BRIDGE:
+        s.bridges[p][a - CH_BRIDGE] += 1
+        s.pend_bridges -= 1
+    elif ph == PH_AQSTART:
+        place_piece(s, s.aq_cur, (a - A_PIPE) % 6)
+        s.aq_left -= 1
+    elif ph == PH_ORDER:
+        take_pending(s, a - A_SITE)
+        resolve_site(s, a - A_SITE)
+    elif ph == PH_SEND:
+        if a != A_KEEP:
+            j = a - A_SEND
+            site = s.site[s.res_site]
+            s.mag[s.actor][j] = LOC_TREASURY if site == SITE_FOUNTAIN else \
+                LOC_IMPERIUM + ((site - SITE_BUILDING) & 3)
+            sort_mags(s, s.actor)
+        s.res_seat += 1
+    elif ph == PH_EXPAND2:
+        k = a - A_PIPE
+        place_piece(s, k // 6, k % 6)
+        action_done(s)
+    elif ph == PH_EXTRA:
+        if a == A_END:
+            end_turn(s)
+        else:
+            s.imp[p][a - A_SPEND] -= 1
+            s.actions_left = 1
+            s.phase = PH_ACTION
+
+
 cdef void cm_advance(CMState *s) noexcept nogil:
-    """Takes every step that needs no decision and no chance, until one does."""
-    cdef int a, q, i
+    """Takes every step that needs no decision, and every decision or chance event with a
+    single possible outcome, until a real choice or draw is due."""
+    cdef int a, q, i, dirs, v
+    cdef int32_t only
+    cdef uint32_t bits
     while True:
         if s.phase == PH_HILLS:
             if s.hills_drawn < N_HILLS_IN_PLAY:
                 return
             start_turn(s, 0)
         elif s.phase == PH_ACTION:
-            if cm_menu_any(s):
+            if not cm_menu_any(s):
+                end_turn(s)      # nothing to do: pass
+                continue
+            only = single_menu_action(s)
+            if only < 0:
                 return
-            end_turn(s)      # nothing to do: pass
+            apply_step(s, only)
+        elif s.phase == PH_SITE:
+            i = single_site(s)
+            if i < 0:
+                return
+            s.sel_site = i
+            s.phase = PH_TILE
+        elif s.phase == PH_TILE:
+            bits = site_pl_bits(s.legal_pl, s.sel_site)
+            if bits & (bits - 1):
+                return
+            play_tile(s, site_pl_base(s.sel_site) + __builtin_ctz(bits))
         elif s.phase == PH_BRIDGE:
             if s.pend_bridges:
-                return
+                v = single_bridge_value(s)
+                if v < 0:
+                    return
+                s.bridges[s.turn_player][v - 1] += 1
+                s.pend_bridges -= 1
+                continue
             s.phase = PH_AQSTART
         elif s.phase == PH_AQSTART:
-            if s.aq_left and cm_pipe_dirs(s, s.aq_cur):
-                return
+            if s.aq_left:
+                dirs = cm_pipe_dirs(s, s.aq_cur)
+                if dirs:
+                    if dirs & (dirs - 1):
+                        return
+                    place_piece(s, s.aq_cur, __builtin_ctz(dirs))
+                    s.aq_left -= 1
+                    continue
             s.aq_left = 0
             s.aq_cur = 0
             if s.aq_todo:
@@ -770,11 +959,15 @@ cdef void cm_advance(CMState *s) noexcept nogil:
             s.actor = s.turn_player
             s.phase = PH_ORDER
         elif s.phase == PH_EXPAND2:
-            if any_pipe(s):
+            only = single_pipe(s)
+            if only == -1:
                 return
+            if only >= 0:
+                place_piece(s, (only - A_PIPE) // 6, (only - A_PIPE) % 6)
             action_done(s)
         else:
             return
+
 
 # ---------------------------------------------------------------------------------------
 # The kernel interface
@@ -963,75 +1156,8 @@ cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
 
 
 cdef void cm_apply(void *vs, int32_t a) noexcept nogil:
-    cdef CMState *s = <CMState *>vs
-    cdef int ph = s.phase, p = s.turn_player, c, k, h, site, j
-    if ph == PH_HILLS:
-        h = a - CH_HILL
-        s.hills |= 1 << h
-        s.hills_drawn += 1
-        site = HILL_SITE[h]
-        for k in range(6):
-            cover_tri(s, 64 * (site // 10) + 6 * (site % 10) + k)
-    elif ph == PH_ACTION:
-        if a >= A_PIPE:
-            k = a - A_PIPE
-            place_piece(s, k // 6, k % 6)
-            s.phase = PH_EXPAND2
-        elif a >= A_RECALL:
-            s.mag[p][a - A_RECALL] = LOC_CENTRE
-            sort_mags(s, p)
-            action_done(s)
-        elif a >= A_DRAW1:
-            c = a - A_DRAW1
-            k = 2 if s.stack[c] >= 2 else s.stack[c]
-            s.stack[c] -= k
-            s.pending[c] += k
-            action_done(s)
-        elif a >= A_DRAW:
-            k = a - A_DRAW
-            s.stack[PAIR_A[k]] -= 1
-            s.pending[PAIR_A[k]] += 1
-            s.stack[PAIR_B[k]] -= 1
-            s.pending[PAIR_B[k]] += 1
-            action_done(s)
-        else:
-            s.sel_colour = (a - A_PLAY) >> 1
-            s.sel_mag = (a - A_PLAY) & 1
-            s.phase = PH_SITE
-    elif ph == PH_SITE:
-        s.sel_site = a - A_SITE
-        s.phase = PH_TILE
-    elif ph == PH_TILE:
-        play_tile(s, site_pl_base(s.sel_site) + a - A_TILE)
-    elif ph == PH_BRIDGE:
-        s.bridges[p][a - CH_BRIDGE] += 1
-        s.pend_bridges -= 1
-    elif ph == PH_AQSTART:
-        place_piece(s, s.aq_cur, (a - A_PIPE) % 6)
-        s.aq_left -= 1
-    elif ph == PH_ORDER:
-        take_pending(s, a - A_SITE)
-        resolve_site(s, a - A_SITE)
-    elif ph == PH_SEND:
-        if a != A_KEEP:
-            j = a - A_SEND
-            site = s.site[s.res_site]
-            s.mag[s.actor][j] = LOC_TREASURY if site == SITE_FOUNTAIN else \
-                LOC_IMPERIUM + ((site - SITE_BUILDING) & 3)
-            sort_mags(s, s.actor)
-        s.res_seat += 1
-    elif ph == PH_EXPAND2:
-        k = a - A_PIPE
-        place_piece(s, k // 6, k % 6)
-        action_done(s)
-    elif ph == PH_EXTRA:
-        if a == A_END:
-            end_turn(s)
-        else:
-            s.imp[p][a - A_SPEND] -= 1
-            s.actions_left = 1
-            s.phase = PH_ACTION
-    cm_advance(s)
+    apply_step(<CMState *>vs, a)
+    cm_advance(<CMState *>vs)
 
 
 cdef void cm_returns(const void *vs, double *out) noexcept nogil:
