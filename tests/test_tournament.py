@@ -279,3 +279,39 @@ def test_cli_replay_steps_and_refuses_tampering(tmp_path):
     (tmp_path / "bad.jsonl").write_text("{nope\n")
     res = runner.invoke(main, ["replay", str(tmp_path / "bad.jsonl")])
     assert res.exit_code != 0 and "not JSON" in res.output
+
+
+def test_cli_interrupted_then_resumed(tmp_path):
+    """Ctrl-C in the middle of a pool tournament, then --resume: every game once, and the
+    same table as an uninterrupted run."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "int.jsonl"
+    args = [sys.executable, "-W", "ignore", "-c", "from romecore.cli import main; main()",
+            "tournament", GAME, "-a", "random", "-a", "random", "-g", "400", "-w", "2",
+            "--seed", "5", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") > 20:
+            break
+        time.sleep(0.02)
+    interrupted = proc.poll() is None
+    if interrupted:
+        os.kill(proc.pid, signal.SIGINT)
+    _stdout, stderr = proc.communicate(timeout=60)
+    if interrupted:
+        assert proc.returncode != 0 and "continue with --resume" in stderr
+        assert out.read_bytes().count(b"\n") < 401
+    res = subprocess.run(args + ["--resume", "--json"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["games_played"] == 400
+    assert sorted(_game_lines(out)) == list(range(400))
+    full = tournament.run(GAME, ["random", "random"], games=400, seed=5, backend="inline")
+    resumed = tournament.run(GAME, ["random", "random"], games=400, seed=5, backend="inline",
+                             out=str(out), resume=True)
+    assert resumed.games_this_run == 0 and _table(resumed) == _table(full)
