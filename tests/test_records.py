@@ -8,7 +8,6 @@ import warnings
 
 import msgpack
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

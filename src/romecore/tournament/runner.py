@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Sequence
 
-from romecore.tournament.local import InlineBackend, LocalBackend, TournamentError
+from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.resultsfile import ResultsFile, make_header
 from romecore.tournament.schedule import GameTask, make_task
 from romecore.tournament.stats import (Failure, GameSummary, TournamentResult, agent_labels,
