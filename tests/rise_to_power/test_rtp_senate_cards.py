@@ -412,3 +412,16 @@ def test_intrigue_cards_replace_the_base_cards_in_the_deck():
     deck2 = [c["card"] for c in g2.new_initial_state(seed=0).to_dict()["decks"]["senate"]]
     assert len(deck2) == 15 and "Greko Maximus (Intrigue)" in deck2
     assert "Tribunus" not in deck2 and "Tribunus (Intrigue)" not in deck2  # 2-player removal
+
+
+def test_an_activation_in_progress_loads_from_a_dict():
+    st = position(round_=5, actor=RED, senate={RED: ["Censor"]}, provinces={RED: ["Etruria"]},
+                  dice={RED: [3, 4, 6]}, tracks={"senate": [(RED, [3])]}, turn=4, phase="mark",
+                  exhausted={"provinces": ["Etruria"], "senate": [3]},
+                  activation={"card": "Censor", "return": "place", "target": RED, "mark_floor": 1,
+                              "first_province": "Etruria"})
+    assert names(st) == ["mark a 3 to re-roll", "mark a 4 to re-roll", "mark a 6 to re-roll"]
+    act(st, "mark a 4")
+    act(st, "re-roll the marked dice")
+    act(st, "the re-roll gives a 1")
+    assert sorted(dice_of(st, RED)) == [1, 3, 6] and st.to_dict()["phase"] == "place"

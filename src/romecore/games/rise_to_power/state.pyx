@@ -458,7 +458,14 @@ cdef class RiseToPowerState(State):
         act = d.get("activation")
         if act:
             c = act["card"]
-            s.card = c if isinstance(c, int) else senate(c)
+            if not isinstance(c, int):  # a name: the actor's card of that name
+                owned = [k for k in _bits(s.s_own[s.actor]) if senate_name(k) == c]
+                if not owned:
+                    raise ValueError(f"the actor holds no Senate card {c!r}")
+                c = owned[0]
+            if not 0 <= c < RP_NSENATE:
+                raise ValueError(f"Senate card {c} out of range")
+            s.card = c
             s.ret = PHASES.index(act.get("return", "after_place"))
             s.prov_left = _int(act, "provinces_left", 0, 0, 2)
             fp = act.get("first_province")
