@@ -374,3 +374,64 @@ def test_bad_snapshots_raise_serialization_error():
     bad = blob.replace(st.state_bytes(), bytes(raw))
     with pytest.raises(SerializationError):
         game(3).deserialize(bad)
+
+
+# --- hidden information and limits ---------------------------------------------------------
+
+HIDDEN = 0x80000000
+
+
+def test_coliseum_is_limited_by_vault_room():
+    st = make({
+        "players": [{"hand": ["Academy", "Archway", "Bath"], "vault": ["Rubble"] * 4,
+                     "clientele": ["Legionary"]},
+                    {"clientele": ["Legionary", "Legionary"]}],
+        "structures": [built("Coliseum", 0)],
+    })
+    assert st.limits(0)["vault"] == 5
+    do(st, "lead Legionary with Academy", "take a Jack", "Legionary: demand Brick (reveal Archway)",
+       "Legionary: demand Brick (reveal Bath)")
+    # two demands would take two clients, but the vault has room for one
+    assert names(st) == ["Coliseum: slay player 1's Legionary client", "Coliseum: spare player 1's other clients"]
+    do(st, "Coliseum: slay player 1's Legionary client")
+    assert len(player(st, 0)["vault"]) == 5 and len(player(st, 1)["clientele"]) == 1
+    assert st.current_player() == 1 or st.to_dict()["leader"] == 1   # the demand is over
+
+
+def test_what_each_player_sees_of_hidden_actions():
+    st = make({
+        "players": [{"hand": ["Tower", "Wall"], "jacks": 1, "stockpile": ["Brick"], "clientele": ["Merchant"]},
+                    {"hand": ["Villa"]}],
+        "structures": [built("Basilica", 0), built("Atrium", 0), built("Fountain", 1)],
+    })
+    do(st, "lead Merchant with a Jack", "follow Merchant with Villa")
+    basilica = st.string_to_action("Basilica: put Tower from hand into the vault")
+    assert st.observe_action(0, basilica) == basilica and st.observe_action(1, basilica) & HIDDEN
+    do(st, "Atrium: put a card from the draw pile into the vault")
+    a = st.chance_outcomes()[0][0]
+    assert st.observe_action(0, a) & HIDDEN and st.observe_action(1, a) & HIDDEN
+    st.apply_action(a)
+    d = st.to_dict()
+    atrium_card = [c for c in d["players"][0]["vault"] if str(c) in d["known"]][0]
+    assert d["known"][str(atrium_card)] == []
+
+
+def test_fountain_draw_seen_by_the_drawer_only():
+    st = make({"players": [{"hand": ["Dock"]}, {"hand": ["Market"]}], "structures": [built("Fountain", 0)]})
+    do(st, "lead Craftsman with Dock", "follow Craftsman with Market", "Fountain: draw a card")
+    a = st.chance_outcomes()[0][0]
+    assert st.observe_action(0, a) == a and st.observe_action(1, a) & HIDDEN
+
+
+def test_resample_keeps_seen_cards_and_redraws_the_rest():
+    st = game(3).new_initial_state(seed=9)
+    st.resolve_chance()
+    d = st.to_dict()
+    changed = 0
+    for seed in range(20):
+        w = st.resample(0, seed)
+        wd = w.to_dict()
+        assert wd["players"][0]["hand"] == d["players"][0]["hand"] and wd["pool"] == d["pool"]
+        assert w.observation(0) == st.observation(0)
+        changed += wd["players"][1]["hand"] != d["players"][1]["hand"]
+    assert changed > 15
