@@ -12,7 +12,10 @@ import random
 import pytest
 
 import romecore
-from cm_helpers import A_PLAY, A_SITE, B, COLOURS, GREEN, data, game, make, site, spoke, tile, tile_count
+from cm_helpers import (
+    A_PIPE, A_PLAY, A_SEND, A_SITE, B, COLOURS, GREEN, data, game, legal_placements, make, site,
+    spoke, tile, tile_count,
+)
 
 TOTAL = {c.name: c.tiles for c in data.COLOURS}
 
@@ -48,6 +51,114 @@ def check_board(d):
     assert sum(1 for x in d["sites"] if x.get("fountain")) <= data.FOUNTAINS
 
 
+# -- independent oracles, written from the rules on the dict form -----------------------
+
+def _tri_ids(d):
+    return {B.triangle_of(t): x for x in d["tiles"] for t in x["triangles"]}
+
+
+def oracle_placements(d):
+    """Placements where a tile may go: two free board triangles, one sharing an edge with a
+    hill in play or a tile."""
+    blocked = set(_tri_ids(d)) | {t for h in d["hills"] for t in B.site_triangles(site(*h))}
+    return {pl for pl, (a, b) in B.pl_tris.items()
+            if a not in blocked and b not in blocked
+            and any(n in blocked for t in (a, b) for n in B.tri_nbrs[t])}
+
+
+def oracle_pipes(d, only=None):
+    """(aqueduct, next vertex) pairs where a piece may go."""
+    tiles = _tri_ids(d)
+    used = {tuple(v) for aq in d["aqueducts"] for v in aq["path"]} | {B.verts[w] for w in B.water}
+    out = set()
+    for a, aq in enumerate(d["aqueducts"]):
+        if not aq["started"] or len(aq["path"]) > data.AQUEDUCT_PIECES or (only is not None and a != only):
+            continue
+        v = tuple(aq["path"][-1])
+        for dq, dr in data.DIRS:
+            w = (v[0] + dq, v[1] + dr)
+            ts = B.edge_tris.get(tuple(sorted((v, w))))
+            if not ts or w in used:
+                continue
+            on = [tiles.get(t) for t in ts]
+            if not any(x is not None for x in on):
+                continue
+            if len(on) == 2 and on[0] is not None and on[0] is on[1]:
+                continue                       # one tile's diagonal
+            out.add((a, w))
+    return out
+
+
+def kernel_pipes(state):
+    d = state.to_dict()
+    out = set()
+    for a in state.legal_actions():
+        if A_PIPE <= a < A_SEND:
+            aq, dd = divmod(a - A_PIPE, 6)
+            v = d["aqueducts"][aq]["path"][-1]
+            out.add((aq, (v[0] + data.DIRS[dd][0], v[1] + data.DIRS[dd][1])))
+    return out
+
+
+def oracle_scores(d):
+    pts = {c.building: c.points for c in data.COLOURS}
+    n = len(d["players"])
+    fountains = {site(*x["site"]) for x in d["sites"] if x.get("fountain")}
+    owned = [[site(*x["site"]) for x in d["sites"] if x.get("owner") == p] for p in range(n)]
+    connected = set()
+    for aq in d["aqueducts"]:
+        for v, w in zip(aq["path"], aq["path"][1:]):
+            m = B.edge_sites(B.vert_id[tuple(v)], B.vert_id[tuple(w)])
+            connected |= {i for i in range(B.nsites) if m >> i & 1}
+    coins = [pd["coins"] for pd in d["players"]]
+    out = []
+    for p, pd in enumerate(d["players"]):
+        sc = sum(pts[x["building"]] for x in d["sites"] if x.get("owner") == p)
+        sc += sum(pd["bridges"])
+        sc += data.AQUEDUCT_POINTS * sum(1 for i in owned[p] if i in connected)
+        sc += data.FOUNTAIN_POINTS * sum(1 for i in owned[p] for f in fountains if B.site_adj[i] >> f & 1)
+        sc += data.COIN_POINTS * pd["coins"]
+        if max(coins) > 0 and pd["coins"] == max(coins):
+            sc += data.MOST_COINS_POINTS
+        for c in COLOURS:
+            held = [q["imperium"][c] for q in d["players"]]
+            if held[p] > 0 and held[p] == max(held):
+                sc += data.IMPERIUM_SOLE_POINTS if held.count(held[p]) == 1 else data.IMPERIUM_TIED_POINTS
+        out.append(sc)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_kernel_agrees_with_the_oracles_along_random_games(players):
+    """Legal tile placements and aqueduct pieces, and the final scores, recomputed from the
+    rules on the dict form, match the kernel."""
+    g = game(players)
+    checked = 0
+    for seed in range(25):
+        rng = random.Random(seed)
+        s = g.new_initial_state(seed=seed)
+        while not s.is_terminal():
+            d = s.to_dict()
+            if d["phase"] in ("action", "expand", "aqueduct_start"):
+                only = None
+                if d["phase"] == "aqueduct_start":
+                    only = data.AQUEDUCTS.index(d["resolution"]["aqueduct"])
+                assert kernel_pipes(s) == oracle_pipes(d, only)
+            if d["phase"] == "action" and rng.random() < 0.3:
+                plays = [a for a in s.legal_actions() if A_PLAY <= a < A_PLAY + 8]
+                if plays:
+                    colour = (plays[0] - A_PLAY) >> 1
+                    assert legal_placements(s, colour) == oracle_placements(d)
+                    checked += 1
+                else:
+                    me = d["players"][d["turn_player"]]["tiles"]
+                    assert not sum(me.values()) or not oracle_placements(d)
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))] if not s.is_chance_node() else s.sample_chance())
+        assert s.scores() == oracle_scores(s.to_dict())
+    assert checked > 20
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_thousands_of_random_playouts(players):
     g = game(players)
@@ -62,6 +173,7 @@ def test_thousands_of_random_playouts(players):
         wins = [w + x for w, x in zip(wins, r)]
         d = s.to_dict()
         check_board(d)
+        assert s.scores() == oracle_scores(d)
         assert d["final_turns_left"] == 0 and d["drawn"] == dict.fromkeys(COLOURS, 0)
         assert sum(1 for v in d["stacks"].values() if v == 0) >= data.FINAL_ROUND_EMPTY_STACKS
         if seed % 100 == 0:
