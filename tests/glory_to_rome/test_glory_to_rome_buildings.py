@@ -320,7 +320,7 @@ def test_prison():
     })
     assert st.influence(1) == 4
     do(st, "lead Architect with Wall", "take a Jack",
-       "Architect: use Stone from the stockpile", "add Stone from the stockpile to Prison")
+       "Architect: use Stone from the stockpile", "add Stone from stockpile to Prison")
     assert st.influence(0) == 5
     do(st, "Prison: steal player 1's Tower")
     assert structure(st, 0, "Tower")["complete"]
@@ -330,7 +330,7 @@ def test_prison():
     assert len(structure(st, 0, "Garden")["materials"]) == 1
     # next turn: the opponent's Temple takes only Marble now, and one completes it
     assert st.to_dict()["leader"] == 1
-    do(st, "lead Architect with a Jack")
+    do(st, "lead Architect with Jack")
     if "take a Jack" in names(st):
         do(st, "take a Jack")
     assert "Architect: use Rubble from the stockpile" not in names(st)
@@ -402,7 +402,7 @@ def test_senate():
         "players": [{"jacks": 1}, {"jacks": 1}, {"jacks": 1}],
         "structures": [built("Senate", 0), built("Senate", 1)],
     }, n=3)
-    do(st, "lead Patron with a Jack", "follow Patron with a Jack", "follow Patron with a Jack",
+    do(st, "lead Patron with Jack", "follow Patron with Jack", "follow Patron with Jack",
        "Senate: take the Jack player 1 played", "Senate: take the Jack player 2 played",
        "Senate: take the Jack player 0 played")
     d = st.to_dict()
@@ -453,7 +453,7 @@ def test_palace():
         "structures": [built("Palace", 0)],
     })
     do(st, "lead Merchant with Catacomb", "also play for Merchant with Coliseum",
-       "also play for Merchant with Garden", "also play for Merchant with a Jack",
+       "also play for Merchant with Garden", "also play for Merchant with Jack",
        "follow Merchant with Villa")   # nothing more to play: the Palace step ends by itself
     assert st.actions_left() == 5
     do(st, *["Merchant: sell Rubble from the stockpile into the vault"] * 5)
@@ -511,7 +511,7 @@ def test_fountain():
     assert obs1["drawn"] == [None] and st.observation(0)["drawn"] == ["Palisade"]
     do(st, "lay Palisade on a Wood site in town", "Fountain: draw a card")
     draw(st, "Palisade")
-    do(st, "add Wood from the Fountain draw to Palisade")
+    do(st, "add Wood from Fountain draw to Palisade")
     assert structure(st, 0, "Palisade")["complete"]
     do(st, "Fountain: draw a card")
     draw(st, "Palisade")                       # only the hand is left for it: kept at once
@@ -787,7 +787,7 @@ def test_atrium():
                     {"hand": ["Villa"], "stockpile": ["Concrete"]}],
         "structures": [built("Atrium", 0)],
     })
-    do(st, "lead Merchant with Villa", "follow Merchant with a Jack",
+    do(st, "lead Merchant with Villa", "follow Merchant with Jack",
        "Merchant: sell Concrete from the stockpile into the vault",
        "Merchant: sell Stone from the stockpile into the vault",
        "Atrium: put a card from the draw pile into the vault")
@@ -830,7 +830,7 @@ def test_basilica():
                     {"hand": ["Villa"]}],
         "structures": [built("Basilica", 0)],
     })
-    do(st, "lead Merchant with a Jack", "follow Merchant with Villa",
+    do(st, "lead Merchant with Jack", "follow Merchant with Villa",
        "Merchant: sell Brick from the stockpile into the vault",
        "Basilica: also put Tower from hand into the vault", "Basilica: put Wall from hand into the vault")
     assert materials(st, 0, "vault") == ["Brick", "Concrete", "Concrete"]

@@ -69,7 +69,7 @@ def test_turn_walkthrough():
                     {"hand": ["Forum", "Statue", "Palace", "Garden", "Basilica"]}],
     }, n=4)
     do(st, "lead Laborer with Latrine")                  # STEP 1
-    do(st, "follow Laborer with a Jack")                 # STEP 2: player 2 follows with a Jack
+    do(st, "follow Laborer with Jack")                 # STEP 2: player 2 follows with a Jack
     do(st, "draw 3 cards")                               # player 3 thinks up to 5
     resolve(st, 1)
     assert len(player(st, 2)["hand"]) == 5
@@ -193,7 +193,7 @@ def test_leader_who_thinks_ends_the_turn():
 def test_jacks_and_petitions_to_follow():
     st = make({"players": [{"hand": ["Wall"]}, {"hand": ["Bar", "Road", "Insula"], "jacks": 1}]})
     do(st, "lead Architect with Wall")
-    assert names(st) == ["follow Architect with a Jack",
+    assert names(st) == ["follow Architect with Jack",
                          "follow Architect with a petition of 3 Rubble", "think"]
     do(st, "follow Architect with a petition of 3 Rubble")   # the only 3 cards: taken at once
     d = st.to_dict()                                          # (nothing to build: the turn ends)
@@ -211,7 +211,7 @@ def test_petition_cards_are_chosen():
 def test_jack_returns_to_the_pile():
     st = make({"players": [{"jacks": 1}, {}]})
     pile = st.to_dict()["jack_pile"]
-    do(st, "lead Laborer with a Jack", "take a Jack")
+    do(st, "lead Laborer with Jack", "take a Jack")
     d = st.to_dict()
     assert d["jack_pile"] == pile and d["players"][0]["jacks"] == 0 and d["players"][1]["jacks"] == 1
 
@@ -404,7 +404,7 @@ def test_what_each_player_sees_of_hidden_actions():
                     {"hand": ["Villa"]}],
         "structures": [built("Basilica", 0), built("Atrium", 0), built("Fountain", 1)],
     })
-    do(st, "lead Merchant with a Jack", "follow Merchant with Villa")
+    do(st, "lead Merchant with Jack", "follow Merchant with Villa")
     basilica = st.string_to_action("Basilica: put Tower from hand into the vault")
     assert st.observe_action(0, basilica) == basilica and st.observe_action(1, basilica) & HIDDEN
     do(st, "Atrium: put a card from the draw pile into the vault")

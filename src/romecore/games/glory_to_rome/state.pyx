@@ -152,7 +152,7 @@ cdef class GloryToRomeState(State):
         if a < A_JACK:
             return f"{verb} {ROLES[_data.BUILDINGS[a].material]} with {BUILDINGS[a]}"
         if a < A_PETITION:
-            return f"{verb} {ROLES[a - A_JACK]} with a Jack"
+            return f"{verb} {ROLES[a - A_JACK]} with Jack"
         if a < A_THINK:
             r, m = divmod(a - A_PETITION, GR_NMAT)
             k = _data.CIRCUS_PETITION_CARDS if (s.func[s.actor] >> B_CIRCUS) & 1 else _data.PETITION_CARDS
@@ -186,7 +186,7 @@ cdef class GloryToRomeState(State):
             if A_STRUCT <= a < A_TO_HAND:
                 k = a - A_STRUCT
                 target = card_name(s.st_card[k]) if k < s.nstruct else f"structure {k}"
-                where = "the Fountain draw" if src == "drawn" else f"{'the ' if src != 'hand' else ''}{src}"
+                where = "Fountain draw" if src == "drawn" else src
                 return f"add {mat} from {where} to {target}"
             if a == A_TO_HAND:
                 return f"keep {name} in hand"
