@@ -927,3 +927,13 @@ def test_archway_cannot_lay_foundations_from_the_pool():
     })
     do(st, "lead Architect with Wall", "take a Jack")
     assert "Archway: use Brick from the pool" not in names(st)
+
+
+def test_statue_points_need_ones_own_completed_statue():
+    st = make({
+        "players": [{}, {}],
+        "structures": [built("Gate", 0), {"owner": 0, "building": "Statue", "site": "Brick"},
+                       built("Stairway", 1), built("Statue", 1, public=True)],
+    })
+    assert "Statue" in st.functions(0)          # Gate, and the public Statue
+    assert st.score_breakdown(0)["statue"] == 0 and st.score_breakdown(1)["statue"] == 3

@@ -1646,8 +1646,10 @@ cdef void gr_score(const GRState *s, int p, int32_t *out) noexcept nogil:
                     best = False
             if best:
                 out[SC_BONUS] += MERCHANT_BONUS
-    if HAS(s, p, B_STATUE):
-        out[SC_STATUE] = STATUE_POINTS
+    if not s.training:   # "if your Statue has been completed": one's own, finished
+        for q in range(s.nstruct):
+            if s.st_owner[q] == p and CARD_B[s.st_card[q]] == B_STATUE and s.st_flags[q] & SF_DONE:
+                out[SC_STATUE] = STATUE_POINTS
     if HAS(s, p, B_WALL):
         out[SC_WALL] = zsum(s, Z_STOCK + p) // WALL_PER
     for m in range(SC_TOTAL):
