@@ -37,8 +37,7 @@ def test_many_playouts_end_properly(players, intrigue):
         st = start.clone()
         returns = st.playout(seed)
         assert st.is_terminal() and st.legal_actions() == []
-        assert abs(sum(returns) - 1.0) < 1e-9 and all(r in (0.0, 1.0) or 0 < r < 1 for r in returns)
-        assert max(returns) == max(returns)  # no NaN
+        assert abs(sum(returns) - 1.0) < 1e-9 and all(0.0 <= r <= 1.0 for r in returns)
         winners = [p for p, r in enumerate(returns) if r > 0]
         scores = st.scores()
         assert all(scores[w] == max(scores) for w in winners)
@@ -202,11 +201,10 @@ def test_hidden_actions_are_masked_for_the_other_players():
                     st.apply_action(rng.choice(adds))
                     after = st.observation(other)
                     # the other player sees the show grow, not what went in
-                    assert after["opponents"][str(actor)]["show_size"] == \
-                        before["opponents"][str(actor)]["show_size"] + 1 or after["phase"] != "show" \
-                        or after["actor"] != actor
-                    assert after["opponents"][str(actor)]["known"] == before["opponents"][str(actor)]["known"] \
-                        or after["phase"] != "show"
+                    if after["phase"] == "show":
+                        was, now = before["opponents"][str(actor)], after["opponents"][str(actor)]
+                        assert now["show_size"] > was["show_size"]
+                        assert now["known"] == was["known"] and now["hidden"] == was["hidden"]
                     continue
             if st.is_chance_node():
                 st.apply_random_chance()
