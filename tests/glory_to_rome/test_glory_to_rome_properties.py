@@ -105,7 +105,7 @@ def test_step_invariants(n):
     g = game(n)
     rng = random.Random(n)
     counts = {"deep": 0, "resample_changed": 0, "steps": 0}
-    for gi in range(40):
+    for gi in range(75):
         st = g.new_initial_state(seed=1000 + gi)
         prev_clients = [0] * n
         prev_vault = [0] * n
