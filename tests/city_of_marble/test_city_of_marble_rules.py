@@ -530,7 +530,6 @@ def test_bridge_tile_value_is_chance_and_known_only_to_its_taker():
 
 
 def test_observe_action_hides_bridge_values_from_the_others():
-    from romecore.games.city_of_marble.kernel import observe_action
     g = game(3)
     for seed in range(200):
         s = g.new_initial_state(seed=seed)
@@ -543,15 +542,14 @@ def test_observe_action_hides_bridge_values_from_the_others():
         pytest.fail("no bridge taken in 200 games")
     taker = s.to_dict()["turn_player"]
     a = s.legal_actions()[0]
-    raw = s.state_bytes()
     for p in range(3):
-        seen = observe_action(raw, p, a)
+        seen = s.observe_action(p, a)
         assert seen == (a if p == taker else (1 << 31) | 1)
     # everything else is public
     t = g.new_initial_state(seed=1)
     t.resolve_chance()
     for a in t.legal_actions():
-        assert all(observe_action(t.state_bytes(), p, a) == a for p in range(3))
+        assert all(t.observe_action(p, a) == a for p in range(3))
 
 
 def test_bridge_values_are_revealed_at_the_end():

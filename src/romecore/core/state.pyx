@@ -25,12 +25,13 @@ from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from romecore.core.kernel cimport (
     rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_sample_chance, rc_hash_bytes,
-    RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_MAX_PARAMS,
+    RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_MAX_PARAMS, RC_HIDDEN,
 )
 from romecore.errors import IllegalActionError, SerializationError, GameOptionError
 
 CHANCE = RC_CHANCE
 TERMINAL = RC_TERMINAL
+HIDDEN = RC_HIDDEN  # set in observe_action() results that hide the action
 SNAPSHOT_FORMAT = 1
 _MAGIC = "romecore"
 cdef const char *_CAPSULE_NAME = "romecore.rc_kernel"
@@ -269,7 +270,7 @@ cdef class Game:
         if g != self.game_id:
             raise SerializationError(f"dict is of game {g!r}, not {self.game_id!r}")
         opts = d.get("options")
-        if opts is not None and dict(opts) != self._options:
+        if opts is not None and (not isinstance(opts, dict) or opts != self._options):
             raise SerializationError(f"dict options {opts!r} differ from this game's {self._options!r}")
         cdef State st = self._new_state()
         self.k.init(st.s, self.params)
@@ -671,6 +672,15 @@ cdef class State:
         Each kernel keeps in its struct everything a player recalls, so this is the
         canonical JSON of :meth:`observation`."""
         return self.observation_string(player)
+
+    def observe_action(self, player, action):
+        """What ``player`` perceives when ``action`` is applied here: the action itself
+        when the player sees it, else ``HIDDEN | (the public part)``."""
+        cdef int p = self._player_arg(player)
+        cdef int32_t a = self._coerce_action(action)
+        if not self._is_legal(a):
+            self._raise_illegal(a)
+        return self.k.observe_action(self.s, p, a)
 
     def resample(self, player, seed=None):
         """A state consistent with everything ``player`` knows: what the player cannot see

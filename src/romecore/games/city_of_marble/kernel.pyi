@@ -6,4 +6,3 @@ NUM_ACTIONS: int
 MAX_LEGAL: int
 GAME_LENGTH_BOUND: int
 
-def observe_action(struct: bytes, observer: int, action: int) -> int: ...

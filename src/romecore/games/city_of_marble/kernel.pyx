@@ -1526,16 +1526,6 @@ CM_KERNEL.resample = cm_resample
 CM_KERNEL.observe_action = cm_observe_action
 CM_KERNEL.validate = cm_validate
 
-def observe_action(bytes struct, int observer, int action):
-    """The kernel's observe_action on a raw struct (``state.state_bytes()``), for tests and
-    tools; ``RC_HIDDEN`` (bit 31) is set when the observer does not see the action."""
-    if len(struct) != sizeof(CMState):
-        raise ValueError(f"a City of Marble struct is {sizeof(CMState)} bytes")
-    if not 0 <= observer < CM_MAXP:
-        raise ValueError("observer out of range")
-    return cm_observe_action(<const char *>struct, observer, action)
-
-
 kernel_capsule = PyCapsule_New(<void *>&CM_KERNEL, b"romecore.rc_kernel", NULL)
 STATE_SIZE = sizeof(CMState)
 NUM_ACTIONS = CM_NUM_ACTIONS

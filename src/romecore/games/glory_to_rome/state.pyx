@@ -327,12 +327,6 @@ cdef class GloryToRomeState(State):
     def influence(self, player):
         return _st(self).infl[self._player_arg(player)]
 
-    def observe_action(self, observer, action):
-        """What ``observer`` perceives of ``action`` applied here: the action id, or
-        ``RC_HIDDEN | kind`` (0x80000000 | k) when its identity is hidden from them."""
-        cdef int o = self._player_arg(observer)
-        return self.k.observe_action(self.s, o, int(action))
-
     def actions_left(self):
         """Actions left in the frame being executed (the current one included), or 0."""
         cdef GRState *s = _st(self)

@@ -189,15 +189,6 @@ cdef class RiseToPowerState(State):
             return "the card is not in the row, costs more than your coins, or is out of order"
         return f"it is not one of the legal actions in the {PHASES[ph]} phase"
 
-    def observe_action(self, int observer, int action):
-        """What ``observer`` perceives of ``action`` applied here: the action itself, or
-        ``0x80000000 | k`` when it is hidden (k = 1 a card added to a show, 2 a face-down
-        Arena card drawn)."""
-        self._player_arg(observer)
-        if not 0 <= action < RP_NUM_ACTIONS:
-            raise ValueError(f"action {action} out of range")
-        return self.k.observe_action(self.s, observer, action)
-
     # -- scores ---------------------------------------------------------------------------
     def _scores(self):
         cdef int32_t out[SC_N]
