@@ -19,12 +19,13 @@ stacks run out.  At the end the values are the exact returns.  The weights live 
 ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.math cimport exp
 from libc.string cimport memset
 
-from romecore.core.evaluator cimport Evaluator
+from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
+from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport (
+    cm_returns,
     CMState, CM_MAXP, CM_NCOL, CM_NMAG, CM_NPL, SITE_OPEN, SITE_FOUNTAIN, PH_OVER, SC_N, SC_TOTAL,
     LOC_IMPERIUM, LOC_TREASURY, cm_score, cm_nsites, cm_site_tiles, cm_site_size, cm_tile_colour,
     cm_influence, cm_buildings,
@@ -124,46 +125,19 @@ cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexc
                 est[p] += (w.site_lead if ties == 1 else w.site_tie) * w.points[c] * fill
 
 
-cdef void _exact_returns(const CMState *s, double *out) noexcept nogil:
-    """Winners (points, then civic buildings, then Imperium tiles) share 1.0, as the
-    kernel's returns."""
-    cdef int32_t sc[SC_N]
-    cdef int64_t key[CM_MAXP]
-    cdef int64_t best = -1
-    cdef int p, nwin = 0
-    for p in range(s.nplayers):
-        cm_score(s, p, sc)
-        key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>cm_buildings(s, p) << 16) \
-            + s.imp[p][0] + s.imp[p][1] + s.imp[p][2] + s.imp[p][3]
-        if key[p] > best:
-            best = key[p]
-    for p in range(s.nplayers):
-        nwin += key[p] == best
-    for p in range(s.nplayers):
-        out[p] = 1.0 / nwin if key[p] == best else 0.0
-
-
 cdef void cm_heuristic(const void *vs, const void *vp, double *out) noexcept nogil:
     """Return estimates in [0, 1] summing to 1 (exact returns at the end)."""
     cdef const CMState *s = <const CMState *>vs
     cdef const cm_weights *w = <const cm_weights *>vp
     cdef double est[CM_MAXP]
-    cdef double t, hi, total = 0.0
+    cdef double t
     cdef int n = s.nplayers, p
     if s.phase == PH_OVER:
-        _exact_returns(s, out)
+        cm_returns(s, out)  # exact at the end: the kernel's own returns
         return
     cm_estimates(s, w, est)
     t = w.temperature + w.temperature_left * game_left(s, w)
-    hi = est[0]
-    for p in range(1, n):
-        if est[p] > hi:
-            hi = est[p]
-    for p in range(n):
-        out[p] = exp((est[p] - hi) / t)
-        total += out[p]
-    for p in range(n):
-        out[p] /= total
+    rc_softmax_shares(est, n, t, out)
 
 
 cdef class CityOfMarbleHeuristic(Evaluator):
@@ -173,14 +147,7 @@ cdef class CityOfMarbleHeuristic(Evaluator):
     cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
-        unknown = set(overrides) - set(WEIGHTS)
-        if unknown:
-            raise ValueError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
-                             f"(weights: {', '.join(WEIGHTS)})")
-        if game is not None and game.game_id != GAME_ID:
-            raise ValueError(f"this evaluator is for {GAME_ID}, not {game.game_id}")
-        wt = dict(WEIGHTS)
-        wt.update({k: float(v) for k, v in overrides.items()})
+        wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
         if wt["temperature"] <= 0 or wt["temperature_left"] < 0:
             raise ValueError("temperatures must be positive")
         if not 0.0 <= wt["spoke_rate"] <= 1.0:

@@ -19,13 +19,14 @@ in ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` c
 any of them.
 """
 from libc.stdint cimport int32_t, uint64_t
-from libc.math cimport exp
 from libc.string cimport memset
 
 from romecore.core.kernel cimport rc_popcount64
-from romecore.core.evaluator cimport Evaluator
+from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
+from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.glory_to_rome.kernel cimport (
+    gr_returns,
     GRState, GR_MAXP, GR_NMAT, GR_NCARDS, GR_NJACKS, Z_HAND, Z_STOCK, Z_CLIENT, Z_FOUND, Z_MAT,
     PH_OVER, SF_DONE, B_FORUM, SC_TOTAL, SC_N, gr_score, gr_hand_size, gr_card_material,
 )
@@ -97,48 +98,19 @@ cdef void gr_estimates(const GRState *s, const gr_weights *w, double *est) noexc
         est[p] += left * future
 
 
-cdef void _exact_returns(const GRState *s, double *out) noexcept nogil:
-    """Winners share 1.0, as the kernel's returns (Forum winners first, then points,
-    then cards in hand)."""
-    cdef int32_t sc[SC_N]
-    cdef long long key[GR_MAXP]
-    cdef long long best = -1
-    cdef int p, nwin = 0
-    cdef int cands = s.forum_win if s.forum_win else (1 << s.nplayers) - 1
-    for p in range(s.nplayers):
-        key[p] = -1
-        if (cands >> p) & 1:
-            gr_score(s, p, sc)
-            key[p] = (<long long>sc[SC_TOTAL] << 16) + gr_hand_size(s, p)
-            if key[p] > best:
-                best = key[p]
-    for p in range(s.nplayers):
-        nwin += key[p] == best
-    for p in range(s.nplayers):
-        out[p] = 1.0 / nwin if key[p] == best else 0.0
-
-
 cdef void gr_heuristic(const void *vs, const void *vp, double *out) noexcept nogil:
     """Return estimates in [0, 1] summing to 1 (exact returns at the end)."""
     cdef const GRState *s = <const GRState *>vs
     cdef const gr_weights *w = <const gr_weights *>vp
     cdef double est[GR_MAXP]
-    cdef double t, hi, total = 0.0
+    cdef double t
     cdef int n = s.nplayers, p
     if s.phase == PH_OVER:
-        _exact_returns(s, out)
+        gr_returns(s, out)  # exact at the end: the kernel's own returns
         return
     gr_estimates(s, w, est)
     t = w.temperature + w.temperature_per_left * game_left(s, w)
-    hi = est[0]
-    for p in range(1, n):
-        if est[p] > hi:
-            hi = est[p]
-    for p in range(n):
-        out[p] = exp((est[p] - hi) / t)
-        total += out[p]
-    for p in range(n):
-        out[p] /= total
+    rc_softmax_shares(est, n, t, out)
 
 
 cdef class GloryToRomeHeuristic(Evaluator):
@@ -148,14 +120,7 @@ cdef class GloryToRomeHeuristic(Evaluator):
     cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
-        unknown = set(overrides) - set(WEIGHTS)
-        if unknown:
-            raise ValueError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
-                             f"(weights: {', '.join(WEIGHTS)})")
-        if game is not None and game.game_id != GAME_ID:
-            raise ValueError(f"this evaluator is for {GAME_ID}, not {game.game_id}")
-        wt = dict(WEIGHTS)
-        wt.update({k: float(v) for k, v in overrides.items()})
+        wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
         if wt["temperature"] <= 0 or wt["temperature_per_left"] < 0:
             raise ValueError("temperatures must be positive")
         self.weights = wt

@@ -17,12 +17,13 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
 """
 from libc.stdint cimport int32_t, uint32_t, uint8_t
-from libc.math cimport exp
 from libc.string cimport memset
 
-from romecore.core.evaluator cimport Evaluator
+from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
+from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.rise_to_power.kernel cimport (
+    rp_returns,
     RPState, RP_MAXP, RP_NARENA, RP_NATYPES, RP_NSENATE, RP_NRES, RP_NPROV,
     PH_OVER, PH_FORUM, PH_SHOW, PH_PROVINCE, PH_TARGET_PROV, PH_PLACE, PH_DRAW,
     SC_TOTAL, SC_N, AB_ENDGAME_REGIONS, AB_ENDGAME_PAIRS,
@@ -132,44 +133,19 @@ cdef void rp_estimates(const RPState *s, const rp_weights *w, double *est) noexc
             est[p] += w.military * reach
 
 
-cdef void _exact_returns(const RPState *s, double *out) noexcept nogil:
-    """Winners (VP, then provinces, then Arena hand cost) share 1.0, as the kernel's."""
-    cdef int32_t sc[SC_N]
-    cdef long long key[RP_MAXP]
-    cdef long long best = -1
-    cdef int p, nwin = 0
-    for p in range(s.nplayers):
-        rp_score(s, p, sc)
-        key[p] = (<long long>sc[SC_TOTAL] << 32) + (<long long>pc(s.p_own[p]) << 16) + rp_hand_cost(s, p)
-        if key[p] > best:
-            best = key[p]
-    for p in range(s.nplayers):
-        nwin += key[p] == best
-    for p in range(s.nplayers):
-        out[p] = 1.0 / nwin if key[p] == best else 0.0
-
-
 cdef void rp_heuristic(const void *vs, const void *vp, double *out) noexcept nogil:
     """Return estimates in [0, 1] summing to 1 (exact returns at the end)."""
     cdef const RPState *s = <const RPState *>vs
     cdef const rp_weights *w = <const rp_weights *>vp
     cdef double est[RP_MAXP]
-    cdef double t, hi, total = 0.0
+    cdef double t
     cdef int n = s.nplayers, p
     if s.phase == PH_OVER:
-        _exact_returns(s, out)
+        rp_returns(s, out)  # exact at the end: the kernel's own returns
         return
     rp_estimates(s, w, est)
     t = w.temperature + w.temperature_per_round * (5 - s.round)
-    hi = est[0]
-    for p in range(1, n):
-        if est[p] > hi:
-            hi = est[p]
-    for p in range(n):
-        out[p] = exp((est[p] - hi) / t)
-        total += out[p]
-    for p in range(n):
-        out[p] /= total
+    rc_softmax_shares(est, n, t, out)
 
 
 def _load_tables():
@@ -192,14 +168,7 @@ cdef class RiseToPowerHeuristic(Evaluator):
     cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
-        unknown = set(overrides) - set(WEIGHTS)
-        if unknown:
-            raise ValueError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
-                             f"(weights: {', '.join(WEIGHTS)})")
-        if game is not None and game.game_id != GAME_ID:
-            raise ValueError(f"this evaluator is for {GAME_ID}, not {game.game_id}")
-        wt = dict(WEIGHTS)
-        wt.update({k: float(v) for k, v in overrides.items()})
+        wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
         if wt["temperature"] <= 0 or wt["temperature_per_round"] < 0:
             raise ValueError("temperatures must be positive")
         self.weights = wt

@@ -7,6 +7,7 @@ scores turns them into such shares (for example a softmax over score differences
 Search code calls ``rc_evaluate``; it takes the C function when there is one and the
 Python callable (holding the GIL) otherwise.
 """
+from libc.math cimport exp
 
 ctypedef void (*rc_eval_fn)(const void *state, const void *params, double *out) noexcept nogil
 
@@ -18,3 +19,19 @@ cdef class Evaluator:
     cdef object py_fn           # callable(state) -> sequence of floats, Python evaluators
 
 cdef int rc_evaluate(Evaluator ev, object game, const void *state, int nplayers, double *out) except -1 nogil
+
+
+cdef inline void rc_softmax_shares(const double *est, int n, double temperature,
+                                   double *out) noexcept nogil:
+    """Turns expected final scores into return estimates: a softmax over players at the
+    given temperature (in points), so they lie in [0, 1] and sum to 1."""
+    cdef double hi = est[0], total = 0.0
+    cdef int p
+    for p in range(1, n):
+        if est[p] > hi:
+            hi = est[p]
+    for p in range(n):
+        out[p] = exp((est[p] - hi) / temperature)
+        total += out[p]
+    for p in range(n):
+        out[p] /= total

@@ -1,6 +1,6 @@
 """Type stubs for romecore.core.evaluator (a Cython module)."""
 
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from romecore.core.state import State
 
@@ -13,3 +13,5 @@ class Evaluator:
 
 class PyEvaluator(Evaluator):
     def __init__(self, fn: Callable[[State], Sequence[float]], game_id: str = "", name: str = "python") -> None: ...
+
+def merge_weights(defaults: dict[str, float], overrides: dict[str, Any], game: Any, game_id: str) -> dict[str, float]: ...

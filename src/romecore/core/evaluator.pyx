@@ -57,6 +57,20 @@ cdef class PyEvaluator(Evaluator):
         self.name = name
 
 
+def merge_weights(dict defaults, dict overrides, game, str game_id):
+    """A heuristic's weights: its defaults with the caller's overrides (floats), refusing
+    unknown names and a game other than its own."""
+    unknown = set(overrides) - set(defaults)
+    if unknown:
+        raise ValueError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
+                         f"(weights: {', '.join(defaults)})")
+    if game is not None and game.game_id != game_id:
+        raise ValueError(f"this evaluator is for {game_id}, not {game.game_id}")
+    merged = dict(defaults)
+    merged.update({k: float(v) for k, v in overrides.items()})
+    return merged
+
+
 cdef int rc_evaluate(Evaluator ev, object game, const void *state, int nplayers, double *out) except -1 nogil:
     """Evaluates a raw state struct; ``game`` is the Game the struct belongs to (needed
     only to wrap the struct for a Python evaluator)."""

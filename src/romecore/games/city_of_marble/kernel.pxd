@@ -127,3 +127,5 @@ cdef bint cm_order_matters(const CMState *s) noexcept nogil
 cdef bint cm_menu_any(const CMState *s) noexcept nogil
 cdef const char *cm_validate(const void *vs) noexcept nogil
 cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil
+
+cdef void cm_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0

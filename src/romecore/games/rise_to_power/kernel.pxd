@@ -173,3 +173,5 @@ cdef int rp_chance_kind(const RPState *s) noexcept nogil
 cdef const char *rp_validate(const void *vs) noexcept nogil
 cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil
 cdef int rp_current_player(const void *vs) noexcept nogil
+
+cdef void rp_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
