@@ -50,22 +50,6 @@ def game(request):
     return romecore.load_game(gid, players=n)
 
 
-def test_snapshot_round_trip(benchmark, game):
-    """game.deserialize(state.serialize()), per state, over states along a game."""
-    states = _states(game)
-
-    def trip():
-        for s in states:
-            game.deserialize(s.serialize())
-
-    benchmark.extra_info["states_per_call"] = len(states)
-    benchmark.extra_info["target_us_per_state"] = 5.0
-    benchmark.extra_info["bytes"] = len(states[len(states) // 2].serialize())
-    benchmark(trip)
-    if benchmark.stats is not None:
-        benchmark.extra_info["us_per_state"] = 1e6 * benchmark.stats.stats.mean / len(states)
-
-
 def test_snapshot_round_trip_any_game_with_history(benchmark, game):
     """romecore.deserialize(state.serialize(history=True)): the path a worker takes once
     per game (the game is found from the blob)."""
