@@ -6,6 +6,7 @@ Kernels ``cimport`` this to fill an ``rc_kernel`` table; search plugins ``cimpor
 drive any game through that table without touching Python objects.
 """
 from libc.stdint cimport int32_t, uint32_t, uint64_t
+from cpython.pycapsule cimport PyCapsule_New
 
 cdef extern from "rc_rng.h" nogil:
     ctypedef struct rc_rng:
@@ -67,3 +68,9 @@ cdef extern from "rc_kernel.h" nogil:
                            int32_t *actions, double *probs)
     int rc_playout(const rc_kernel *k, void *s, rc_rng *rng, int32_t *actions, double *probs)
     uint64_t rc_hash_bytes(const void *data, uint32_t size)
+
+
+cdef inline object rc_kernel_capsule(rc_kernel *k):
+    """The capsule a GameSpec carries: the address of a game's kernel table, under the
+    name ``romecore.rc_kernel`` that Game checks."""
+    return PyCapsule_New(<void *>k, "romecore.rc_kernel", NULL)

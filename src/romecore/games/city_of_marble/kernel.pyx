@@ -33,9 +33,9 @@ placement (nothing the placement reveals bears on it).
 """
 from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
-from cpython.pycapsule cimport PyCapsule_New
 
 from romecore.core.kernel cimport (
+    rc_kernel_capsule,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_lsb64, rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
@@ -1526,7 +1526,7 @@ CM_KERNEL.resample = cm_resample
 CM_KERNEL.observe_action = cm_observe_action
 CM_KERNEL.validate = cm_validate
 
-kernel_capsule = PyCapsule_New(<void *>&CM_KERNEL, b"romecore.rc_kernel", NULL)
+kernel_capsule = rc_kernel_capsule(&CM_KERNEL)
 STATE_SIZE = sizeof(CMState)
 NUM_ACTIONS = CM_NUM_ACTIONS
 MAX_LEGAL = 64

@@ -33,9 +33,9 @@ the card drawn, weighted by the copies left in the pile.
 """
 from libc.string cimport memset, memcpy
 from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
-from cpython.pycapsule cimport PyCapsule_New
 
 from romecore.core.kernel cimport (
+    rc_kernel_capsule,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
@@ -2116,7 +2116,7 @@ GR_KERNEL.resample = gr_resample
 GR_KERNEL.observe_action = gr_observe_action
 GR_KERNEL.validate = gr_validate
 
-kernel_capsule = PyCapsule_New(<void *>&GR_KERNEL, b"romecore.rc_kernel", NULL)
+kernel_capsule = rc_kernel_capsule(&GR_KERNEL)
 STATE_SIZE = sizeof(GRState)
 NUM_ACTIONS = GR_NUM_ACTIONS
 MAX_LEGAL = GR_MAXLEGAL

@@ -22,9 +22,9 @@ are drawn, in order, once the unknown part is gone.
 """
 from libc.string cimport memset, memcpy
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
-from cpython.pycapsule cimport PyCapsule_New
 
 from romecore.core.kernel cimport (
+    rc_kernel_capsule,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_lsb64, rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
@@ -1373,6 +1373,6 @@ GC_KERNEL.resample = gc_resample
 GC_KERNEL.observe_action = gc_observe_action
 GC_KERNEL.validate = gc_validate
 
-kernel_capsule = PyCapsule_New(<void *>&GC_KERNEL, b"romecore.rc_kernel", NULL)
+kernel_capsule = rc_kernel_capsule(&GC_KERNEL)
 STATE_SIZE = sizeof(GCState)
 NUM_ACTIONS = GC_NUM_ACTIONS

@@ -29,9 +29,9 @@ it a 0 that becomes the leftmost die of its group, and the group moves to the fr
 """
 from libc.string cimport memset, memcpy
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
-from cpython.pycapsule cimport PyCapsule_New
 
 from romecore.core.kernel cimport (
+    rc_kernel_capsule,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount32, rc_lsb32, rc_pop_lsb32,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
@@ -1982,7 +1982,7 @@ RP_KERNEL.resample = rp_resample
 RP_KERNEL.observe_action = rp_observe_action
 RP_KERNEL.validate = rp_validate
 
-kernel_capsule = PyCapsule_New(<void *>&RP_KERNEL, b"romecore.rc_kernel", NULL)
+kernel_capsule = rc_kernel_capsule(&RP_KERNEL)
 STATE_SIZE = sizeof(RPState)
 NUM_ACTIONS = RP_NUM_ACTIONS
 MAX_GAME_LENGTH = RP_KERNEL.max_game_length
