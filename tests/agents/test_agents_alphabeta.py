@@ -77,7 +77,7 @@ def test_star_pruning_is_exact(chance, seed):
         child = state.clone()
         child.apply_action(a)
         reference[a] = expectiminimax(child, depth - 1, root, ev)
-    agent = romecore.make_agent(f"alphabeta:depth={depth},chance={chance}", game=state.game, seed=1)
+    agent = romecore.make_agent(f"alphabeta:depth={depth},chance={chance},extend=0", game=state.game, seed=1)
     action = agent.step(state)
     best_value = dict(agent.stats["values"])[action]
     assert agent.stats["depth"] == depth
@@ -110,3 +110,15 @@ def test_pimc_votes():
     agent = romecore.make_agent("alphabeta:nodes=3000,pimc=3", game=state.game, seed=1)
     assert agent.step(state) in state.legal_actions()
     assert sum(agent.stats["votes"].values()) == 3
+
+
+def test_unfinished_turns_are_searched_past_the_horizon():
+    """At depth 1 the Market choice is only half a move; extend=N plays the rest of the
+    turn (its cell, the end) before judging, extend=0 judges the half-made move."""
+    state = ap.last_turn(2)
+    short = romecore.make_agent("alphabeta:depth=1,extend=0", game=state.game, seed=1)
+    short.step(state)
+    assert dict(short.stats["values"])[ap.A_BUILD + ap.MARKET] < 1.0
+    extended = romecore.make_agent("alphabeta:depth=1,extend=8", game=state.game, seed=1)
+    assert extended.step(state) == ap.A_BUILD + ap.MARKET
+    assert dict(extended.stats["values"])[ap.A_BUILD + ap.MARKET] == 1.0

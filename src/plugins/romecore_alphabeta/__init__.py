@@ -29,6 +29,7 @@ PARAMS = {
     "tt_bits": (int, 18, "transposition table of 2**tt_bits entries (24 bytes each)"),
     "pimc": (int, 1, "hidden information: resampled worlds searched, voting (1: the world handed in)"),
     "max_ply": (int, 256, "deepest ply (default moves of best-reply search use no depth)"),
+    "extend": (int, 8, "plies searched past the horizon while the last mover's turn goes on"),
 }
 
 

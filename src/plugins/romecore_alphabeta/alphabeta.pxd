@@ -26,6 +26,9 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef uint64_t *hashes               # Zobrist key per ply
     cdef int8_t *brs_player             # per ply: the opponent whose reply is searched
     cdef uint32_t *brs_default          # per ply: opponents that play their default move
+    cdef int8_t *movers                 # per ply: the player whose move led here (-1: chance)
+    cdef int8_t *exts                   # per ply: horizon extensions on the path so far
+    cdef readonly int extend            # most extension plies on one path (0: none)
     cdef int32_t *ply_acts              # per ply: move list
     cdef double *ply_probs              # per ply: chance probabilities / ordering scores
     cdef double *ply_lo                 # per ply: lower / upper bounds of chance outcomes

@@ -14,7 +14,8 @@ class AlphaBetaAgent(SearchAgent):
     ordering: bool
     max_depth: int
     worlds: int
+    extend: int
     def __init__(self, game: Game, seed: int | None = ..., nodes: int = ..., time: float = ...,
                  depth: int = ..., algorithm: str = ..., chance: str = ..., chance_samples: int = ...,
                  evaluator: Any = ..., ordering: bool = ..., tt_bits: int = ..., pimc: int = ...,
-                 max_ply: int = ...) -> None: ...
+                 max_ply: int = ..., extend: int = ...) -> None: ...

@@ -18,6 +18,10 @@ game, the evaluator's estimate at the search horizon.
   outcome before the full search); ``sample`` averages ``chance_samples`` outcomes drawn
   with a generator seeded from the position (so a node is sampled the same way every
   time).  A chance node uses one ply of depth.
+* Unfinished turns: when a kernel splits one move into several decisions of the same
+  player (choose a building, then its cell), a leaf in the middle of it would be judged
+  half-made.  With ``extend=N`` (default 8) the search goes on past the horizon while the
+  player who just moved is still to move, up to N extra plies on a path.
 * Iterative deepening under the budget (``nodes``, ``time``, or a fixed ``depth``); the
   result of the deepest finished iteration is played (the first iteration always
   finishes).  Move ordering: the transposition table's best move first, then, two or
@@ -65,6 +69,8 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.hashes = NULL
         self.brs_player = NULL
         self.brs_default = NULL
+        self.movers = NULL
+        self.exts = NULL
         self.ply_acts = NULL
         self.ply_probs = NULL
         self.ply_lo = NULL
@@ -75,7 +81,7 @@ cdef class AlphaBetaAgent(SearchAgent):
     def __init__(self, game, seed=None, int nodes=0, double time=0.0, int depth=0,
                  algorithm="paranoid", chance="star2", int chance_samples=4,
                  evaluator="default", bint ordering=True, int tt_bits=18, int pimc=1,
-                 int max_ply=256):
+                 int max_ply=256, int extend=8):
         if algorithm not in ALGORITHMS:
             raise AgentSpecError(f"algorithm={algorithm!r}: choose paranoid or brs")
         if chance not in CHANCE_MODES:
@@ -86,6 +92,8 @@ cdef class AlphaBetaAgent(SearchAgent):
             raise AgentSpecError("chance_samples >= 1, tt_bits in 8..26, pimc >= 0, max_ply in 8..4096")
         if evaluator in (None, "none"):
             raise AgentSpecError("alphabeta needs an evaluator at its horizon")
+        if not 0 <= extend <= 64:
+            raise AgentSpecError("extend must lie in 0..64")
         self._configure(game, seed, nodes, time, evaluator)
         self.brs = algorithm == "brs"
         self.chance_mode = CHANCE_MODES[chance]
@@ -94,6 +102,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.max_depth = depth if depth > 0 else 64
         self.worlds = pimc if pimc > 1 else 1
         self.max_ply = max_ply
+        self.extend = extend
         self._fixed_depth = depth > 0
         cdef int ml = self.k.max_legal, i
         cdef size_t nz = <size_t>self.k.state_size * 256
@@ -101,6 +110,8 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.hashes = <uint64_t *>malloc(sizeof(uint64_t) * (max_ply + 2))
         self.brs_player = <int8_t *>malloc(max_ply + 2)
         self.brs_default = <uint32_t *>malloc(sizeof(uint32_t) * (max_ply + 2))
+        self.movers = <int8_t *>malloc(max_ply + 2)
+        self.exts = <int8_t *>malloc(max_ply + 2)
         self.ply_acts = <int32_t *>malloc(sizeof(int32_t) * ml * (max_ply + 2))
         self.ply_probs = <double *>malloc(sizeof(double) * ml * (max_ply + 2))
         self.ply_lo = <double *>malloc(sizeof(double) * ml * (max_ply + 2))
@@ -108,6 +119,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.zobrist = <uint64_t *>malloc(sizeof(uint64_t) * nz)
         self.tt = <ab_entry *>malloc(sizeof(ab_entry) * (<size_t>1 << tt_bits))
         if (self.hashes == NULL or self.brs_player == NULL or self.brs_default == NULL
+                or self.movers == NULL or self.exts == NULL
                 or self.ply_acts == NULL or self.ply_probs == NULL or self.ply_lo == NULL
                 or self.ply_hi == NULL or self.zobrist == NULL or self.tt == NULL
                 or stack_init(&self.states, self.k.state_size, max_ply + 3) < 0):
@@ -124,6 +136,8 @@ cdef class AlphaBetaAgent(SearchAgent):
         free(self.hashes)
         free(self.brs_player)
         free(self.brs_default)
+        free(self.movers)
+        free(self.exts)
         free(self.ply_acts)
         free(self.ply_probs)
         free(self.ply_lo)
@@ -183,6 +197,8 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.hashes[0] = self._rehash(0)
         self.brs_player[0] = -1
         self.brs_default[0] = 0
+        self.movers[0] = -1
+        self.exts[0] = 0
         n = k.legal_actions(start, acts)
         for i in range(n):
             vals[i] = 0.0
@@ -229,6 +245,8 @@ cdef class AlphaBetaAgent(SearchAgent):
         searches it."""
         cdef void *child = stack_at(&self.states, ply + 1)
         memcpy(child, stack_at(&self.states, ply), self.k.state_size)
+        self.movers[ply + 1] = <int8_t>self.k.current_player(child)
+        self.exts[ply + 1] = self.exts[ply]
         self.k.apply(child, a)
         self.hashes[ply + 1] = self._rehash_from(ply)
         self.brs_player[ply + 1] = <int8_t>bp
@@ -251,7 +269,11 @@ cdef class AlphaBetaAgent(SearchAgent):
             k.returns(s, rets)
             return rets[self.root_player]
         if depth <= 0 or ply >= self.max_ply:
-            return self._leaf(s)
+            if not (depth <= 0 and p >= 0 and p == self.movers[ply] and self.exts[ply] < self.extend
+                    and ply < self.max_ply):
+                return self._leaf(s)
+            depth = 1  # the mover's turn goes on: search it to its end
+            self.exts[ply] += 1
         if budget_tick(&self.budget) and not self.no_abort:
             self.aborted = True
             return LO
