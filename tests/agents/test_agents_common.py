@@ -239,3 +239,19 @@ def test_python_evaluator_is_usable():
     state = midgame(game, 3)
     assert agent.step(state) in state.legal_actions()
     assert calls  # the Python function was consulted
+
+
+@pytest.mark.parametrize("weights", [{"temperature": 0.0}, {"temperature": -1.0}, {"no_such_weight": 1.0}])
+def test_every_heuristic_refuses_bad_weights(game, weights):
+    """One weight merger serves every game's heuristic: unknown names and a temperature
+    that is not positive are refused with a ValueError naming the problem."""
+    from romecore.plugins import registry
+
+    if "heuristic" not in [spec.name for spec in registry.evaluators(game.game_id)]:
+        pytest.skip(f"{game.game_id} has no heuristic")
+    with pytest.raises(ValueError, match="temperature|unknown"):
+        romecore.make_evaluator(game, "heuristic", **weights)
+    increments = [k for k in romecore.make_evaluator(game, "heuristic").weights if k.startswith("temperature_")]
+    assert increments, "each heuristic's temperature shrinks as the game goes on"
+    with pytest.raises(ValueError, match="temperature"):
+        romecore.make_evaluator(game, "heuristic", **{increments[0]: -0.5})

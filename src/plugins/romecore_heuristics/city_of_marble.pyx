@@ -148,8 +148,6 @@ cdef class CityOfMarbleHeuristic(Evaluator):
 
     def __init__(self, game=None, **overrides):
         wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
-        if wt["temperature"] <= 0 or wt["temperature_left"] < 0:
-            raise ValueError("temperatures must be positive")
         if not 0.0 <= wt["spoke_rate"] <= 1.0:
             raise ValueError("spoke_rate is a share between 0 and 1")
         self.weights = wt

@@ -121,8 +121,6 @@ cdef class GloryToRomeHeuristic(Evaluator):
 
     def __init__(self, game=None, **overrides):
         wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
-        if wt["temperature"] <= 0 or wt["temperature_per_left"] < 0:
-            raise ValueError("temperatures must be positive")
         self.weights = wt
         memset(&self.w, 0, sizeof(gr_weights))
         self.w.progress = wt["structure_progress"]

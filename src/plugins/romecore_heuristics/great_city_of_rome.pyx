@@ -17,14 +17,15 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
 """
 from libc.stdint cimport int32_t, uint64_t
-from libc.math cimport exp
 from libc.string cimport memset
 
 from romecore.core.kernel cimport rc_popcount64
-from romecore.core.evaluator cimport Evaluator
+from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
+from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.great_city_of_rome.kernel cimport (
     GCState, GC_NTYPES, GC_NDECKCARDS, GC_NINFL, GC_MAXP, Z_HAND, Z_CITY, PH_OVER,
+    gc_returns,
     INFL_IN_PLAY, INFL_NONE, SC_TOTAL, SC_N, M_N, M_RES2, M_YELLOW, M_RED, M_GREEN, M_BLUE,
     M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, gc_score, gc_city_masks, gc_card_type, gc_infl_round,
 )
@@ -129,40 +130,11 @@ cdef void gc_heuristic(const void *vs, const void *vp, double *out) noexcept nog
     cdef const GCState *s = <const GCState *>vs
     cdef const gc_weights *w = <const gc_weights *>vp
     cdef double est[GC_MAXP]
-    cdef double t, hi, total = 0.0
-    cdef int n = s.nplayers, p
-    cdef int32_t sc[SC_N]
     if s.phase == PH_OVER:
-        _exact_returns(s, out)
+        gc_returns(s, out)  # exact at the end: the kernel's own returns
         return
     gc_estimates(s, w, est)
-    t = w.temperature + w.temperature_per_round * (s.nrounds - s.round)
-    hi = est[0]
-    for p in range(1, n):
-        if est[p] > hi:
-            hi = est[p]
-    for p in range(n):
-        out[p] = exp((est[p] - hi) / t)
-        total += out[p]
-    for p in range(n):
-        out[p] /= total
-
-
-cdef void _exact_returns(const GCState *s, double *out) noexcept nogil:
-    """Winners (points, then influence, then coins) share 1.0, as the kernel's returns."""
-    cdef int32_t sc[SC_N]
-    cdef long long key[GC_MAXP]
-    cdef long long best = -1
-    cdef int p, nwin = 0
-    for p in range(s.nplayers):
-        gc_score(s, p, sc)
-        key[p] = (<long long>sc[SC_TOTAL] << 40) + (<long long>s.influence[p] << 20) + s.coins[p]
-        if key[p] > best:
-            best = key[p]
-    for p in range(s.nplayers):
-        nwin += key[p] == best
-    for p in range(s.nplayers):
-        out[p] = 1.0 / nwin if key[p] == best else 0.0
+    rc_softmax_shares(est, s.nplayers, w.temperature + w.temperature_per_round * (s.nrounds - s.round), out)
 
 
 cdef class GreatCityHeuristic(Evaluator):
@@ -172,16 +144,7 @@ cdef class GreatCityHeuristic(Evaluator):
     cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
-        unknown = set(overrides) - set(WEIGHTS)
-        if unknown:
-            raise ValueError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
-                             f"(weights: {', '.join(WEIGHTS)})")
-        if game is not None and game.game_id != GAME_ID:
-            raise ValueError(f"this evaluator is for {GAME_ID}, not {game.game_id}")
-        wt = dict(WEIGHTS)
-        wt.update({k: float(v) for k, v in overrides.items()})
-        if wt["temperature"] <= 0 or wt["temperature_per_round"] < 0:
-            raise ValueError("temperatures must be positive")
+        wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
         self.weights = wt
         memset(&self.w, 0, sizeof(gc_weights))
         for t, bt in enumerate(_data.TYPES):

@@ -19,6 +19,7 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 from libc.stdint cimport int32_t, uint32_t, uint8_t
 from libc.string cimport memset
 
+from romecore.core.kernel cimport rc_popcount32
 from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
@@ -55,13 +56,6 @@ cdef int RANK_VP[5]
 cdef struct rp_weights:
     double forum, show, hand_cost, ability, military
     double temperature, temperature_per_round
-
-
-cdef inline int pc(uint32_t x) noexcept nogil:
-    x = x - ((x >> 1) & 0x55555555u)
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu
-    return <int>((x * 0x01010101u) >> 24)
 
 
 cdef inline int scorings_left(const RPState *s, int phase_of_scoring) noexcept nogil:
@@ -108,7 +102,7 @@ cdef void rp_estimates(const RPState *s, const rp_weights *w, double *est) noexc
         for t in range(RP_NRES):
             forum_now += rp_forum_points(s, p, t)
         est[p] += w.forum * forum_left * forum_now
-        cards = pc(s.a_hand[p] | s.a_show[p])
+        cards = rc_popcount32(s.a_hand[p] | s.a_show[p])
         shows = show_left if show_left < cards // 3 else cards // 3
         est[p] += w.show * shows * best_show_vp(s, p) + w.hand_cost * rp_hand_cost(s, p)
         m = s.s_own[p]
@@ -169,8 +163,6 @@ cdef class RiseToPowerHeuristic(Evaluator):
 
     def __init__(self, game=None, **overrides):
         wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
-        if wt["temperature"] <= 0 or wt["temperature_per_round"] < 0:
-            raise ValueError("temperatures must be positive")
         self.weights = wt
         self.w.forum = wt["forum_scoring"]
         self.w.show = wt["show_per_scoring"]

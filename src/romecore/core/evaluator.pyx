@@ -59,7 +59,8 @@ cdef class PyEvaluator(Evaluator):
 
 def merge_weights(dict defaults, dict overrides, game, str game_id):
     """A heuristic's weights: its defaults with the caller's overrides (floats), refusing
-    unknown names and a game other than its own."""
+    unknown names, a game other than its own, and softmax temperatures out of range
+    (``temperature`` > 0, each ``temperature_*`` increment >= 0)."""
     unknown = set(overrides) - set(defaults)
     if unknown:
         raise ValueError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
@@ -68,6 +69,9 @@ def merge_weights(dict defaults, dict overrides, game, str game_id):
         raise ValueError(f"this evaluator is for {game_id}, not {game.game_id}")
     merged = dict(defaults)
     merged.update({k: float(v) for k, v in overrides.items()})
+    if merged.get("temperature", 1.0) <= 0 or any(
+            v < 0 for k, v in merged.items() if k.startswith("temperature_")):
+        raise ValueError("temperatures must be positive")
     return merged
 
 

@@ -98,6 +98,7 @@ ctypedef struct GCState:
 
 cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil
 cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil
+cdef void gc_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
 cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noexcept nogil
 cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil
 cdef int gc_face(const GCState *s) noexcept nogil

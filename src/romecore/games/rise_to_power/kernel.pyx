@@ -211,15 +211,6 @@ _load_tables()
 # ---------------------------------------------------------------------------------------
 # Small queries
 
-cdef inline int pc(uint32_t x) noexcept nogil:
-    """Population count by bit arithmetic: the builtin becomes a library call when the
-    compiler may not assume the POPCNT instruction."""
-    x = x - ((x >> 1) & 0x55555555u)
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu
-    return <int>((x * 0x01010101u) >> 24)
-
-
 cdef int rp_row_size(int n) noexcept nogil:
     return ROW_SIZE[n] if 2 <= n <= 4 else 0
 
@@ -446,7 +437,7 @@ cdef inline int order_candidates(const RPState *s, uint32_t *cands) noexcept nog
         if sm == best:
             m |= 1u << q
     cands[0] = m
-    return pc(m)
+    return rc_popcount32(m)
 
 
 # ---------------------------------------------------------------------------------------
@@ -552,7 +543,7 @@ cdef int rp_senate_endgame(const RPState *s, int p, int c) noexcept nogil:
                 n += 1
         return n * S_AMOUNT[c]
     if ab == AB_ENDGAME_TYPE:
-        return pc(s.p_own[p] & P_TYPE_MASK[S_PTYPE[c]]) * S_AMOUNT[c]
+        return rc_popcount32(s.p_own[p] & P_TYPE_MASK[S_PTYPE[c]]) * S_AMOUNT[c]
     if ab == AB_ENDGAME_PAIRS:
         # a maximum matching of Senate cards to provinces by symbol = province type
         for t in range(RP_NPTYPES):
@@ -561,7 +552,7 @@ cdef int rp_senate_endgame(const RPState *s, int p, int c) noexcept nogil:
             while m:
                 if S_SYM[rc_pop_lsb32(&m)] == t:
                     ncards += 1
-            nprov = pc(s.p_own[p] & P_TYPE_MASK[t])
+            nprov = rc_popcount32(s.p_own[p] & P_TYPE_MASK[t])
             n += ncards if ncards < nprov else nprov
         return n * S_AMOUNT[c]
     return 0
@@ -645,7 +636,7 @@ cdef bint card_usable(const RPState *s, int p, int c, int ctx, const Facts *f) n
     cdef bint phase2 = ctx == CTX_PLACE or ctx == CTX_AFTER
     if not ((s.s_own[p] >> c) & 1) or (s.s_exh >> c) & 1:
         return False
-    if pc(f.free & (P_RES_MASK[S_RES[c]] if ab == AB_FORUM_MOVE else P_TYPE_MASK[S_SYM[c]])) < S_NSYM[c]:
+    if rc_popcount32(f.free & (P_RES_MASK[S_RES[c]] if ab == AB_FORUM_MOVE else P_TYPE_MASK[S_SYM[c]])) < S_NSYM[c]:
         return False
     if ab == AB_MILITARY_BONUS:
         return phase2 and (s.grp[T_MILITARY][p].n > 0 or f.unplaced > 0)
@@ -676,7 +667,7 @@ cdef bint card_usable(const RPState *s, int p, int c, int ctx, const Facts *f) n
     if ab == AB_FORUM_MOVE:
         return ctx == CTX_FORUM and S_RES[c] == s.ftrack and s.forum[p][S_RES[c]] < FORUM_MAX
     if ab == AB_SHOW_BONUS:
-        return ctx == CTX_SHOW and pc(s.a_show[p]) >= SHOW_MIN
+        return ctx == CTX_SHOW and rc_popcount32(s.a_show[p]) >= SHOW_MIN
     return False
 
 
@@ -705,11 +696,11 @@ cdef int rp_chance_kind(const RPState *s) noexcept nogil:
     """In PH_DEAL: 0 a province is dealt next, 1 a Senate card, 2 an Arena card; -1 the
     rows are complete."""
     cdef int k = ROW_SIZE[s.nplayers]
-    if pc(s.p_row) < k and s.p_deck:
+    if rc_popcount32(s.p_row) < k and s.p_deck:
         return 0
-    if pc(s.s_row) < k and s.s_deck:
+    if rc_popcount32(s.s_row) < k and s.s_deck:
         return 1
-    if pc(s.a_row) < ARENA_ROW and s.a_deck:
+    if rc_popcount32(s.a_row) < ARENA_ROW and s.a_deck:
         return 2
     return -1
 
@@ -1059,7 +1050,7 @@ cdef int rp_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
     k = 2 if ph == PH_DRAW else rp_chance_kind(s)
     if k == 0:
         pool = era_pool(s.p_deck, P_ERA_MASK)
-        total = pc(pool)
+        total = rc_popcount32(pool)
         while pool:
             acts[n] = CH_PROVINCE + rc_pop_lsb32(&pool)
             probs[n] = 1.0 / total
@@ -1067,20 +1058,20 @@ cdef int rp_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
         return n
     if k == 1:
         pool = era_pool(s.s_deck, S_ERA_MASK)
-        total = pc(pool)
+        total = rc_popcount32(pool)
         m = pool
         while m:
             c = rc_pop_lsb32(&m)
             if pool & S_TWIN_LOWER[c]:
                 continue
             acts[n] = CH_SENATE + c
-            probs[n] = pc(pool & S_TWINS[c]) / <double>total
+            probs[n] = rc_popcount32(pool & S_TWINS[c]) / <double>total
             n += 1
         return n
     if k == 2:
-        total = pc(s.a_deck)
+        total = rc_popcount32(s.a_deck)
         for t in range(RP_NATYPES):
-            c = pc(s.a_deck & AT_MASK[t])
+            c = rc_popcount32(s.a_deck & AT_MASK[t])
             if c:
                 acts[n] = CH_ARENA + t
                 probs[n] = c / <double>total
@@ -1110,7 +1101,7 @@ cdef int32_t rp_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
     else:
         pool = s.a_deck
     full = pool
-    k = rc_rng_below(rng, pc(pool))
+    k = rc_rng_below(rng, rc_popcount32(pool))
     while k:
         pool &= pool - 1
         k -= 1
@@ -1153,12 +1144,12 @@ cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil:
         out[0] = A_DONE
         return add_activations(s, p, CTX_FORUM, out, 1)
     if ph == PH_SHOW:
-        k = pc(s.a_show[p])
+        k = rc_popcount32(s.a_show[p])
         if k == 0 or k >= SHOW_MIN:
             out[n] = A_DONE
             n += 1
         n = add_activations(s, p, CTX_SHOW, out, n)
-        if k + pc(s.a_hand[p]) >= SHOW_MIN:
+        if k + rc_popcount32(s.a_hand[p]) >= SHOW_MIN:
             for t in range(RP_NATYPES):
                 if s.a_hand[p] & AT_MASK[t]:
                     out[n] = A_SHOW + t
@@ -1235,7 +1226,7 @@ cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil:
     if ph == PH_MILITARY:
         out[n] = A_DONE
         n += 1
-        if pc(s.p_own[p]) < ARCHES:
+        if rc_popcount32(s.p_own[p]) < ARCHES:
             m = s.p_row & ~((1u << s.floor) - 1)
             while m:
                 k = rc_pop_lsb32(&m)
@@ -1476,7 +1467,7 @@ cdef inline int32_t quick_forced(const RPState *s) noexcept nogil:
         if s.consul:
             return UNKNOWN
         m = face_mask(s, p)
-        k = pc(track_faces(s, p, 0) & m) + pc(track_faces(s, p, 1) & m) + pc(track_faces(s, p, 2) & m)
+        k = rc_popcount32(track_faces(s, p, 0) & m) + rc_popcount32(track_faces(s, p, 1) & m) + rc_popcount32(track_faces(s, p, 2) & m)
         return OPEN if k >= 2 else UNKNOWN
     if ph == PH_AFTER or ph == PH_TRIBUNUS or ph == PH_FORUM:
         k = CTX_AFTER if ph == PH_AFTER else CTX_TRIBUNUS if ph == PH_TRIBUNUS else CTX_FORUM
@@ -1484,14 +1475,14 @@ cdef inline int32_t quick_forced(const RPState *s) noexcept nogil:
             return UNKNOWN
         return A_DONE  # no card to activate: done
     if ph == PH_SHOW:
-        k = pc(s.a_show[p])
-        if k == 0 and pc(s.a_hand[p]) < SHOW_MIN:
+        k = rc_popcount32(s.a_show[p])
+        if k == 0 and rc_popcount32(s.a_hand[p]) < SHOW_MIN:
             return A_DONE  # no show possible
         return UNKNOWN
     if ph == PH_DEAL:
         k = rp_chance_kind(s)
         if k == 0:
-            return OPEN if pc(era_pool(s.p_deck, P_ERA_MASK)) >= 2 else UNKNOWN
+            return OPEN if rc_popcount32(era_pool(s.p_deck, P_ERA_MASK)) >= 2 else UNKNOWN
         if k == 1:
             m = era_pool(s.s_deck, S_ERA_MASK)
             return OPEN if m & ~S_TWINS[rc_lsb32(m)] else UNKNOWN
@@ -1508,7 +1499,7 @@ cdef inline int32_t quick_forced(const RPState *s) noexcept nogil:
                 return OPEN
         return A_DONE
     if ph == PH_MILITARY:  # done, and a conquest
-        if pc(s.p_own[p]) >= ARCHES:
+        if rc_popcount32(s.p_own[p]) >= ARCHES:
             return A_DONE
         m = s.p_row & ~((1u << s.floor) - 1)
         while m:
@@ -1545,7 +1536,7 @@ cdef void rp_returns(const void *vs, double *out) noexcept nogil:
     cdef int p, nwin = 0
     for p in range(s.nplayers):
         rp_score(s, p, sc)
-        key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>pc(s.p_own[p]) << 16) + rp_hand_cost(s, p)
+        key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>rc_popcount32(s.p_own[p]) << 16) + rp_hand_cost(s, p)
         if key[p] > best:
             best = key[p]
     for p in range(s.nplayers):
@@ -1589,7 +1580,7 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
         ids[i] = ids[j]
         ids[j] = tmp
     k = 0
-    cnt = pc(s.a_deck)
+    cnt = rc_popcount32(s.a_deck)
     s.a_deck = 0
     for i in range(cnt):
         s.a_deck |= 1u << ids[k]
@@ -1600,14 +1591,14 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
         held = s.a_hand[q] | s.a_show[q]
         hid = held & ~s.a_pub
         held &= s.a_pub
-        for i in range(pc(hid)):
+        for i in range(rc_popcount32(hid)):
             held |= 1u << ids[k]
             k += 1
-        cnt = pc(s.a_show[q])
+        cnt = rc_popcount32(s.a_show[q])
         show = 0
         m = held
         for i in range(cnt):
-            j = rc_rng_below(rng, pc(m))
+            j = rc_rng_below(rng, rc_popcount32(m))
             hid = m
             while j:
                 hid &= hid - 1
@@ -1633,7 +1624,7 @@ cdef inline const char *check_decks(const RPState *s, int K) noexcept nogil:
     for i in range(2):
         m = s.p_deck if i == 0 else s.s_deck
         row = s.p_row if i == 0 else s.s_row
-        total = dealt + (pc(row) if s.phase == PH_DEAL else K)
+        total = dealt + (rc_popcount32(row) if s.phase == PH_DEAL else K)
         if s.phase == PH_OVER:
             total = K * ROUNDS
         end = 0
@@ -1642,12 +1633,12 @@ cdef inline const char *check_decks(const RPState *s, int K) noexcept nogil:
             end += size
             expect = end - total
             expect = 0 if expect < 0 else size if expect > size else expect
-            if pc(m & (P_ERA_MASK[e] if i == 0 else S_ERA_MASK[e])) != expect:
+            if rc_popcount32(m & (P_ERA_MASK[e] if i == 0 else S_ERA_MASK[e])) != expect:
                 return "a deck does not hold what the rounds have not dealt"
     if s.phase == PH_DEAL:
-        if pc(s.p_row) < K and (s.s_row or s.a_row):
+        if rc_popcount32(s.p_row) < K and (s.s_row or s.a_row):
             return "rows dealt out of order"
-        if pc(s.s_row) < K and s.a_row:
+        if rc_popcount32(s.s_row) < K and s.a_row:
             return "rows dealt out of order"
     return NULL
 
@@ -1678,7 +1669,7 @@ cdef inline const char *check_cards(const RPState *s) noexcept nogil:
         held |= s.a_hand[p] | s.a_show[p]
     if s.a_pub & ~held:
         return "a public Arena card outside the hands"
-    if pc(s.a_row) > ARENA_ROW:
+    if rc_popcount32(s.a_row) > ARENA_ROW:
         return "Arena row too long"
     m = s.s_deck | s.s_row
     if s.s_deck & s.s_row or m & ~all_s:
@@ -1697,13 +1688,13 @@ cdef inline const char *check_cards(const RPState *s) noexcept nogil:
     for p in range(n):
         if s.p_own[p] & m or s.p_own[p] & ~all_p:
             return "a province is in two places"
-        if pc(s.p_own[p]) > ARCHES:
+        if rc_popcount32(s.p_own[p]) > ARCHES:
             return "a player holds more provinces than Arches"
         m |= s.p_own[p]
         owned |= s.p_own[p]
     if s.p_exh & ~owned:
         return "an exhausted province nobody holds"
-    if pc(s.p_row) > K or pc(s.s_row) > K:
+    if rc_popcount32(s.p_row) > K or rc_popcount32(s.s_row) > K:
         return "row too long"
     return NULL
 
@@ -1907,12 +1898,12 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
     if ep == PH_SHOW:
         for i in range(n):
             p = s.order[i]
-            k = pc(s.a_show[p])
+            k = rc_popcount32(s.a_show[p])
             if i > s.step and k:
                 return "a show before its player's turn"
             if i < s.step and 0 < k < SHOW_MIN:
                 return "a finished show of fewer than three cards"
-            if i == s.step and 0 < k < SHOW_MIN and k + pc(s.a_hand[p]) < SHOW_MIN:
+            if i == s.step and 0 < k < SHOW_MIN and k + rc_popcount32(s.a_hand[p]) < SHOW_MIN:
                 return "a show that cannot reach three cards"
     if s.greko & ~((1 << n) - 1) or (s.greko and ep != PH_SHOW):
         return "show bonus out of place"
