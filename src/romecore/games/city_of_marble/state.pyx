@@ -109,6 +109,48 @@ def _counts(d, what):
     return out
 
 
+class _Layout:
+    """Where the drawing puts each vertex, triangle and edge of the board: fixed by the
+    board file, so it is worked out once (the drawing then only looks values up)."""
+
+    def __init__(self):
+        def col(q, r):
+            return 4 * q + 2 * r
+
+        xs = [col(q, r) for q, r in _B.verts]
+        x0 = min(xs)
+        self.width = max(xs) - x0 + 2
+        self.rows = sorted({r for _, r in _B.verts})
+        self.edge_tris = [(frozenset(e), ts) for e, ts in _B.edge_tris.items()]
+        self.verts_by_row = {r: [] for r in self.rows}
+        for q, r in _B.verts:
+            self.verts_by_row[r].append((col(q, r) - x0, _B.vert_id[(q, r)],
+                                         frozenset(((q, r), (q + 1, r)))))
+        self.tris_by_row = {}
+        for t, tri in _B.tri_verts.items():
+            r0 = min(v[1] for v in tri)
+            up = sum(1 for v in tri if v[1] == r0) == 2
+            q = min(v[0] for v in tri if v[1] == r0) - (0 if up else 1)
+            x = col(q, r0) - x0 + (2 if up else 4)
+            if up:
+                sides = (((q, r0), (q, r0 + 1), "/", -1), ((q + 1, r0), (q, r0 + 1), "\\", 1))
+            else:
+                sides = (((q + 1, r0), (q, r0 + 1), "\\", -1), ((q + 1, r0), (q + 1, r0 + 1), "/", 1))
+            keyed = tuple((frozenset((va, vb)), slant, x + dx) for va, vb, slant, dx in sides
+                          if 0 <= x + dx < self.width)
+            self.tris_by_row.setdefault(r0, []).append((t, x, keyed))
+
+
+_LAYOUT = None
+
+
+def _layout():
+    global _LAYOUT
+    if _LAYOUT is None:
+        _LAYOUT = _Layout()
+    return _LAYOUT
+
+
 cdef inline CMState *_st(State st):
     return <CMState *>st.s
 
@@ -614,55 +656,34 @@ cdef class CityOfMarbleState(State):
                 for i in range(s.aq_len[a]):
                     aq_edge[frozenset((_B.verts[s.aq_path[a][i]], _B.verts[s.aq_path[a][i + 1]]))] = _AQ_MARK[a]
 
-        def col(q, r):
-            return 4 * q + 2 * r
-
-        xs = [col(q, r) for q, r in _B.verts]
-        x0 = min(xs)
-        width = max(xs) - x0 + 2
-        rows = sorted({r for _, r in _B.verts})
+        lay = _layout()
         edges = {}
-        for e, ts in _B.edge_tris.items():
-            a_, b_ = e
+        for key, ts in lay.edge_tris:
             side = [tile_of.get(t) for t in ts] + ([None] if len(ts) == 1 else [])
             boundary = side[0] != side[1] and (side[0] is not None or side[1] is not None)
-            edges[frozenset(e)] = aq_edge.get(frozenset(e)) or (True if boundary else None)
+            edges[key] = aq_edge.get(key) or (True if boundary else None)
         out = []
-        for r in reversed(rows):
-            line = [" "] * width
-            for (q, rr) in _B.verts:
-                if rr != r:
-                    continue
-                x = col(q, r) - x0
-                m = vmark.get(_B.vert_id[(q, r)], "+ ")
+        for r in reversed(lay.rows):
+            line = [" "] * lay.width
+            for x, vid, right in lay.verts_by_row[r]:
+                m = vmark.get(vid, "+ ")
                 line[x] = m[0]
-                e = edges.get(frozenset(((q, r), (q + 1, r))))
+                e = edges.get(right)
                 if e is not None:
                     fill = "---" if e is True else e * 3
-                    for k in range(3):
-                        line[x + 1 + k] = fill[k]
+                    line[x + 1:x + 4] = fill
                 if m[1] != " ":
                     line[x + 1] = m[1]
             out.append("".join(line).rstrip())
-            if r == rows[0]:
+            if r == lay.rows[0]:
                 break
-            r0 = r - 1        # triangles between vertex rows r0 and r
-            line = [" "] * width
-            for t, tri in _B.tri_verts.items():
-                if min(v[1] for v in tri) != r0:
-                    continue
-                up = sum(1 for v in tri if v[1] == r0) == 2
-                q = min(v[0] for v in tri if v[1] == r0) - (0 if up else 1)
-                x = col(q, r0) - x0 + (2 if up else 4)
+            line = [" "] * lay.width  # triangles between vertex rows r - 1 and r
+            for t, x, sides in lay.tris_by_row.get(r - 1, ()):
                 line[x] = tri_char.get(t, ".")
-                if up:
-                    sides = (((q, r0), (q, r0 + 1), "/", -1), ((q + 1, r0), (q, r0 + 1), "\\", 1))
-                else:
-                    sides = (((q + 1, r0), (q, r0 + 1), "\\", -1), ((q + 1, r0), (q + 1, r0 + 1), "/", 1))
-                for va, vb, slant, dx in sides:
-                    val = edges.get(frozenset((va, vb)))
-                    if val is not None and 0 <= x + dx < width:
-                        line[x + dx] = slant if val is True else val
+                for key, slant, xs in sides:
+                    val = edges.get(key)
+                    if val is not None:
+                        line[xs] = slant if val is True else val
             out.append("".join(line).rstrip())
         return out
 
