@@ -5,7 +5,7 @@
 Kernels ``cimport`` this to fill an ``rc_kernel`` table; search plugins ``cimport`` it to
 drive any game through that table without touching Python objects.
 """
-from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from cpython.pycapsule cimport PyCapsule_New
 
 cdef extern from "rc_rng.h" nogil:
@@ -14,6 +14,7 @@ cdef extern from "rc_rng.h" nogil:
     void rc_rng_seed(rc_rng *r, uint64_t seed)
     uint64_t rc_rng_next(rc_rng *r)
     uint32_t rc_rng_below(rc_rng *r, uint32_t n)
+    void rc_shuffle_u8(uint8_t *xs, int n, rc_rng *r)
     double rc_rng_double(rc_rng *r)
     void rc_rng_split(rc_rng *r, rc_rng *child)
 

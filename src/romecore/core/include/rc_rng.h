@@ -60,6 +60,16 @@ static inline uint32_t rc_rng_below(rc_rng *r, uint32_t n) {
     return (uint32_t)(m >> 32);
 }
 
+/* Shuffles xs[0..n) in place (Fisher-Yates, every order equally likely). */
+static inline void rc_shuffle_u8(uint8_t *xs, int n, rc_rng *r) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rc_rng_below(r, (uint32_t)(i + 1));
+        uint8_t tmp = xs[i];
+        xs[i] = xs[j];
+        xs[j] = tmp;
+    }
+}
+
 /* Uniform double in [0, 1) with 53 random bits. */
 static inline double rc_rng_double(rc_rng *r) {
     return (double)(rc_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);

@@ -35,6 +35,7 @@ from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
 
 from romecore.core.kernel cimport (
+    rc_shuffle_u8,
     rc_kernel_capsule,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_lsb64, rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
@@ -1194,18 +1195,14 @@ cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     turned over, so nothing is hidden."""
     cdef CMState *s = <CMState *>vs
     cdef uint8_t vals[8]
-    cdef int n = 0, v, k, q, i, j, tmp
+    cdef int n = 0, v, k, q, i, j
     if s.phase == PH_OVER:
         return
     for v in range(1, 5):
         for k in range(BRIDGE_COUNT[v] - s.bridges[p][v - 1]):
             vals[n] = v
             n += 1
-    for i in range(n - 1, 0, -1):
-        j = rc_rng_below(rng, i + 1)
-        tmp = vals[i]
-        vals[i] = vals[j]
-        vals[j] = tmp
+    rc_shuffle_u8(vals, n, rng)
     i = 0
     for q in range(s.nplayers):
         if q == p:

@@ -35,6 +35,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
 
 from romecore.core.kernel cimport (
+    rc_shuffle_u8,
     rc_kernel_capsule,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
@@ -1747,16 +1748,6 @@ cdef enum:
     RESAMPLE_TRIES = 4000
 
 
-cdef inline void shuffle_u8(uint8_t *xs, int n, rc_rng *rng) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t tmp
-    for i in range(n - 1, 0, -1):
-        j = rc_rng_below(rng, i + 1)
-        tmp = xs[i]
-        xs[i] = xs[j]
-        xs[j] = tmp
-
-
 cdef int resample_once(GRState *s, int p, int frozen, rc_rng *rng) noexcept nogil:
     """One uniform permutation of the identities p does not know (cards in seat
     `frozen`'s hand excepted when frozen >= 0); returns the number permuted."""
@@ -1773,7 +1764,7 @@ cdef int resample_once(GRState *s, int p, int frozen, rc_rng *rng) noexcept nogi
             members[n] = c
             shuffled[n] = c
             n += 1
-    shuffle_u8(shuffled, n, rng)
+    rc_shuffle_u8(shuffled, n, rng)
     for i in range(n):
         mapping[members[i]] = shuffled[i]
     memcpy(loc, s.loc, GR_NCARDS)

@@ -24,6 +24,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 
 from romecore.core.kernel cimport (
+    rc_shuffle_u8,
     rc_kernel_capsule,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_lsb64, rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
@@ -1053,16 +1054,6 @@ cdef uint32_t gc_observe_action(const void *vs, int observer, int32_t a) noexcep
     return <uint32_t>a
 
 
-cdef inline void shuffle_u8(uint8_t *xs, int n, rc_rng *rng) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t tmp
-    for i in range(n - 1, 0, -1):
-        j = rc_rng_below(rng, i + 1)
-        tmp = xs[i]
-        xs[i] = xs[j]
-        xs[j] = tmp
-
-
 cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     """Redraws every card whose identity p does not know, within its class.
 
@@ -1112,7 +1103,7 @@ cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
                 members[n] = c
                 shuffled[n] = c
                 n += 1
-        shuffle_u8(shuffled, n, rng)
+        rc_shuffle_u8(shuffled, n, rng)
         for i in range(n):
             mapping[members[i]] = shuffled[i]
     memcpy(loc, s.loc, GC_NCARDS)

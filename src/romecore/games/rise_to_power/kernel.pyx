@@ -31,6 +31,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 
 from romecore.core.kernel cimport (
+    rc_shuffle_u8,
     rc_kernel_capsule,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount32, rc_lsb32, rc_pop_lsb32,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
@@ -1566,7 +1567,6 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     cdef uint8_t ids[RP_NARENA]
     cdef uint32_t cls = s.a_deck, hid, held, show, m
     cdef int n = 0, i, j, q, k, cnt
-    cdef uint8_t tmp
     for q in range(s.nplayers):
         if q != p:
             cls |= (s.a_hand[q] | s.a_show[q]) & ~s.a_pub
@@ -1574,11 +1574,7 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     while m:
         ids[n] = rc_pop_lsb32(&m)
         n += 1
-    for i in range(n - 1, 0, -1):
-        j = rc_rng_below(rng, i + 1)
-        tmp = ids[i]
-        ids[i] = ids[j]
-        ids[j] = tmp
+    rc_shuffle_u8(ids, n, rng)
     k = 0
     cnt = rc_popcount32(s.a_deck)
     s.a_deck = 0
