@@ -402,10 +402,16 @@ cdef class State:
         return c
 
     def _check_struct(self):
+        """The kernel's own consistency check, and the struct's player count against the
+        game's options (a snapshot may not pair a 2-player struct with 3-player options)."""
         cdef const char *msg = self.k.validate(self.s)
         if msg != NULL:
             raise SerializationError(f"inconsistent {self.game.game_id} state: "
                                      f"{msg.decode('utf-8', 'replace')}")
+        cdef int n = self.k.num_players(self.s)
+        if n != self.game.num_players():
+            raise SerializationError(f"{self.game.game_id} state for {n} players does not match "
+                                     f"the options' {self.game.num_players()} players")
 
     def _load_history_bytes(self, bytes hb):
         cdef Py_ssize_t n = len(hb) // 4
