@@ -18,6 +18,14 @@ def test_games_lists_great_city():
     assert "random" in out.output
 
 
+def test_games_lists_agent_parameters():
+    out = run("games", "--params")
+    assert out.exit_code == 0, out.output
+    assert "    simulations=0 (int):" in out.output     # mcts and ismcts budgets
+    assert "    algorithm='paranoid' (str):" in out.output
+    assert "simulations=0" not in run("games").output
+
+
 def test_simulate_prints_a_results_table():
     out = run("simulate", "great_city_of_rome", "--players", "3", "--games", "6", "--agents", "random")
     assert out.exit_code == 0, out.output
