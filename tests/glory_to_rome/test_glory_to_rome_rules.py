@@ -1,51 +1,13 @@
 """Glory to Rome: the rulebook's turn walk-through and scoring example, set-up, the
 game ends, thinking, petitions, Legionary details, the Training Game and bad input."""
 
-import random
-
 import pytest
 
-import romecore
 from romecore import IllegalActionError, SerializationError
 from romecore.games.glory_to_rome import data
+from gtr_helpers import BID, do, draw, game, make, names, player, resolve
 
-BID = data.BUILDING_ID
 CARDS = data.card_table()
-CH_CARD = 165
-
-
-def game(n=2, training=False):
-    return romecore.load_game("glory_to_rome", players=n, training=training)
-
-
-def make(d, n=2, training=False):
-    return game(n, training).state_from_dict(d)
-
-
-def do(st, *names):
-    for name in names:
-        st.apply_action(st.string_to_action(name))
-
-
-def draw(st, *buildings):
-    for b in buildings:
-        assert st.is_chance_node()
-        st.apply_action(CH_CARD + BID[b])
-
-
-def resolve(st, seed=0):
-    rng = random.Random(seed)
-    while st.is_chance_node():
-        outs = st.chance_outcomes()
-        st.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
-
-
-def names(st):
-    return [st.action_to_string(a) for a in st.legal_actions()]
-
-
-def player(st, p):
-    return st.to_dict()["players"][p]
 
 
 def building_names(ids):
