@@ -913,6 +913,22 @@ cdef inline int emit_buildings(uint64_t mask, int32_t *out, int n) noexcept nogi
     return n
 
 
+cdef inline int emit_materials(const GRState *s, int p, uint8_t acc, int32_t *out, int n) noexcept nogil:
+    """Materials of the set ``acc`` an Architect can add: from the stockpile, and from
+    the pool with an Archway."""
+    cdef int m
+    if HAS(s, p, B_ARCHWAY):
+        for m in range(GR_NMAT):
+            if (acc >> m) & 1 and s.cnt[Z_POOL][m]:
+                out[n] = A_POOL + m
+                n += 1
+    for m in range(GR_NMAT):
+        if (acc >> m) & 1 and s.cnt[Z_STOCK + p][m]:
+            out[n] = A_STOCK + m
+            n += 1
+    return n
+
+
 cdef int legal_units(const GRState *s, int p, int role, int min_a, int32_t *out) noexcept nogil:
     """Ways to lead (role < 0: any role) or follow role: a card, a Jack, a petition;
     only action ids >= min_a (a Palace plays its units in id order)."""
@@ -999,15 +1015,7 @@ cdef int legal_act(const GRState *s, int32_t *out) noexcept nogil:
         return legal_target(s, p, r, out)
     if st == ST_STAIR:
         acc = stair_materials(s, p)
-        if HAS(s, p, B_ARCHWAY):
-            for m in range(GR_NMAT):
-                if (acc >> m) & 1 and s.cnt[Z_POOL][m]:
-                    out[n] = A_POOL + m
-                    n += 1
-        for m in range(GR_NMAT):
-            if (acc >> m) & 1 and s.cnt[Z_STOCK + p][m]:
-                out[n] = A_STOCK + m
-                n += 1
+        n = emit_materials(s, p, acc, out, n)
         out[n] = A_DONE
         return n + 1
     if st == ST_STAIR_TARGET:
@@ -1046,15 +1054,7 @@ cdef int legal_act(const GRState *s, int32_t *out) noexcept nogil:
             if can_found_any(s, p, b, left):
                 out[n] = A_CARD + b
                 n += 1
-        if HAS(s, p, B_ARCHWAY):
-            for m in range(GR_NMAT):
-                if (acc >> m) & 1 and s.cnt[Z_POOL][m]:
-                    out[n] = A_POOL + m
-                    n += 1
-        for m in range(GR_NMAT):
-            if (acc >> m) & 1 and s.cnt[Z_STOCK + p][m]:
-                out[n] = A_STOCK + m
-                n += 1
+        n = emit_materials(s, p, acc, out, n)
     elif r == R_MERCHANT:
         if vault_room(s, p):
             if HAS(s, p, B_BASILICA):
@@ -1117,6 +1117,27 @@ cdef inline bint is_chance_phase(int ph) noexcept nogil:
     return ph == PH_SETUP or ph == PH_DRAW or ph == PH_ACT_DRAW
 
 
+cdef int legal_cards_in_order(const GRState *s, int p, int mat, int last, int left,
+                              int32_t *out) noexcept nogil:
+    """Cards of material ``mat`` that p may give next when several go one at a time
+    (petitions, Legionary demands): in building order from ``last`` on, each leaving
+    enough of the material in hand (``left`` cards counting itself) for the rest."""
+    cdef uint64_t mask = zone_buildings(s, Z_HAND + p, mat)
+    cdef int m, j, k, n = 0
+    while mask:
+        m = rc_pop_lsb64(&mask)
+        if m < last:
+            continue
+        k = 0
+        for j in range(B_LO[m], 24 * mat + 24):
+            if s.loc[j] == Z_HAND + p:
+                k += 1
+        if k >= left:
+            out[n] = A_CARD + m
+            n += 1
+    return n
+
+
 cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil:
     cdef const GRState *s = <const GRState *>vs
     cdef double probs[GR_NBUILD]
@@ -1141,38 +1162,11 @@ cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil:
         out[n] = A_DONE
         return n + 1
     if ph == PH_PETITION:
-        # cards in building order; keep enough of the material for the rest
-        k = 0
-        mask = zone_buildings(s, Z_HAND + p, s.pet_mat)
-        while mask:
-            m = rc_pop_lsb64(&mask)
-            if m < s.pet_last:
-                continue
-            k = 0
-            for j in range(B_LO[m], 24 * s.pet_mat + 24):
-                if s.loc[j] == Z_HAND + p:
-                    k += 1
-            if k >= s.pet_left:
-                out[n] = A_CARD + m
-                n += 1
-        return n
+        return n + legal_cards_in_order(s, p, s.pet_mat, s.pet_last, s.pet_left, out + n)
     if ph == PH_THINK:
         return legal_think(s, out)
     if ph == PH_GIVE:
-        # in building order, keeping enough of the material for the rest
-        mask = zone_buildings(s, Z_HAND + p, s.leg_m)
-        while mask:
-            m = rc_pop_lsb64(&mask)
-            if m < s.leg_last:
-                continue
-            k = 0
-            for j in range(B_LO[m], 24 * s.leg_m + 24):
-                if s.loc[j] == Z_HAND + p:
-                    k += 1
-            if k >= s.give_left:
-                out[n] = A_CARD + m
-                n += 1
-        return n
+        return n + legal_cards_in_order(s, p, s.leg_m, s.leg_last, s.give_left, out + n)
     if ph == PH_COLISEUM:
         q = (actp(s) + s.leg_v) % s.nplayers
         if vault_room(s, p):
