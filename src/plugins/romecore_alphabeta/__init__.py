@@ -23,7 +23,7 @@ PARAMS = {
     "depth": (int, 0, "deepest iteration (0: deepen until the budget is spent, at most 64)"),
     "algorithm": (str, "paranoid", "paranoid, or brs (best-reply search)"),
     "chance": (str, "star2", "chance nodes: star1, star2 (*-minimax) or sample"),
-    "chance_samples": (int, 4, "outcomes drawn at a chance node with chance=sample"),
+    "chance_samples": (int, 4, "outcomes drawn at a chance node with chance=sample, and at a chance leaf"),
     "evaluator": (str, "default", "evaluator at the horizon (default: the game's first, else playouts)"),
     "ordering": (bool, True, "order moves by the evaluator two or more plies from the horizon"),
     "tt_bits": (int, 18, "transposition table of 2**tt_bits entries (24 bytes each)"),

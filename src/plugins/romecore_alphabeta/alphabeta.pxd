@@ -21,7 +21,6 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef readonly int worlds
     cdef int root_player
     cdef bint aborted
-    cdef bint no_abort                  # the first iteration always completes
     cdef rc_stack states                # one position per ply
     cdef uint64_t *hashes               # Zobrist key per ply
     cdef int8_t *brs_player             # per ply: the opponent whose reply is searched
@@ -44,6 +43,9 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef double _ab(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil
     cdef double _chance(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil
     cdef double _child(self, int ply, int depth, int32_t a, double alpha, double beta, int bp, uint32_t dm) except? -2.0 nogil
+    cdef void _enter(self, int ply, int32_t a, int bp, uint32_t dm) noexcept nogil
+    cdef bint _extends(self, int ply, int p) noexcept nogil
+    cdef double _chance_leaf(self, int ply) except? -2.0 nogil
     cdef double _leaf(self, const void *s) except? -2.0 nogil
     cdef int _order(self, int ply, int n, bint maximize, int32_t first, bint by_eval) except -1 nogil
     cdef int32_t _default_move(self, int ply, int n, int mover) except -2 nogil

@@ -21,11 +21,14 @@ game, the evaluator's estimate at the search horizon.
 * Unfinished turns: when a kernel splits one move into several decisions of the same
   player (choose a building, then its cell), a leaf in the middle of it would be judged
   half-made.  With ``extend=N`` (default 8) the search goes on past the horizon while the
-  player who just moved is still to move, up to N extra plies on a path.
+  player who just moved is still to move, up to N extra plies on a path.  A leaf with a
+  chance event pending (a draw) is judged as the mean of ``chance_samples`` sampled
+  outcomes, so a card drawn counts as drawn.
 * Iterative deepening under the budget (``nodes``, ``time``, or a fixed ``depth``); the
-  result of the deepest finished iteration is played (the first iteration always
-  finishes).  Move ordering: the transposition table's best move first, then, two or
-  more plies from the horizon, the evaluator's one-ply estimate.
+  result of the deepest finished iteration is played (when the first does not finish,
+  the best of the moves it searched).  Move ordering: the transposition table's best move first, then, two or
+  more plies from the horizon, the evaluator's one-ply estimate.  Root moves that tie
+  with the best are told apart by a seeded random choice.
 * Transposition table keyed by a Zobrist hash of the state struct: one random 64-bit key
   per (byte offset, byte value), updated incrementally from the bytes a move changed.
 * Hidden information: ``pimc=N`` searches N resampled worlds (budget split evenly) and
@@ -36,7 +39,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
 from romecore.core.kernel cimport (
-    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_sample_chance, RC_CHANCE, RC_TERMINAL,
+    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL,
     RC_MAX_PLAYERS,
 )
 from romecore_search.core cimport (
@@ -59,6 +62,7 @@ cdef double LO = 0.0      # the value range: returns and evaluator values lie in
 cdef double HI = 1.0
 cdef double NEG = -1.0    # outside the range: an open window
 cdef double POS = 2.0
+cdef double TIE = 1e-9     # root values this close to the best tie with it
 
 
 cdef class AlphaBetaAgent(SearchAgent):
@@ -205,18 +209,27 @@ cdef class AlphaBetaAgent(SearchAgent):
         best = acts[0]
         self.aborted = False
         for depth in range(1, self.max_depth + 1):
-            self.no_abort = depth == 1
             alpha = NEG
             bv = NEG
             with nogil:
                 for i in range(n):
-                    v = self._child(0, depth - 1, acts[i], alpha, POS, -1, 0)
+                    # A window just below the best so far: a move as good as the best
+                    # gets its exact value (so ties are seen), a worse one a bound.
+                    v = self._child(0, depth - 1, acts[i], alpha - TIE, POS, -1, 0)
                     if self.aborted:
                         break
                     vals[i] = v
                     if v > alpha:
                         alpha = v
             if self.aborted:
+                if depth == 1:
+                    # The budget ran out in the first iteration: the best of the moves
+                    # searched so far (the first move when none was).
+                    for j in range(1, i):
+                        if vals[j] > vals[0]:
+                            vals[0], vals[j] = vals[j], vals[0]
+                            acts[0], acts[j] = acts[j], acts[0]
+                    best = acts[0]
                 break
             # Best first for the next iteration (stable: earlier moves win ties).
             for i in range(1, n):
@@ -229,7 +242,12 @@ cdef class AlphaBetaAgent(SearchAgent):
                     j -= 1
                 vals[j + 1] = tv
                 acts[j + 1] = ta
-            best = acts[0]
+            # Equal best moves: a seeded random one (a fixed pick, such as the first
+            # cell of several, is a systematic bias the opponents can profit from).
+            j = 1
+            while j < n and vals[j] >= vals[0] - TIE:
+                j += 1
+            best = acts[rc_rng_below(&self.rng, j) if j > 1 else 0]
             done = depth
             if vals[0] >= HI or budget_done(&self.budget):
                 break  # a sure win, or the budget is spent
@@ -243,15 +261,46 @@ cdef class AlphaBetaAgent(SearchAgent):
                        int bp, uint32_t dm) except? -2.0 nogil:
         """Applies ``a`` at ``ply`` into ``ply + 1`` with the given best-reply context and
         searches it."""
+        self._enter(ply, a, bp, dm)
+        return self._ab(ply + 1, depth, alpha, beta)
+
+    cdef void _enter(self, int ply, int32_t a, int bp, uint32_t dm) noexcept nogil:
+        """Applies ``a`` at ``ply`` into ``ply + 1``: the position, its hash, the
+        best-reply context, and who moved (a chance outcome keeps the mover before it)."""
         cdef void *child = stack_at(&self.states, ply + 1)
+        cdef int m
         memcpy(child, stack_at(&self.states, ply), self.k.state_size)
-        self.movers[ply + 1] = <int8_t>self.k.current_player(child)
+        m = self.k.current_player(child)
+        self.movers[ply + 1] = <int8_t>(m if m >= 0 else self.movers[ply])
         self.exts[ply + 1] = self.exts[ply]
         self.k.apply(child, a)
         self.hashes[ply + 1] = self._rehash_from(ply)
         self.brs_player[ply + 1] = <int8_t>bp
         self.brs_default[ply + 1] = dm
-        return self._ab(ply + 1, depth, alpha, beta)
+
+    cdef bint _extends(self, int ply, int p) noexcept nogil:
+        """At the horizon: search on (one more ply) instead of judging the position while
+        the player who just moved is still to move (a turn split into several decisions),
+        up to ``extend`` extra plies on a path."""
+        return (self.exts[ply] < self.extend and ply < self.max_ply
+                and p >= 0 and p == self.movers[ply])
+
+    cdef double _chance_leaf(self, int ply) except? -2.0 nogil:
+        """A pending chance event at the horizon (a draw, a shuffle): the mean judgement of
+        ``chance_samples`` outcomes, each played out to the next decision with a generator
+        seeded from the position (the same position, the same value)."""
+        cdef const rc_kernel *k = self.k
+        cdef void *buf = stack_at(&self.states, ply + 1)
+        cdef rc_rng rng
+        cdef double total = 0.0
+        cdef int j
+        rc_rng_seed(&rng, self.hashes[ply] ^ self.seed)
+        for j in range(self.chance_samples):
+            memcpy(buf, stack_at(&self.states, ply), k.state_size)
+            while k.current_player(buf) == RC_CHANCE:
+                k.apply(buf, rc_sample_chance(k, buf, &rng, self.acts, self.probs))
+            total += self._leaf(buf)
+        return total / self.chance_samples
 
     cdef double _ab(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil:
         cdef const rc_kernel *k = self.k
@@ -269,12 +318,13 @@ cdef class AlphaBetaAgent(SearchAgent):
             k.returns(s, rets)
             return rets[self.root_player]
         if depth <= 0 or ply >= self.max_ply:
-            if not (depth <= 0 and p >= 0 and p == self.movers[ply] and self.exts[ply] < self.extend
-                    and ply < self.max_ply):
+            if p == RC_CHANCE:
+                return self._chance_leaf(ply)
+            if not self._extends(ply, p):
                 return self._leaf(s)
             depth = 1  # the mover's turn goes on: search it to its end
             self.exts[ply] += 1
-        if budget_tick(&self.budget) and not self.no_abort:
+        if budget_tick(&self.budget):
             self.aborted = True
             return LO
         if p == RC_CHANCE:
@@ -407,11 +457,7 @@ cdef class AlphaBetaAgent(SearchAgent):
             hi[i] = HI
         if self.chance_mode == CH_STAR2 and depth >= 2:
             for i in range(n):
-                memcpy(stack_at(&self.states, ply + 1), s, k.state_size)
-                k.apply(stack_at(&self.states, ply + 1), acts[i])
-                self.hashes[ply + 1] = self._rehash_from(ply)
-                self.brs_player[ply + 1] = <int8_t>bp
-                self.brs_default[ply + 1] = dm
+                self._enter(ply, acts[i], bp, dm)
                 self._probe(ply + 1, depth - 1, &lo[i], &hi[i])
                 if self.aborted:
                     return LO
@@ -455,8 +501,12 @@ cdef class AlphaBetaAgent(SearchAgent):
             hi[0] = lo[0]
             return 0
         if depth <= 0:
-            lo[0] = self._leaf(s)
-            hi[0] = lo[0]
+            if p == RC_CHANCE:
+                lo[0] = self._chance_leaf(ply)
+                hi[0] = lo[0]
+            elif not self._extends(ply, p):  # else the search goes on there: no bound
+                lo[0] = self._leaf(s)
+                hi[0] = lo[0]
             return 0
         if p == RC_CHANCE:
             return 0
