@@ -16,6 +16,7 @@ import warnings
 import pytest
 
 import romecore
+from conftest import states_along_a_game
 from romecore.plugins import registry
 
 with warnings.catch_warnings():
@@ -99,23 +100,10 @@ def test_clone(benchmark, game):
     benchmark(_mid_state(game).clone)
 
 
-def _states_along_a_game(game, count=8):
-    s = game.new_initial_state(seed=3)
-    s.playout(3)
-    hist = s.history()
-    out = []
-    for k in range(count):
-        t = game.new_initial_state(seed=3)
-        for a in hist[: (len(hist) * k) // (count - 1)]:
-            t.apply_action(a)
-        out.append(t)
-    return out
-
-
 def test_snapshot_round_trip(benchmark, game):
     """game.deserialize(state.serialize()) over 8 states spread along a game; the time
     per state is extra_info["us_per_state"]."""
-    states = _states_along_a_game(game)
+    states = states_along_a_game(game)
     for s in states:
         assert game.deserialize(s.serialize()) == s
 

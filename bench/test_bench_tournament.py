@@ -20,6 +20,7 @@ import warnings
 import pytest
 
 import romecore
+from conftest import states_along_a_game
 from romecore import records
 from romecore.plugins import registry
 from romecore.tournament import InlineBackend, LocalBackend, make_task
@@ -28,20 +29,6 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     GAMES = [(gid, spec.max_players) for gid, spec in registry.games().items()]
 GAME = "great_city_of_rome"
-
-
-def _states(game, count=8):
-    """States spread over one random game (start, middles, end)."""
-    s = game.new_initial_state(seed=3)
-    s.playout(3)
-    hist = s.history()
-    out = []
-    for k in range(count):
-        t = game.new_initial_state(seed=3)
-        for a in hist[: (len(hist) * k) // (count - 1)]:
-            t.apply_action(a)
-        out.append(t)
-    return out
 
 
 @pytest.fixture(params=GAMES, ids=[f"{g}-{n}p" for g, n in GAMES])
@@ -53,7 +40,7 @@ def game(request):
 def test_snapshot_round_trip_any_game_with_history(benchmark, game):
     """romecore.deserialize(state.serialize(history=True)): the path a worker takes once
     per game (the game is found from the blob)."""
-    state = _states(game)[4]
+    state = states_along_a_game(game)[4]
     blob = state.serialize(history=True)
     benchmark.extra_info["bytes"] = len(blob)
     benchmark(lambda: romecore.deserialize(state.serialize(history=True)))
