@@ -787,6 +787,14 @@ cdef class State:
     def __str__(self):
         return self._render()
 
+    def render(self, player=None):
+        """The text drawing: the whole truth when ``player`` is None (spectators, finished
+        games), else only what ``player`` knows, so two worlds that ``resample(player)``
+        can produce draw the same."""
+        if player is None:
+            return self._render()
+        return self._render_view(self._player_arg(player))
+
     def __repr__(self):
         p = self.k.current_player(self.s)
         who = "terminal" if p == RC_TERMINAL else "chance" if p == RC_CHANCE else f"player {p} to move"
@@ -816,6 +824,10 @@ cdef class State:
 
     def _render(self):
         return repr(self)
+
+    def _render_view(self, int p):
+        # A game whose drawing shows anything hidden overrides this with p's drawing.
+        return self._render()
 
 
 
