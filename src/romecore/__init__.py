@@ -9,8 +9,10 @@ True
 
 from romecore.errors import (
     AgentSpecError,
+    ArgumentTypeError,
     GameOptionError,
     IllegalActionError,
+    InvalidArgumentError,
     RomecoreError,
     SerializationError,
     UnknownGameError,
@@ -27,9 +29,11 @@ __all__ = [
     "TERMINAL",
     "Agent",
     "AgentSpecError",
+    "ArgumentTypeError",
     "Game",
     "GameOptionError",
     "IllegalActionError",
+    "InvalidArgumentError",
     "RomecoreError",
     "SerializationError",
     "State",

@@ -10,6 +10,8 @@ __all__ = [
     "GameOptionError",
     "UnknownGameError",
     "AgentSpecError",
+    "InvalidArgumentError",
+    "ArgumentTypeError",
 ]
 
 
@@ -42,3 +44,11 @@ class UnknownGameError(RomecoreError, KeyError):
 
 class AgentSpecError(RomecoreError, ValueError):
     """An agent spec string naming an unknown agent or carrying bad parameters."""
+
+
+class InvalidArgumentError(RomecoreError, ValueError):
+    """An argument of the right type but outside its range (player 7 of a 4-player game)."""
+
+
+class ArgumentTypeError(RomecoreError, TypeError):
+    """An argument of the wrong type (a player given as None, a seed given as a string)."""

@@ -27,7 +27,9 @@ from romecore.core.kernel cimport (
     rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_sample_chance, rc_hash_bytes,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_MAX_PARAMS, RC_HIDDEN,
 )
-from romecore.errors import IllegalActionError, SerializationError, GameOptionError
+from romecore.errors import (
+    ArgumentTypeError, IllegalActionError, InvalidArgumentError, SerializationError,
+)
 
 CHANCE = RC_CHANCE
 TERMINAL = RC_TERMINAL
@@ -52,8 +54,20 @@ cdef inline uint64_t _seed64(object seed) except? 0:
     try:
         seed = operator.index(seed)
     except TypeError:
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__}") from None
+        raise ArgumentTypeError(f"seed must be an integer, got {type(seed).__name__}") from None
     return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef list _int_list(object xs, str what, object lo, object hi, Py_ssize_t max_len):
+    """``xs`` checked to be a list of at most ``max_len`` ints in lo..hi (bools refused)."""
+    if not isinstance(xs, list):
+        raise SerializationError(f"dict {what} must be a list, got {type(xs).__name__}")
+    if len(xs) > max_len:
+        raise SerializationError(f"dict {what} has {len(xs)} entries, at most {max_len}")
+    for x in xs:
+        if type(x) is not int or not lo <= x <= hi:
+            raise SerializationError(f"dict {what} holds {x!r}, not an int in {lo}..{hi}")
+    return xs
 
 
 cdef inline Py_ssize_t _bin_head_len(Py_ssize_t n):
@@ -274,13 +288,15 @@ cdef class Game:
             raise SerializationError(f"dict options {opts!r} differ from this game's {self._options!r}")
         cdef State st = self._new_state()
         self.k.init(st.s, self.params)
-        rc_rng_seed(&st.rng, _seed64(d.get("seed", 0)))
         try:
+            st._load_dealer(d)
             st._load_dict(d)
         except SerializationError:
             raise
-        except (KeyError, ValueError, TypeError, IndexError, OverflowError) as e:
-            raise SerializationError(f"bad {self.game_id} state dict: {e}") from None
+        except (KeyError, ValueError, TypeError, IndexError, OverflowError, AttributeError,
+                RecursionError) as e:
+            # The loaders check types and ranges field by field; this is the net under them.
+            raise SerializationError(f"bad {self.game_id} state dict: {type(e).__name__}: {e}") from None
         st._check_struct()
         return st
 
@@ -412,6 +428,28 @@ cdef class State:
         if n != self.game.num_players():
             raise SerializationError(f"{self.game.game_id} state for {n} players does not match "
                                      f"the options' {self.game.num_players()} players")
+
+    def _load_dealer(self, dict d):
+        """The dict's dealer RNG (``rng``, as written by :meth:`to_dict`; else seeded from
+        ``seed``, default 0) and its ``history``, if any."""
+        rng = d.get("rng")
+        if rng is not None:
+            _int_list(rng, "rng", 0, 0xFFFFFFFFFFFFFFFF, 4)
+            if len(rng) != 4 or not any(rng):
+                raise SerializationError("dict rng must be four 64-bit words, not all zero")
+            for i in range(4):
+                self.rng.s[i] = rng[i]
+        else:
+            seed = d.get("seed", 0)
+            if type(seed) is not int:
+                raise SerializationError(f"dict seed must be an int, got {type(seed).__name__}")
+            rc_rng_seed(&self.rng, _seed64(seed))
+        hist = d.get("history")
+        if hist is not None:
+            _int_list(hist, "history", 0, self.k.num_actions - 1, 1 << 22)
+            self._reserve_history(len(hist))
+            for a in hist:
+                self._push_history(a)
 
     def _load_history_bytes(self, bytes hb):
         cdef Py_ssize_t n = len(hb) // 4
@@ -573,7 +611,7 @@ cdef class State:
 
     def action_to_string(self, action):
         """A readable name of the action in this state, e.g. ``"build Market at (1,2)"``."""
-        a = operator.index(action)
+        cdef int32_t a = self._coerce_action(action)
         if a < 0 or a >= self.k.num_actions:
             raise IllegalActionError(f"action {a}: out of range 0..{self.k.num_actions - 1}")
         return self._action_to_string(a)
@@ -660,9 +698,9 @@ cdef class State:
         try:
             p = operator.index(player)
         except TypeError:
-            raise TypeError(f"player must be an int, got {type(player).__name__}") from None
+            raise ArgumentTypeError(f"player must be an int, got {type(player).__name__}") from None
         if not 0 <= p < self.k.num_players(self.s):
-            raise ValueError(f"player {p} out of range 0..{self.k.num_players(self.s) - 1}")
+            raise InvalidArgumentError(f"player {p} out of range 0..{self.k.num_players(self.s) - 1}")
         return p
 
     def observation(self, player):
@@ -735,11 +773,16 @@ cdef class State:
     def __reduce__(self):
         return (_state_from_snapshot, (self.serialize(history=True),))
 
-    def to_dict(self):
-        """A readable dict of the whole state; ``game.state_from_dict`` reads it back.
-        The per-game schema is documented in the game module."""
+    def to_dict(self, history=True):
+        """A readable dict of the whole game; ``game.state_from_dict`` reads it back and
+        continues the same game: the position (the per-game schema is documented in the
+        game module), the dealer RNG's four words (``rng``) and, unless ``history`` is
+        false, every action so far (``history``)."""
         d = {"game": self.game.game_id, "options": self.game.options}
         d.update(self._to_dict())
+        d["rng"] = [self.rng.s[0], self.rng.s[1], self.rng.s[2], self.rng.s[3]]
+        if history:
+            d["history"] = self.history()
         return d
 
     def __eq__(self, other):
