@@ -100,10 +100,11 @@ def test_hadrians_gray_aqueduct_is_placed_before_the_temple_resolves():
 # Placements (data.pl_pos numbering) of a layout found by a backtracking search over
 # tilings and aqueduct paths: five civic buildings along the gray aqueduct's twelve
 # pieces.  state_from_dict validates it (sizes match buildings, path on tile edges).
+# The last piece (2,-3) -> (3,-3) is a spoke of the Arena at (2,-1) (centre (3,-3)).
 AQ_TILES = [228, 235, 236, 225, 281, 237, 239, 241, 280, 282, 271, 317, 328, 292, 294,
             296, 329, 331, 333]
 AQ_PATH = [(7, -3), (6, -2), (6, -1), (5, 0), (4, 0), (3, 1), (2, 1), (2, 0), (2, -1),
-           (1, -1), (1, -2), (2, -3), (2, -4)]
+           (1, -1), (1, -2), (2, -3), (3, -3)]
 
 
 def test_aqueduct_scoring_example():

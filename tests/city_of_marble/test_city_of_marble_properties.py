@@ -7,6 +7,7 @@ main invariants again from the outside, on the dict form."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -100,16 +101,61 @@ def kernel_pipes(state):
     return out
 
 
+def _hexagon_edges():
+    """(s, t) -> the twelve lattice edges of the site's hexagon (six spokes from the centre,
+    six rim edges), straight from the board file and the rulings' geometry."""
+    raw = json.loads(data.BOARD_FILE.read_text(encoding="utf-8"))
+    nbrs = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))   # in turn around a vertex
+    out = {}
+    for s, t in raw["sites"]:
+        c = (2 * s + t, t - s)
+        ring = [(c[0] + dq, c[1] + dr) for dq, dr in nbrs]
+        out[(s, t)] = ({frozenset((c, v)) for v in ring}
+                       | {frozenset((ring[k], ring[(k + 1) % 6])) for k in range(6)})
+    return out
+
+
+HEXAGON_EDGES = _hexagon_edges()
+
+
+def oracle_edge_sites(v, w):
+    """Sites (s, t) whose hexagon holds the lattice edge v-w."""
+    e = frozenset((tuple(v), tuple(w)))
+    return {st for st, edges in HEXAGON_EDGES.items() if e in edges}
+
+
+def oracle_connected(d):
+    """Sites (s, t) that some aqueduct piece connects to."""
+    return {st for aq in d["aqueducts"] for v, w in zip(aq["path"], aq["path"][1:])
+            for st in oracle_edge_sites(v, w)}
+
+
+def oracle_fountain_coins(before, after):
+    """Coins the aqueduct pieces laid between two dict states pay, or None when no piece
+    was laid or the step also changed what pays (a site resolved, a magistrate sent to or
+    paid by the Treasury, a short coin supply)."""
+    if before["sites"] != after["sites"] or before["phase"] == "send" or any(
+            pd["magistrates"]["treasury"] for pd in before["players"]):
+        return None
+    fountains = {tuple(x["site"]) for x in before["sites"] if x.get("fountain")}
+    paid = laid = 0
+    for a0, a1 in zip(before["aqueducts"], after["aqueducts"]):
+        assert a1["path"][:len(a0["path"])] == a0["path"]
+        start = max(len(a0["path"]) - 1, 0)
+        for v, w in zip(a1["path"][start:], a1["path"][start + 1:]):
+            laid += 1
+            paid += bool(oracle_edge_sites(v, w) & fountains)
+    if not laid or paid > data.COINS - sum(pd["coins"] for pd in before["players"]):
+        return None
+    return paid
+
+
 def oracle_scores(d):
     pts = {c.building: c.points for c in data.COLOURS}
     n = len(d["players"])
     fountains = {site(*x["site"]) for x in d["sites"] if x.get("fountain")}
     owned = [[site(*x["site"]) for x in d["sites"] if x.get("owner") == p] for p in range(n)]
-    connected = set()
-    for aq in d["aqueducts"]:
-        for v, w in zip(aq["path"], aq["path"][1:]):
-            m = B.edge_sites(B.vert_id[tuple(v)], B.vert_id[tuple(w)])
-            connected |= {i for i in range(B.nsites) if m >> i & 1}
+    connected = {site(*st) for st in oracle_connected(d)}
     coins = [pd["coins"] for pd in d["players"]]
     out = []
     for p, pd in enumerate(d["players"]):
@@ -130,10 +176,11 @@ def oracle_scores(d):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_kernel_agrees_with_the_oracles_along_random_games(players):
-    """Legal tile placements and aqueduct pieces, and the final scores, recomputed from the
-    rules on the dict form, match the kernel."""
+    """Legal tile placements and aqueduct pieces, the coins pieces next to a Fountain pay,
+    and the final scores (aqueduct connections from the board file's hexagons), recomputed
+    from the rules on the dict form, match the kernel."""
     g = game(players)
-    checked = 0
+    checked = paying = 0
     for seed in range(25):
         rng = random.Random(seed)
         s = g.new_initial_state(seed=seed)
@@ -155,8 +202,15 @@ def test_kernel_agrees_with_the_oracles_along_random_games(players):
                     assert not sum(me.values()) or not oracle_placements(d)
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))] if not s.is_chance_node() else s.sample_chance())
+            if d["phase"] != "hills":
+                after = s.to_dict()
+                paid = oracle_fountain_coins(d, after)
+                if paid is not None:
+                    coins = sum(pd["coins"] for pd in after["players"])
+                    assert coins - sum(pd["coins"] for pd in d["players"]) == paid
+                    paying += paid
         assert s.scores() == oracle_scores(s.to_dict())
-    assert checked > 20
+    assert checked > 20 and paying > 5
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

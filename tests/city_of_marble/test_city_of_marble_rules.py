@@ -491,6 +491,43 @@ def test_fountain_coins_only_while_the_supply_lasts():
     assert [p["coins"] for p in state.to_dict()["players"]] == [7, 9]
 
 
+def test_a_piece_on_a_spoke_connects_to_its_own_fountain():
+    """Gray aqueduct around the Fountain at (3,0): the piece (7,-4) -> (6,-3) is spoke 5 of
+    that hexagon (between the spoke tiles 4 and 0, not a diagonal), so it pays one coin."""
+    g = game(2)
+    tiles = [tile(spoke(GRAY_SITE, k), GREEN) for k in (0, 2, 4)]
+    state = _aq_state(g, [(7, -3), (7, -4)], tiles, hills=hills(site(2, 0), 5, 7),
+                      sites=[{"site": [3, 0], "fountain": True}])
+    assert B.centres[GRAY_SITE] == (6, -3)
+    to_centre = A_PIPE + data.DIRS.index((-1, 1))
+    assert to_centre in state.legal_actions()
+    state.apply_action(to_centre)
+    d = state.to_dict()
+    assert d["aqueducts"][0]["path"][-2:] == [[7, -4], [6, -3]]
+    assert [p["coins"] for p in d["players"]] == [1, 0]
+
+
+def test_a_piece_on_a_spoke_connects_to_that_site_and_no_other():
+    """The path (7,-3) -> (6,-2) -> (5,-1) runs along a spoke of Julia's Temple at (2,1)
+    (centre (5,-1)): the Temple is connected, Octavia's Temple at (3,-3) far away is not."""
+    g = game(2)
+    julia, octavia = 0, 1
+    temple, far = site(2, 1), site(3, -3)
+    assert B.centres[temple] == (5, -1)
+    # spoke tiles 0, 2, 4: the spoke towards (6,-2) (direction 5) is a boundary, not a diagonal
+    assert (6 - 5, -2 + 1) == data.DIRS[5]
+    tiles = [tile(spoke(temple, k), GREEN) for k in (0, 2, 4)]
+    tiles += [tile(spoke(far, k), GREEN) for k in (0, 2, 4)]
+    tiles.append(tile(spoke(GRAY_SITE, 1), RED))    # the edge (7,-3)-(6,-2) is its side
+    # site (3,-3) holds a bridge space, so its tiles took a bridge tile
+    state = _aq_state(g, [(7, -3), (6, -2), (5, -1)], tiles, hills=hills(site(2, 0), 5, 7),
+                      sites=[{"site": [2, 1], "building": "Temple", "owner": julia},
+                             {"site": [3, -3], "building": "Temple", "owner": octavia}],
+                      players=[{}, {"bridges": [1]}])
+    assert state.score_breakdown(julia)["aqueducts"] == data.AQUEDUCT_POINTS
+    assert state.score_breakdown(octavia)["aqueducts"] == 0
+
+
 def test_expand_is_only_for_started_aqueducts():
     g = game(2)
     state = make(g)

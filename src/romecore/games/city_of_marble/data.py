@@ -267,7 +267,10 @@ class Board:
     def edge_sites(self, v: int, w: int) -> int:
         """Sites (a bit set) whose hexagon holds the edge between vertices v and w."""
         e = tuple(sorted((self.verts[v], self.verts[w])))
-        return sum(1 << self.tri_site[t] for t in set(self.edge_tris.get(e, ())))
+        out = 0
+        for t in self.edge_tris.get(e, ()):
+            out |= 1 << self.tri_site[t]     # OR: both triangles beside a spoke are one site
+        return out
 
 
 def load_board(path: Path | str = BOARD_FILE) -> Board:
