@@ -58,11 +58,12 @@ cdef class MCTSAgent(TreeAgent):
     def __dealloc__(self):
         free(self.tree_state)
 
-    def restart(self):
-        """Drops the kept tree."""
+    cdef int _forget(self) except -1:
+        """Drops the kept tree (``restart``)."""
         self.have_tree = False
         self.tree.n = 0
         self.root_node = -1
+        return 0
 
     cdef int32_t _search(self, int player) except -2:
         cdef int32_t best, node = -1

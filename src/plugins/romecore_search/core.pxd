@@ -6,7 +6,8 @@
   first-child / next-sibling links, visit, value and availability counts, and UCB.
 * ``rc_stack``: a state arena, one fixed-size struct per slot (memcpy in, apply on it).
 * :class:`SearchAgent`: the base class of every C-level agent: ``step(state)``, budget
-  parsing, the per-move RNG, scratch buffers, evaluator calls and rollouts.
+  parsing, the per-move RNG, scratch buffers, evaluator calls and rollouts, and the lock
+  that makes one agent safe to share between threads (its calls serialise).
 
 Everything below marked ``inline`` is compiled into each plugin that cimports it, so the
 hot loops of MCTS, ISMCTS, alpha-beta and greedy never leave C.
@@ -15,6 +16,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, u
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 from libc.math cimport sqrt, log
+from cpython.pythread cimport PyThread_type_lock
 
 from romecore.core.kernel cimport (
     rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_rng_double,
@@ -266,6 +268,13 @@ cdef class SearchAgent:
     cdef int32_t cutoff           # rollout steps before the evaluator stands in; 0: play out
     cdef public object spec
     cdef public dict stats        # what the last search did (iterations, seconds, ...)
+    cdef PyThread_type_lock lock  # held by the call using the fields above (step, restart)
+    cdef unsigned long owner      # the thread holding ``lock`` (0: none)
+
+    cdef int _lock(self) except -1
+    cdef void _unlock(self) noexcept
+    cdef int _forget(self) except -1
+    cdef object _step(self, State state, int p)
 
     cdef int _setup_budget(self, int64_t default_limit) except -1
     cdef void _seed_move(self, const void *s, int player) noexcept nogil

@@ -6,6 +6,13 @@ within ``self.budget`` and return an action.  :meth:`SearchAgent.step` does the 
 same way for every agent: argument checks, the one-legal-action shortcut, the per-move RNG
 (seeded from the agent's seed and the position, so a move is a pure function of seed,
 position and iteration budget), the budget, statistics and a final legality check.
+
+Threads: an agent's search state (tree, scratch structs, RNG, budget) lives in the
+object, so ``step`` and ``restart`` hold the agent's lock: one agent shared between
+threads serialises its calls.  The search itself runs with the GIL released (it reads
+only the agent's own buffers, the kernel table and a C evaluator's constant parameters;
+a Python evaluator takes the GIL back for each call), so separate agents in separate
+threads run in parallel.
 """
 import operator
 import os
@@ -13,6 +20,10 @@ import os
 from libc.stdint cimport int32_t, uint32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
+from cpython.pythread cimport (
+    PyThread_allocate_lock, PyThread_free_lock, PyThread_acquire_lock, PyThread_release_lock,
+    PyThread_get_thread_ident, WAIT_LOCK, NOWAIT_LOCK,
+)
 
 from romecore.core.kernel cimport (
     rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_rng_double,
@@ -22,7 +33,7 @@ from romecore.core.state cimport Game, State
 from romecore.core.evaluator cimport Evaluator, rc_evaluate, rc_eval_fn
 
 from romecore.core.evaluator import PyEvaluator
-from romecore.errors import AgentSpecError, IllegalActionError
+from romecore.errors import AgentSpecError, IllegalActionError, RomecoreError
 
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY}
 
@@ -48,30 +59,40 @@ ctypedef struct playout_params:
     const rc_kernel *k
     int playouts
     int nplayers
-    int32_t *acts
-    double *probs
-    char *buf
 
 
 cdef void playout_eval(const void *s, const void *vp, double *out) noexcept nogil:
     """Averages the returns of random playouts from s.  The RNG is seeded from the
-    position, so a state always gets the same value (search stays deterministic)."""
-    cdef playout_params *pp = <playout_params *>vp
+    position, so a state always gets the same value (search stays deterministic).  The
+    parameters are read only and the scratch is the call's own, so agents in several
+    threads may share one evaluator."""
+    cdef const playout_params *pp = <const playout_params *>vp
     cdef const rc_kernel *k = pp.k
     cdef double ret[RC_MAX_PLAYERS]
     cdef rc_rng rng
     cdef int i, j
+    # One block: the probabilities, the action list, then the struct.
+    cdef size_t ml = <size_t>k.max_legal
+    cdef char *mem = <char *>malloc(ml * (sizeof(double) + sizeof(int32_t)) + k.state_size)
+    cdef double *probs = <double *>mem
+    cdef int32_t *acts = <int32_t *>(mem + ml * sizeof(double))
+    cdef char *buf = mem + ml * (sizeof(double) + sizeof(int32_t))
+    for j in range(pp.nplayers):
+        out[j] = 1.0 / pp.nplayers  # out of memory: no opinion (a draw)
+    if mem == NULL:
+        return
     rc_rng_seed(&rng, rc_hash_bytes(s, k.state_size))
     for j in range(pp.nplayers):
         out[j] = 0.0
     for i in range(pp.playouts):
-        memcpy(pp.buf, s, k.state_size)
-        rc_playout(k, pp.buf, &rng, pp.acts, pp.probs)
-        k.returns(pp.buf, ret)
+        memcpy(buf, s, k.state_size)
+        rc_playout(k, buf, &rng, acts, probs)
+        k.returns(buf, ret)
         for j in range(pp.nplayers):
             out[j] += ret[j]
     for j in range(pp.nplayers):
         out[j] /= pp.playouts
+    free(mem)
 
 
 cdef class PlayoutEvaluator(Evaluator):
@@ -88,20 +109,10 @@ cdef class PlayoutEvaluator(Evaluator):
         self.pp.k = game.k
         self.pp.playouts = playouts
         self.pp.nplayers = game.num_players()
-        self.pp.acts = <int32_t *>malloc(sizeof(int32_t) * game.k.max_legal)
-        self.pp.probs = <double *>malloc(sizeof(double) * game.k.max_legal)
-        self.pp.buf = <char *>malloc(game.k.state_size)
-        if self.pp.acts == NULL or self.pp.probs == NULL or self.pp.buf == NULL:
-            raise MemoryError()
         self.fn = playout_eval
         self.params = &self.pp
         self.game_id = game.game_id
         self.name = f"playout:{playouts}"
-
-    def __dealloc__(self):
-        free(self.pp.acts)
-        free(self.pp.probs)
-        free(self.pp.buf)
 
 
 def resolve_evaluator(Game game, spec, playouts=8):
@@ -153,6 +164,10 @@ cdef class SearchAgent:
         self.stats = {}
         self.spec = None
         self.evaluator = None
+        self.owner = 0
+        self.lock = PyThread_allocate_lock()
+        if self.lock == NULL:
+            raise MemoryError()
 
     def _configure(self, Game game, seed, int64_t limit=0, double time=0.0, evaluator=None,
                    rollout="random", double eps=0.1, int cutoff=0):
@@ -198,6 +213,27 @@ cdef class SearchAgent:
         free(self.root)
         free(self.scratch)
         free(self.scratch2)
+        if self.lock != NULL:
+            PyThread_free_lock(self.lock)
+
+    # -- the lock ------------------------------------------------------------------------
+    cdef int _lock(self) except -1:
+        """Takes the agent's lock, waiting without the GIL (the holder may need it back
+        for a Python evaluator).  A call from inside the agent's own search (a Python
+        evaluator stepping the agent that calls it) would wait forever: it raises."""
+        cdef unsigned long me = PyThread_get_thread_ident()
+        if not PyThread_acquire_lock(self.lock, NOWAIT_LOCK):
+            if self.owner == me:
+                raise RomecoreError(f"{type(self).__name__}: step or restart called from inside "
+                                    f"this agent's own search")
+            with nogil:
+                PyThread_acquire_lock(self.lock, WAIT_LOCK)
+        self.owner = me
+        return 0
+
+    cdef void _unlock(self) noexcept:
+        self.owner = 0
+        PyThread_release_lock(self.lock)
 
     # -- the Python API ----------------------------------------------------------------
     def step(self, State state):
@@ -210,6 +246,14 @@ cdef class SearchAgent:
         if p < 0:
             raise IllegalActionError(f"{type(self).__name__}.step: no player is to move "
                                      f"({'chance node' if p == RC_CHANCE else 'the game is over'})")
+        self._lock()
+        try:
+            return self._step(state, p)
+        finally:
+            self._unlock()
+
+    cdef object _step(self, State state, int p):
+        """``step`` with the lock held."""
         cdef int n = self.k.legal_actions(state.s, self.acts)
         cdef int32_t a
         if n == 1:
@@ -230,11 +274,19 @@ cdef class SearchAgent:
 
     def restart(self):
         """Forgets anything kept between moves (called between games)."""
-        pass
+        self._lock()
+        try:
+            self._forget()
+        finally:
+            self._unlock()
 
     def reseed(self, seed):
-        """Replaces the agent's seed (root-parallel workers get one per worker)."""
-        self.seed = seed64(seed)
+        """Replaces the agent's seed (root-parallel workers get one per worker); a search
+        under way in another thread finishes with the old one."""
+        cdef uint64_t s = seed64(seed)
+        self._lock()
+        self.seed = s
+        self._unlock()
 
     @property
     def budget(self):
@@ -255,6 +307,10 @@ cdef class SearchAgent:
         if self.iter_limit == 0 and self.time_limit == 0:
             self.budget.limit = default_limit
         self.budget.deadline = rc_now() + self.time_limit if self.time_limit > 0 else 0.0
+        return 0
+
+    cdef int _forget(self) except -1:
+        """What ``restart`` drops (the lock held); nothing here."""
         return 0
 
     cdef void _seed_move(self, const void *s, int player) noexcept nogil:
