@@ -1,4 +1,15 @@
-"""The agent protocol shared by every search plugin, and the uniform-random agent's base."""
+"""The agent protocol shared by every search plugin, and the uniform-random agent's base.
+
+Threads: one agent may be shared between threads; its calls serialise (each built-in
+agent holds a lock around its search state).  Separate agents stepping separate states in
+separate threads run in parallel: the C search releases the GIL, as ``State.playout``
+does.  A search agent's move is a function of its seed, the position and its iteration
+budget, so a shared agent gives each thread what it would alone, except where it keeps
+something between moves (``mcts`` reuses its tree; ``random`` draws from one stream):
+then each move is legal, but which depends on the order of the calls.  ``stats`` tells of
+the last call, whichever thread made it.  A State is not safe to change in one thread
+while another uses it; hand each thread its own (``clone``).
+"""
 
 from __future__ import annotations
 
@@ -17,6 +28,10 @@ class Agent(Protocol):
     resample of the true state) and returns a legal action for that player.  ``spec`` is
     the string the agent was made from.  ``restart()``, when present, is called between
     games so an agent can drop what it kept (a search tree, say).
+
+    Thread safety (see the module): one agent may be shared between threads, its calls
+    serialising; separate agents in separate threads run in parallel.  A plugin's agent
+    keeps that promise too.
     """
 
     spec: str

@@ -66,3 +66,38 @@ def test_workers_keep_the_time_budget(game, ismcts2):
         assert ismcts2.stats["iterations"] > 0
         state.apply_action(state.legal_actions()[0])
         state.resolve_chance()
+
+
+def test_workers_agent_shared_by_two_threads(mcts2):
+    """Two threads step one root-parallel agent at once (the pool takes both searches):
+    each gets the move and merged counts a lone step gives."""
+    import threading
+
+    state = ap.last_turn()
+    mcts2.reseed(7)
+    alone = mcts2.step(state)
+    root = mcts2.stats["root"]
+    results, errors = [None, None], []
+
+    def work(t):
+        try:
+            results[t] = mcts2.step(state.clone())
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    assert not errors and not any(th.is_alive() for th in threads)
+    assert results == [alone, alone] and alone == ap.A_BUILD + ap.MARKET
+    assert mcts2.stats["root"] == root  # both searches merged exactly what one does
+
+
+def test_step_after_close_is_refused(game):
+    agent = romecore.make_agent("mcts:simulations=20,workers=2", game=game, seed=1)
+    agent.close()
+    agent.close()  # twice is fine
+    with pytest.raises(romecore.RomecoreError):
+        agent.step(ap.last_turn())

@@ -7,6 +7,7 @@ plugin would be.
 from __future__ import annotations
 
 import random as _random
+import threading
 from typing import Any
 
 import romecore
@@ -16,17 +17,21 @@ __all__ = ["RandomAgent"]
 
 
 class RandomAgent:
-    """Chooses uniformly among ``state.legal_actions()``; seeded, so reproducible."""
+    """Chooses uniformly among ``state.legal_actions()``; seeded, so reproducible.  One
+    generator serves every call, so calls shared between threads serialise (each draw
+    whole), and which thread gets which draw depends on their order."""
 
     def __init__(self, game: Any = None, seed: int | None = None) -> None:
         self.spec = "random"
         self._rng = _random.Random(seed)
+        self._lock = threading.Lock()
 
     def step(self, state: romecore.State) -> int:
         actions = state.legal_actions()
         if not actions:
             raise romecore.IllegalActionError("random agent: no legal action (the game is over)")
-        return actions[self._rng.randrange(len(actions))]
+        with self._lock:
+            return actions[self._rng.randrange(len(actions))]
 
     def restart(self) -> None:
         pass

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
+import threading
 import time
 from typing import Any, Mapping
 
 import romecore
-from romecore.errors import AgentSpecError
+from romecore.errors import AgentSpecError, RomecoreError
 
 __all__ = ["RootParallelAgent", "mix_seed"]
 
@@ -62,7 +63,8 @@ def _worker_search(name: str, params: Mapping[str, Any], blob: bytes, seed: int)
 class RootParallelAgent:
     """``workers`` processes search each move; most merged visits wins (then the higher
     mean reward, then the lower action id).  ``close()`` stops the processes (also done
-    when the agent is garbage-collected)."""
+    when the agent is garbage-collected).  Steps from several threads share the pool
+    (its workers take the searches in turn); ``close`` waits for the steps under way."""
 
     def __init__(self, name: str, game: romecore.Game, seed: int, workers: int,
                  params: Mapping[str, Any]) -> None:
@@ -75,6 +77,9 @@ class RootParallelAgent:
         self.params = dict(params)
         self.spec = f"{name}:workers={workers}"
         self.stats: dict[str, Any] = {}
+        self._lock = threading.Lock()  # guards _pool: steps share it, close ends it
+        self._steps = 0
+        self._idle = threading.Condition(self._lock)
         ctx = multiprocessing.get_context("spawn")
         self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
         warm = [self._pool.submit(_worker_warm, name, self.params, game.game_id, game.options)
@@ -93,12 +98,22 @@ class RootParallelAgent:
             return legal[0]
         t0 = time.perf_counter()
         blob = state.serialize()
-        futures = [self._pool.submit(_worker_search, self.name, self.params, blob,
-                                     mix_seed(self.seed, k)) for k in range(self.workers)]
+        with self._lock:
+            if self._pool is None:
+                raise RomecoreError(f"{self.name}: step after close()")
+            seed = self.seed
+            futures = [self._pool.submit(_worker_search, self.name, self.params, blob,
+                                         mix_seed(seed, k)) for k in range(self.workers)]
+            self._steps += 1
+        try:
+            results = [f.result() for f in futures]
+        finally:
+            with self._lock:
+                self._steps -= 1
+                self._idle.notify_all()
         merged: dict[int, list] = {}
         iterations = 0
-        for f in futures:
-            root, its = f.result()
+        for root, its in results:
             iterations += its
             for a, n, v in root:
                 m = merged.setdefault(a, [0, 0.0])
@@ -118,7 +133,13 @@ class RootParallelAgent:
         self.seed = seed
 
     def close(self) -> None:
-        pool, self._pool = getattr(self, "_pool", None), None
+        lock = getattr(self, "_lock", None)
+        if lock is None:  # __init__ failed before the pool existed
+            return
+        with self._idle:
+            while self._steps:
+                self._idle.wait()
+            pool, self._pool = getattr(self, "_pool", None), None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
