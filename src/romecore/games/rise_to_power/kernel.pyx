@@ -1866,16 +1866,19 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
             seen |= 1u << s.order[i]
         elif s.order[i] != RP_NONE:
             return "turn order lists an unused seat"
-    if s.nord_n > n or (ph == PH_ORDER and s.nord_n >= n):
+    # the new order exists only while a round-1 tie waits (order_step copies all slots)
+    if s.nord_n >= n or (ph != PH_ORDER and s.nord_n):
         return "new turn order out of step"
+    if ph == PH_ORDER and (s.round != 1 or order_candidates(s, &seen) < 2):
+        return "turn-order chance without a round-1 tie"
     seen = 0
     for i in range(RP_MAXP):
         if i < s.nord_n:
             if s.nord[i] >= n or (seen >> s.nord[i]) & 1:
                 return "new turn order repeats a seat"
             seen |= 1u << s.nord[i]
-        elif ph == PH_ORDER and s.nord[i] != RP_NONE and i >= s.nord_n and s.nord[i] >= n:
-            return "new turn order slot out of range"
+        elif s.nord[i] != RP_NONE:
+            return "new turn order slot set beyond its length"
     msg = check_dice(s, ep)
     if msg != NULL:
         return msg

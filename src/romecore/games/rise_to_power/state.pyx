@@ -4,7 +4,7 @@ of one player, score breakdowns and the text drawing.  See ``romecore.games.rise
 for the dict schema and the action encoding."""
 from libc.stdint cimport uint8_t, int32_t, uint32_t
 
-from romecore.core.state cimport State
+from romecore.core.state cimport State, Game
 from romecore.games.rise_to_power.kernel cimport *
 
 from romecore.errors import SerializationError
@@ -53,17 +53,69 @@ cdef inline RPState *_st(State st):
     return <RPState *>st.s
 
 
-def _int(d, key, default, lo, hi):
-    v = d.get(key, default)
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise ValueError(f"{key} must be an int, got {v!r}")
-    if not lo <= v <= hi:
-        raise ValueError(f"{key}={v} out of range {lo}..{hi}")
+# Dict readers: each checks the type (and an int its range) before the value is used.
+def _bad(what):
+    raise SerializationError(f"bad rise_to_power state dict: {what}")
+
+
+def _dict(d, key):
+    v = d.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        _bad(f"{key} must be a dict, got {type(v).__name__}")
     return v
+
+
+def _list(d, key):
+    v = d.get(key)
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        _bad(f"{key} must be a list, got {type(v).__name__}")
+    return v
+
+
+def _ival(v, what, lo, hi):
+    if type(v) is not int:
+        _bad(f"{what} must be an int, got {type(v).__name__}")
+    if not lo <= v <= hi:
+        _bad(f"{what}={v} out of range {lo}..{hi}")
+    return v
+
+
+def _int(d, key, default, lo, hi):
+    if not isinstance(d, dict):
+        _bad(f"expected a dict holding {key}, got {type(d).__name__}")
+    return _ival(d.get(key, default), key, lo, hi)
+
+
+def _flag(d, key):
+    v = d.get(key, False)
+    if type(v) is not bool:
+        _bad(f"{key} must be a bool, got {type(v).__name__}")
+    return v
+
+
+def _seats(d, key, int n):
+    """A list of distinct seats 0..n-1."""
+    out = [_ival(q, key, 0, n - 1) for q in _list(d, key)]
+    if len(set(out)) != len(out):
+        _bad(f"{key} lists a seat twice")
+    return out
 
 
 cdef class RiseToPowerState(State):
     """A state of Rome: Rise to Power (see :class:`romecore.State` for the API)."""
+
+    def _check_struct(self):
+        """The kernel's check, and the struct's Intrigue set against the game's option
+        (a snapshot relabelled from another option would not load back from its dict)."""
+        State._check_struct(self)
+        if _st(self).intrigue != (<Game>self.game).params[1]:
+            raise SerializationError(
+                f"rise_to_power state has Intrigue mask {_st(self).intrigue}; the options "
+                f"{self.game.options['intrigue']!r} give {(<Game>self.game).params[1]}")
 
     # -- reading helpers ------------------------------------------------------------------
     def _group(self, int t, int p):
@@ -285,12 +337,14 @@ cdef class RiseToPowerState(State):
 
         def entry_key(e, name_key="card"):
             if isinstance(e, dict):
-                return e.get("id", e.get(name_key))
+                e = e.get("id", e.get(name_key))
+            if type(e) is not int and type(e) is not str:
+                _bad(f"a card is an id or a name, got {type(e).__name__}")
             return e
 
         def province(spec):
             spec = entry_key(spec, "province")
-            i = spec if isinstance(spec, int) and not isinstance(spec, bool) else _PROV_ID.get(spec)
+            i = spec if type(spec) is int else _PROV_ID.get(spec)
             if i is None or i not in game_p:
                 raise ValueError(f"province {spec!r} is not in this game")
             if i in claimed_p:
@@ -300,7 +354,7 @@ cdef class RiseToPowerState(State):
 
         def senate(spec):
             spec = entry_key(spec)
-            if isinstance(spec, int) and not isinstance(spec, bool):
+            if type(spec) is int:
                 if spec not in game_s:
                     raise ValueError(f"Senate card {spec} is not in this game")
                 if spec in claimed_s:
@@ -315,7 +369,7 @@ cdef class RiseToPowerState(State):
 
         def arena(spec):
             spec = entry_key(spec)
-            if isinstance(spec, int) and not isinstance(spec, bool):
+            if type(spec) is int:
                 if not 0 <= spec < RP_NARENA or spec in claimed_a:
                     raise ValueError(f"Arena card {spec} out of range or placed twice")
                 claimed_a.add(spec)
@@ -331,154 +385,162 @@ cdef class RiseToPowerState(State):
 
         s.round = _int(d, "round", 1, 1, _data.ROUNDS)
         phase = d.get("phase", "deal")
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
+        if type(phase) is not str or phase not in PHASES:
+            _bad(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
         s.phase = PHASES.index(phase)
         s.actor = _int(d, "actor", 0, 0, n - 1)
-        s.turn = _int(d, "turn", 0, 0, 255)
-        s.step = _int(d, "step", 0, 0, 255)
-        s.consul = bool(d.get("consul", False))
+        s.turn = _int(d, "turn", 0, 0, RP_DICE * n - 1)
+        s.step = _int(d, "step", 0, 0, RP_DICE * n - 1)
+        s.consul = _flag(d, "consul")
         if "order" in d:
-            order = list(d["order"])
-            if sorted(order) != list(range(n)):
-                raise ValueError("order must list every seat once")
+            order = _seats(d, "order", n)
+            if len(order) != n:
+                _bad("order must list every seat once")
             for i in range(n):
                 s.order[i] = order[i]
-        nord = list(d.get("new_order", []))
-        if len(nord) > n:
-            raise ValueError("new_order too long")
+        nord = _seats(d, "new_order", n)
+        if len(nord) >= n:
+            _bad("new_order too long")
         for i, q in enumerate(nord):
             s.nord[i] = q
         s.nord_n = len(nord)
-        players = d.get("players", [])
+        players = _list(d, "players")
         if len(players) > n:
-            raise ValueError(f"{len(players)} players given for a {n}-player game")
+            _bad(f"{len(players)} players given for a {n}-player game")
         pub_bits = 0
         for p, pd in enumerate(players):
+            if not isinstance(pd, dict):
+                _bad(f"each player is a dict, got {type(pd).__name__}")
             s.vp_forum[p] = _int(pd, "vp_forum", 0, 0, 255)
             s.vp_arena[p] = _int(pd, "vp_arena", 0, 0, 255)
             s.mil_bonus[p] = _int(pd, "military_bonus", 0, 0, 255)
             s.coin_bonus[p] = _int(pd, "coin_bonus", 0, 0, 255)
             s.adj[p] = _int(pd, "tribunus", 0, -128, 127)
-            forum = pd.get("forum", {})
+            forum = _dict(pd, "forum")
             for r, res in enumerate(_data.RESOURCES):
-                s.forum[p][r] = _int(forum, res, 0, 0, 255) if res in forum else 0
-            for e in pd.get("provinces", []):
+                s.forum[p][r] = _int(forum, res, 0, 0, _data.FORUM_MAX)
+            for e in _list(pd, "provinces"):
                 s.p_own[p] |= 1u << province(e)
-            for e in pd.get("senate", []):
+            for e in _list(pd, "senate"):
                 s.s_own[p] |= 1u << senate(e)
             for key in ("hand", "show"):
-                for e in pd.get(key, []):
+                for e in _list(pd, key):
                     c = arena(e)
                     if key == "hand":
                         s.a_hand[p] |= 1u << c
                     else:
                         s.a_show[p] |= 1u << c
-                    if not (isinstance(e, dict) and e.get("public") is False):
+                    if not (isinstance(e, dict) and "public" in e) or _flag(e, "public"):
                         pub_bits |= 1u << c
-            dice = pd.get("dice", [])
+            dice = _list(pd, "dice")
             if len(dice) > RP_DICE:
-                raise ValueError("more than four unplaced dice")
+                _bad("more than four unplaced dice")
             for v in dice:
-                if not isinstance(v, int) or not 1 <= v <= 6:
-                    raise ValueError(f"die face {v!r} out of range 1..6")
-                s.dice[p][v] += 1
+                s.dice[p][_ival(v, "die face", 1, 6)] += 1
         s.a_pub = pub_bits
-        rows = d.get("rows", {})
-        for e in rows.get("provinces", []):
+        rows = _dict(d, "rows")
+        for e in _list(rows, "provinces"):
             s.p_row |= 1u << province(e)
-        for e in rows.get("senate", []):
+        for e in _list(rows, "senate"):
             s.s_row |= 1u << senate(e)
-        for e in rows.get("arena", []):
+        for e in _list(rows, "arena"):
             s.a_row |= 1u << arena(e)
-        exh = d.get("exhausted", {})
-        for e in exh.get("provinces", []):
-            i = e if isinstance(e, int) else _PROV_ID.get(e)
-            if i is None or not 0 <= i < RP_NPROV:
-                raise ValueError(f"unknown province {e!r}")
-            s.p_exh |= 1u << i
-        for e in exh.get("senate", []):
-            if not isinstance(e, int) or not 0 <= e < RP_NSENATE:
-                raise ValueError(f"exhausted Senate cards are given by id, got {e!r}")
-            s.s_exh |= 1u << e
+        exh = _dict(d, "exhausted")
+        for e in _list(exh, "provinces"):
+            pi = e if type(e) is int else _PROV_ID.get(e) if type(e) is str else None
+            if pi is None or not 0 <= pi < RP_NPROV:
+                _bad(f"unknown province {e!r}")
+            s.p_exh |= 1u << pi
+        for e in _list(exh, "senate"):
+            s.s_exh |= 1u << _ival(e, "exhausted Senate card id", 0, RP_NSENATE - 1)
         # decks: as given, else what the rounds have not dealt (lowest ids first)
-        decks = d.get("decks", {})
+        decks = _dict(d, "decks")
         if "provinces" in decks:
             s.p_deck = 0
-            for e in decks["provinces"]:
+            for e in _list(decks, "provinces"):
                 s.p_deck |= 1u << province(e)
         else:
             s.p_deck = self._fill_deck(game_p - claimed_p, [_PROV[i].era for i in range(RP_NPROV)],
                                        s.p_row, K)
         if "senate" in decks:
             s.s_deck = 0
-            for e in decks["senate"]:
+            for e in _list(decks, "senate"):
                 s.s_deck |= 1u << senate(e)
         else:
             s.s_deck = self._fill_deck(game_s - claimed_s, [c.era for c in _SEN], s.s_row, K)
         if "arena" in decks:
             s.a_deck = 0
-            for e in decks["arena"]:
+            for e in _list(decks, "arena"):
                 s.a_deck |= 1u << arena(e)
         else:
-            removed = set(d.get("arena_removed", []))
+            removed = {_ival(c, "arena_removed card id", 0, RP_NARENA - 1) for c in _list(d, "arena_removed")}
             s.a_deck = 0
             for c in range(RP_NARENA):
                 if c not in claimed_a and c not in removed:
                     s.a_deck |= 1u << c
-        tracks = d.get("tracks", {})
+        tracks = _dict(d, "tracks")
         for t, key in enumerate(TRACK_KEYS):
-            groups = tracks.get(key, [])
+            groups = _list(tracks, key)
             if len(groups) > RP_MAXP:
-                raise ValueError(f"track {key} has more than four sections")
+                _bad(f"track {key} has more than four sections")
             for k, g in enumerate(groups):
-                q = g["player"]
-                dice = list(g["dice"])
-                if not isinstance(q, int) or not 0 <= q < n or not 1 <= len(dice) <= RP_DICE:
-                    raise ValueError(f"bad group on {key}: {g!r}")
+                q = _int(g, "player", None, 0, n - 1)
+                dice = [_ival(v, "die face", 0, 6) for v in _list(g, "dice")]
+                if not 1 <= len(dice) <= RP_DICE:
+                    _bad(f"a group on {key} holds {len(dice)} dice, not 1..4")
                 if s.grp[t][q].n:
-                    raise ValueError(f"P{q} has two groups on {key}")
+                    _bad(f"P{q} has two groups on {key}")
                 if len(dice) > 2:  # only the ends matter; the middle is kept sorted
                     dice = [dice[0]] + sorted(dice[1:-1], reverse=True) + [dice[-1]]
                 s.tord[t][k] = q
                 s.grp[t][q].n = len(dice)
                 for i, v in enumerate(dice):
-                    if not isinstance(v, int) or not 0 <= v <= 6:
-                        raise ValueError(f"die face {v!r} out of range 0..6")
                     s.grp[t][q].d[i] = v
         act = d.get("activation")
-        if act:
-            c = act["card"]
-            if not isinstance(c, int):  # a name: the actor's card of that name
+        if act is not None:
+            if not isinstance(act, dict):
+                _bad(f"activation must be a dict or null, got {type(act).__name__}")
+            c = act.get("card")
+            if type(c) is str:  # a name: the actor's card of that name
                 owned = [k for k in _bits(s.s_own[s.actor]) if senate_name(k) == c]
                 if not owned:
-                    raise ValueError(f"the actor holds no Senate card {c!r}")
+                    _bad(f"the actor holds no Senate card {c!r}")
                 c = owned[0]
-            if not 0 <= c < RP_NSENATE:
-                raise ValueError(f"Senate card {c} out of range")
-            s.card = c
-            s.ret = PHASES.index(act.get("return", "after_place"))
+            s.card = _ival(c, "activation card", 0, RP_NSENATE - 1)
+            ret = act.get("return", "after_place")
+            if type(ret) is not str or ret not in PHASES:
+                _bad(f"unknown activation return phase {ret!r}")
+            s.ret = PHASES.index(ret)
             s.prov_left = _int(act, "provinces_left", 0, 0, 2)
             fp = act.get("first_province")
-            s.prov_first = RP_NONE if fp is None else (fp if isinstance(fp, int) else _PROV_ID[fp])
+            if fp is None:
+                s.prov_first = RP_NONE
+            elif type(fp) is str and fp in _PROV_ID:
+                s.prov_first = _PROV_ID[fp]
+            else:
+                s.prov_first = _ival(fp, "first_province", 0, RP_NPROV - 1)
             s.target = _int(act, "target", s.actor, 0, n - 1)
-            s.marks = _int(act, "marks", 0, 0, 4)
+            s.marks = _int(act, "marks", 0, 0, RP_DICE)
             s.mark_floor = _int(act, "mark_floor", 0, 0, 6)
             s.passes = _int(act, "passes", 0, 0, 1)
-            s.optional = bool(act.get("optional", False))
+            s.optional = _flag(act, "optional")
             s.die = _int(act, "die", 0, 0, 6)
             pd_ = act.get("placed_die")
-            s.rr_pos = RP_NONE if pd_ is None else pd_[0] * 4 + pd_[1]
-        res = d.get("resolution", {})
-        s.rpos = _int(res, "section", 0, 0, 3)
+            if pd_ is None:
+                s.rr_pos = RP_NONE
+            elif not isinstance(pd_, list) or len(pd_) != 2:
+                _bad("placed_die must be [track, position] or null")
+            else:
+                s.rr_pos = _ival(pd_[0], "placed_die track", 0, RP_NTRACKS - 1) * 4 \
+                    + _ival(pd_[1], "placed_die position", 0, RP_DICE - 1)
+        res = _dict(d, "resolution")
+        s.rpos = _int(res, "section", 0, 0, RP_MAXP - 1)
         s.budget = _int(res, "budget", 0, 0, 255)
-        s.floor = _int(res, "floor", 0, 0, 255)
-        s.picks = _int(res, "picks", 0, 0, 4)
-        sc = d.get("scoring", {})
-        s.ftrack = _int(sc, "forum_track", 0, 0, 2)
-        for q in sc.get("show_bonus", []):
-            if not isinstance(q, int) or not 0 <= q < n:
-                raise ValueError(f"show_bonus player {q!r} out of range")
+        s.floor = _int(res, "floor", 0, 0, RP_NPROV)
+        s.picks = _int(res, "picks", 0, 0, RP_DICE)
+        sc = _dict(d, "scoring")
+        s.ftrack = _int(sc, "forum_track", 0, 0, RP_NRES - 1)
+        for q in _seats(sc, "show_bonus", n):
             s.greko |= 1 << q
 
     def _fill_deck(self, free, eras, uint32_t row, int K):
