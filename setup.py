@@ -2,7 +2,9 @@
 
 The Cython kernels validate their own input, so bounds and wraparound checks are off and
 the C is compiled with -O3.  ROMECORE_BUILD_ONLY=substr[,substr] limits a development
-build (``python setup.py build_ext --inplace``) to matching modules.
+build (``python setup.py build_ext --inplace``) to matching modules.  ROMECORE_SANITIZE=1
+builds with AddressSanitizer and UndefinedBehaviorSanitizer instead (-O1 -g; run Python with
+the sanitizer runtimes preloaded, as ``scripts/sanitize.sh`` does).
 """
 
 import glob
@@ -31,12 +33,19 @@ def extensions():
     flags = ["-O3", "-fno-strict-aliasing", "-Wno-unused-function"]
     if platform.machine().lower() in ("x86_64", "amd64"):
         flags.append("-mpopcnt")  # every x86-64 CPU since 2008; bitboards count bits a lot
+    link = []
+    if os.environ.get("ROMECORE_SANITIZE"):
+        sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+                    "-fno-omit-frame-pointer", "-g"]
+        flags = [f for f in flags if f != "-O3"] + ["-O1"] + sanitize
+        link = sanitize
     exts = [
         Extension(
             module_name(p),
             [p],
             include_dirs=[INCLUDE],
             extra_compile_args=flags,
+            extra_link_args=link,
         )
         for p in sources
     ]
