@@ -25,6 +25,7 @@ def romecore_games() -> list[GameSpec]:
     the option schema.  Game ids must be unique across all installed plugins; a clash is
     reported when the registry loads.
     """
+    raise NotImplementedError  # a specification: plugins implement it
 
 
 @hookspec
@@ -34,6 +35,7 @@ def romecore_agents() -> list[AgentSpec]:
     ``romecore.make_agent("name:key=value,...", game=..., seed=...)`` finds the spec by
     name, converts the parameters and calls its factory.
     """
+    raise NotImplementedError
 
 
 @hookspec
@@ -43,3 +45,4 @@ def romecore_evaluators() -> list[EvaluatorSpec]:
     Search agents take them by name (``evaluator=...``); the first registered for a game
     is its default.
     """
+    raise NotImplementedError

@@ -68,7 +68,8 @@ def decode_observation(observation: Any) -> dict[str, Any]:
 class RomeAECEnv(AECEnv):
     """A romecore game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "romecore_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "romecore_v0",
+                                "is_parallelizable": False}
 
     def __init__(self, game_id: str, render_mode: str | None = None,
                  max_observation_bytes: int = DEFAULT_MAX_OBSERVATION_BYTES, **options: Any):
