@@ -12,10 +12,10 @@ import threading
 import warnings
 
 import pytest
+from test_agents_common import ev_for, midgame
 
 import romecore
 from romecore.errors import RomecoreError
-from test_agents_common import ev_for, midgame
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -48,12 +48,12 @@ def make(name: str, game: romecore.Game, seed: int):
     return romecore.make_agent(spec.format(ev=ev_for(game)), game=game, seed=seed)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def game_of(gid: str) -> romecore.Game:
     return romecore.load_game(gid, players=2)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _positions(gid: str) -> tuple:
     game = game_of(gid)
     out, seed = [], 0
@@ -200,7 +200,7 @@ def test_one_playout_evaluator_serves_agents_in_two_threads():
     alone = [moves(GreedyAgent(game, seed=s, nodes=200, evaluator=ev)) for s in range(2)]
     for _ in range(3):
         agents = [GreedyAgent(game, seed=s, nodes=200, evaluator=ev) for s in range(2)]
-        assert run_threads(lambda t: moves(agents[t]), 2) == alone
+        assert run_threads(lambda t, agents=agents: moves(agents[t]), 2) == alone
 
 
 def test_restart_and_reseed_while_another_thread_steps():
@@ -244,3 +244,40 @@ def test_step_from_inside_its_own_search_raises():
         agent.step(state)
     reenter[0] = False
     assert agent.step(state) in state.legal_actions()  # the lock was let go
+
+
+#: Searches that spend their whole 0.1 s budget (greedy's look-ahead ends early with the
+#: heuristic, so it judges by random playouts here).
+TIMED = ["greedy:time=0.1,evaluator=playout8", "mcts:time=0.1", "ismcts:time=0.1",
+         "alphabeta:time=0.1"]
+
+
+@pytest.mark.parametrize("spec", TIMED)
+def test_search_lets_python_run_meanwhile(spec):
+    """The search runs without the GIL: a Python thread counts on while an agent
+    searches for 0.1 s (were the GIL held, it could not count at all meanwhile)."""
+    if spec.split(":")[0] not in INSTALLED_AGENTS:
+        pytest.skip(f"{spec.split(':')[0]} not installed")
+    game = game_of("great_city_of_rome")
+    state = positions("great_city_of_rome")[0]
+    agent = romecore.make_agent(spec, game=game, seed=1)
+    counts, started, done = [0], threading.Event(), threading.Event()
+
+    def count(t):
+        started.set()
+        while not done.is_set():
+            counts[0] += 1
+        return True
+
+    def search(t):
+        if t == 0:
+            return count(t)
+        started.wait()
+        before = counts[0]
+        agent.step(state)
+        during = counts[0] - before
+        done.set()
+        return during
+
+    during = run_threads(search, 2)[1]
+    assert during > 1000, f"the Python thread counted {during} times during the search"
