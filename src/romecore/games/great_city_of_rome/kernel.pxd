@@ -11,6 +11,8 @@ cdef enum:
     GC_NDECKS = 4
     GC_BOTTOM = 14        # cards a School can return under one deck, at most
     GC_MAXDRAWN = 5       # School (4 neighbours) + University's extra draw
+    GC_MAXOFFER = 4       # offer cards at most (one per offer draw of an upkeep)
+    GC_MAXCOUNT = 32767   # coins and influence saturate here (int16)
     GC_NINFL = 6          # influence cards 3, 4, 6, 8, 10, 14
     GC_NTOK = 8           # cards that can carry tokens: 4 brick holders, 4 baths
 
@@ -105,7 +107,7 @@ cdef int gc_face(const GCState *s) noexcept nogil
 cdef int gc_card_type(int card) noexcept nogil
 cdef int gc_tokens(const GCState *s, int card) noexcept nogil
 cdef int gc_set_tokens(GCState *s, int card, int tok) noexcept nogil
-cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil
+cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil  # out holds GC_MAXOFFER
 cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil
 cdef int gc_turn_bricks(const GCState *s) noexcept nogil
 cdef int gc_turn_cogs(const GCState *s) noexcept nogil

@@ -309,10 +309,11 @@ cdef int gc_infl_round(int nplayers, int infl) noexcept nogil:
 
 
 cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil:
-    """The offer's cards by card id; returns their number."""
+    """The offer's cards by card id into out (GC_MAXOFFER slots, never more, whatever
+    the state says); returns their number."""
     cdef int c, n = 0
     for c in range(GC_NDECKCARDS):
-        if s.loc[c] == Z_OFFER:
+        if s.loc[c] == Z_OFFER and n < GC_MAXOFFER:
             out[n] = c
             n += 1
     return n
@@ -347,6 +348,12 @@ cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil:
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
+
+
+cdef inline void gain(int16_t *x, int g) noexcept nogil:
+    """Adds g to a coin or influence count, saturating at GC_MAXCOUNT (the int16 bound)."""
+    cdef int v = x[0] + g
+    x[0] = <int16_t>(v if v < GC_MAXCOUNT else GC_MAXCOUNT)
 
 
 cdef inline int brick_tokens(const GCState *s, int p) noexcept nogil:
@@ -543,6 +550,14 @@ cdef inline int draw_from_bottom(GCState *s, int d) noexcept nogil:
 
 
 cdef inline void to_drawn(GCState *s, int c, uint8_t knowers) noexcept nogil:
+    """Card c joins the drawn cards.  The list never outgrows GC_MAXDRAWN (validate keeps
+    every reachable state below it; a full list sends the card to the box)."""
+    if c < 0:
+        return
+    if s.drawn_n >= GC_MAXDRAWN:
+        s.loc[c] = Z_BOX
+        s.known[c] = nplayers_bits(s)
+        return
     s.loc[c] = Z_DRAWN
     s.known[c] = knowers
     s.drawn[s.drawn_n] = c
@@ -551,6 +566,8 @@ cdef inline void to_drawn(GCState *s, int c, uint8_t knowers) noexcept nogil:
 
 
 cdef inline void to_offer(GCState *s, int c) noexcept nogil:
+    if c < 0:
+        return
     s.loc[c] = Z_OFFER
     s.known[c] = nplayers_bits(s)
 
@@ -670,7 +687,11 @@ cdef void gc_advance(GCState *s) noexcept nogil:
             if s.place_idx < emissaries(s):
                 s.actor = (s.first_player + s.place_idx) % s.nplayers
                 return
-            s.turn_space = next_space(s, -1)
+            k = next_space(s, -1)
+            if k < 0:
+                end_round(s)
+                continue
+            s.turn_space = k
             begin_turn(s)
         elif s.phase == PH_TAKE:
             for c in range(GC_NDECKCARDS):
@@ -700,7 +721,8 @@ cdef void gc_advance(GCState *s) noexcept nogil:
             if s.school_left and deck_remaining(s, d):
                 if s.pool_n[d]:
                     return
-                to_drawn(s, draw_from_bottom(s, d), 1 << s.actor)
+                c = draw_from_bottom(s, d)
+                to_drawn(s, c, s.known[c] | (1 << s.actor))
                 s.school_left -= 1
                 continue
             s.school_left = 0
@@ -711,7 +733,7 @@ cdef void gc_advance(GCState *s) noexcept nogil:
             if s.drawn_n == 1:
                 c = take_drawn(s, 0)
                 s.loc[c] = Z_HAND + s.actor
-                s.known[c] = 1 << s.actor
+                s.known[c] |= 1 << s.actor
             s.school_deck = 0
             s.phase = PH_MAIN
         elif s.phase == PH_SCHOOL_BOTTOM:
@@ -726,10 +748,19 @@ cdef void gc_advance(GCState *s) noexcept nogil:
 
 
 cdef inline void put_bottom(GCState *s, int slot) noexcept nogil:
+    """The drawn card in slot goes under the School's deck, next in order.  Whoever knew
+    it still does (a card put under by a School stays known to its placer).  The bottom
+    list never outgrows GC_BOTTOM (validate keeps every reachable state below it; a full
+    list would shuffle the card into the deck's unknown part)."""
     cdef int d = s.school_deck
     cdef int c = take_drawn(s, slot)
+    s.known[c] |= 1 << s.actor
+    if s.bot_n[d] >= GC_BOTTOM:
+        s.loc[c] = Z_POOL + d
+        s.known[c] = 0
+        s.pool_n[d] += 1
+        return
     s.loc[c] = Z_BOTTOM + d
-    s.known[c] = 1 << s.actor
     s.bot[d][s.bot_n[d]] = c
     s.bot_n[d] += 1
 
@@ -739,6 +770,8 @@ cdef inline void do_build(GCState *s, int cell) noexcept nogil:
     cdef int card = gc_build_card(s, p, t)
     cdef int need = TYPE_COST[t], i, old, adj, slot
     cdef uint64_t bit = (<uint64_t>1) << cell
+    if card < 0:
+        return
     # Pay: the strip's bricks, then brick tokens, then coins.
     need -= s.bricks if s.bricks < need else need
     for i in range(4):
@@ -764,16 +797,16 @@ cdef inline void do_build(GCState *s, int cell) noexcept nogil:
     s.flags |= F_BUILT
     s.sel_type = 0
     s.phase = PH_MAIN
-    s.influence[p] += TYPE_STARS[t]
+    gain(&s.influence[p], TYPE_STARS[t])
     if TYPE_KIND[t] == K_AQUEDUCT:
         s.aq_rows[p] |= 1 << (cell >> 3)
         s.aq_cols[p] |= 1 << (cell & 7)
     elif TYPE_KIND[t] == K_PUBLIC:
         adj = rc_popcount64(nbrs(bit) & s.occ[p]) + TYPE_BONUS[t]
         if TYPE_COLOUR[t] == 0:
-            s.coins[p] += adj
+            gain(&s.coins[p], adj)
         elif TYPE_COLOUR[t] == 1:
-            s.influence[p] += adj
+            gain(&s.influence[p], adj)
         elif TYPE_COLOUR[t] == 2:
             s.school_left = adj
             s.phase = PH_SCHOOL_DECK
@@ -785,8 +818,8 @@ cdef inline void do_produce(GCState *s) noexcept nogil:
     cdef int p = s.actor, i
     s.coins[p] -= cogs_to_buy(s) * COG_PRICE
     s.cogs = 0
-    s.coins[p] += city_count(s, VEG_CARDS, N_VEG_CARDS, p)
-    s.influence[p] += city_count(s, SHEEP_CARDS, N_SHEEP_CARDS, p)
+    gain(&s.coins[p], city_count(s, VEG_CARDS, N_VEG_CARDS, p))
+    gain(&s.influence[p], city_count(s, SHEEP_CARDS, N_SHEEP_CARDS, p))
     for i in range(4):
         if s.loc[TOK_CARD[i]] == Z_CITY + p:
             s.tok[i] = 1
@@ -968,8 +1001,7 @@ cdef void gc_apply(void *vs, int32_t a) noexcept nogil:
     cdef int ph = s.phase, c, j, d
     cdef uint8_t offer[4]
     if ph == PH_DRAFT_DEAL:
-        c = draw_from_pool(s, 1, a - CH_CARD)
-        to_drawn(s, c, 1 << ((s.first_player + s.nplayers - 1) % s.nplayers))
+        to_drawn(s, draw_from_pool(s, 1, a - CH_CARD), 1 << ((s.first_player + s.nplayers - 1) % s.nplayers))
     elif ph == PH_DRAFT_PICK:
         c = take_drawn(s, a - A_DRAFT)
         s.loc[c] = Z_HAND + s.actor
@@ -992,8 +1024,10 @@ cdef void gc_apply(void *vs, int32_t a) noexcept nogil:
         s.space_owner[a - A_EMISSARY] = s.actor
         s.place_idx += 1
     elif ph == PH_TAKE:
-        gc_offer(s, offer)
-        c = offer[a - A_TAKE]
+        j = a - A_TAKE
+        if j >= gc_offer(s, offer):
+            return
+        c = offer[j]
         s.loc[c] = Z_HAND + s.actor
         s.flags |= F_TOOK
         s.phase = PH_MAIN
@@ -1003,6 +1037,12 @@ cdef void gc_apply(void *vs, int32_t a) noexcept nogil:
         elif a == A_PRODUCE:
             do_produce(s)
         else:
+            # Choosing the building shows everyone which card the player holds: it is
+            # public from now on, so a resampled world keeps it in the player's hand.
+            c = gc_build_card(s, s.actor, a - A_BUILD)
+            if c < 0:
+                return
+            s.known[c] = nplayers_bits(s)
             s.sel_type = a - A_BUILD
             s.phase = PH_PLACE
     elif ph == PH_PLACE:
@@ -1016,7 +1056,7 @@ cdef void gc_apply(void *vs, int32_t a) noexcept nogil:
     elif ph == PH_SCHOOL_KEEP:
         c = take_drawn(s, a - A_KEEP)
         s.loc[c] = Z_HAND + s.actor
-        s.known[c] = 1 << s.actor
+        s.known[c] |= 1 << s.actor
         s.phase = PH_SCHOOL_BOTTOM
     elif ph == PH_SCHOOL_BOTTOM:
         put_bottom(s, a - A_BOTTOM)
@@ -1129,7 +1169,7 @@ cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
 cdef const char *gc_validate(const void *vs) noexcept nogil:
     """NULL when every field is in range and the zones, cities and phase agree."""
     cdef const GCState *s = <const GCState *>vs
-    cdef int n = s.nplayers, p, c, d, k, i, t, z, cnt, face_idx
+    cdef int n = s.nplayers, p, q, c, d, k, i, t, z, cnt
     cdef int zone_count[Z_DRAWN + 1]
     cdef uint64_t occ[GC_MAXP]
     cdef uint64_t bit
@@ -1149,9 +1189,15 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         return "unknown phase"
     if s.first_player >= n or s.actor >= n:
         return "first_player or actor out of range"
+    if s.first_player != (s.round - 1) % n:
+        return "first_player does not match the round (it passes clockwise each round)"
+    for i in range(<int>(<const char *>s.known + GC_NCARDS - <const char *>s), <int>sizeof(GCState)):
+        if (<const uint8_t *>vs)[i]:
+            return "padding bytes are not zero"
     for p in range(GC_MAXP):
         if p < n:
-            if s.coins[p] < 0 or s.coins[p] > 9999 or s.influence[p] < 0 or s.influence[p] > 9999:
+            # gains saturate at GC_MAXCOUNT, so every count in 0..GC_MAXCOUNT stays valid
+            if s.coins[p] < 0 or s.influence[p] < 0:
                 return "coins or influence out of range"
         elif s.coins[p] or s.influence[p] or s.occ[p] or s.aq_rows[p] or s.aq_cols[p]:
             return "an unused seat holds something"
@@ -1194,12 +1240,24 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
             return "not every emissary is placed"
         if s.turn_space >= 5 or s.space_owner[s.turn_space] != s.actor:
             return "turn_space does not hold the actor's emissary"
-    for p in range(n):
+    # Emissaries go down in turn from the first player: after m placements, seat q has
+    # one for each of the first m seats of that order that is q.
+    if s.phase == PH_EMISSARY:
+        cnt = s.place_idx
+        if s.actor != (s.first_player + cnt) % n:
+            return "actor is not the seat whose emissary goes down next"
+    elif PH_TAKE <= s.phase <= PH_SCHOOL_BOTTOM:
+        cnt = emissaries(s)
+    else:
         cnt = 0
-        for k in range(5):
-            cnt += s.space_owner[k] == p
-        if cnt > (2 if n == 2 else 1):
-            return "a player has too many emissaries on the strip"
+        if s.place_idx:
+            return "emissaries_placed set outside the round's middle"
+    for p in range(n):
+        k = 0
+        for i in range(5):
+            k += s.space_owner[i] == p
+        if k != cnt // n + ((p - s.first_player + n) % n < cnt % n):
+            return "emissaries on the strip do not follow the placing order"
     if s.phase == PH_OFFER and s.draw_idx > OFFER_N[n]:
         return "draw_idx out of range"
     if s.bricks > 5 or s.cogs > 5 or s.flags > 7 or s.school_left > GC_MAXDRAWN:
@@ -1257,6 +1315,10 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
             return "public card not known to all"
         if Z_HAND <= z < Z_HAND + GC_MAXP and not (s.known[c] >> (z - Z_HAND)) & 1:
             return "hand card unknown to its owner"
+        if z < Z_BOTTOM and s.known[c]:
+            return "card in a deck's unknown part is known"
+        if z == Z_DRAWN and s.phase != PH_DRAFT_DEAL and not (s.known[c] >> s.actor) & 1:
+            return "drawn card unknown to the player choosing"
         if Z_CITY <= z < Z_CITY + GC_MAXP:
             p = z - Z_CITY
             if s.cell[c] >= 64 or not (BOARD >> s.cell[c]) & 1:
@@ -1306,8 +1368,52 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         return "cards drawn outside the draft or a School"
     if s.phase == PH_DRAFT_DEAL and s.drawn_n >= n:
         return "draft deal already complete"
-    if zone_count[Z_OFFER] > OFFER_N[n] or (s.phase < PH_OFFER and zone_count[Z_OFFER]):
-        return "offer holds too many cards"
+    # The offer: at most one card per draw so far this upkeep, and never more than the
+    # turns still to take one (so every turn that ends leaves a state within bounds).
+    if s.phase < PH_OFFER or s.phase == PH_OVER:
+        k = 0
+    elif s.phase == PH_OFFER:
+        k = s.draw_idx
+    elif s.phase == PH_EMISSARY:
+        k = emissaries(s)
+    else:
+        k = s.phase == PH_TAKE
+        for i in range(s.turn_space + 1, 5):
+            k += s.space_owner[i] != 0xFF
+    if zone_count[Z_OFFER] > k or zone_count[Z_OFFER] > GC_MAXOFFER:
+        return "offer holds more cards than the draws or turns allow"
+    # The School: drawn cards and draws to come fit the drawn list, and the cards that
+    # can still go under a deck (these, and 3 per School not yet built, 4 for the
+    # University) fit the bottom lists.
+    k = 0
+    if PH_SCHOOL_DECK <= s.phase <= PH_SCHOOL_BOTTOM:
+        if s.drawn_n + s.school_left > GC_MAXDRAWN:
+            return "School draws exceed the drawn cards' room"
+        k = s.drawn_n + s.school_left - (s.phase != PH_SCHOOL_BOTTOM)
+    for d in range(GC_NDECKS):
+        k += s.bot_n[d]
+    for c in range(GC_NDECKCARDS):
+        t = CARD_TYPE[c]
+        if TYPE_KIND[t] == K_PUBLIC and TYPE_COLOUR[t] == 2 and s.loc[c] != Z_BOX and \
+                not (Z_CITY <= s.loc[c] < Z_CITY + GC_MAXP):
+            k += 3 + TYPE_BONUS[t]
+    if k > GC_BOTTOM:
+        return "more cards could go under the decks than the game allows"
+    # The set-up draft: seats pick in turn from the one before the first player
+    # backwards, so the picker and the seats that kept a card follow from the cards left.
+    if s.phase == PH_DRAFT_PICK and s.actor != (s.first_player + s.drawn_n + n - 1) % n:
+        return "actor is not the seat whose draft pick is next"
+    if s.phase == PH_DRAFT_DEAL and s.pool_n[1] < n - s.drawn_n:
+        return "deck II cannot complete the draft deal"
+    for p in range(n):
+        c = s.draft_card[p]
+        for q in range(p):
+            if c != 0xFF and s.draft_card[q] == c:
+                return "two seats kept the same draft card"
+        if s.phase <= PH_DRAFT_PICK:
+            k = s.phase == PH_DRAFT_PICK and (p - s.first_player + n) % n >= s.drawn_n
+            if k != (c != 0xFF) or (k and s.loc[c] != Z_HAND + p):
+                return "draft cards do not match the seats that picked"
     for p in range(n):
         if occ[p] != s.occ[p]:
             return "occupancy mask does not match the city"
