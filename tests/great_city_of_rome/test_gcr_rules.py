@@ -104,7 +104,8 @@ def test_school_draws_what_is_there_when_the_deck_runs_short():
     base = main_phase(hand=["University"], city_cells=CROSS + [("Residential 2", 3, 4)], bricks=3)
     d = base.to_dict()
     pool4 = d["decks"][3]["pool"]
-    d["box"] = pool4[2:]
+    d["box"] += pool4[2:]
+    d["decks"][3]["pool"] = pool4[:2]
     for c in pool4[2:]:
         d["known"].pop(c, None)
     st = g.state_from_dict(d)

@@ -49,5 +49,8 @@ fresh game's values)::
     known                   {card id: [seats who know it]} for every face-down card
 
 Cards may be given by ``id`` or by ``building`` name (a free card of that building is
-used), so test positions can be written by hand.
+used), so test positions can be written by hand.  ``first_player`` defaults to the one the
+round implies and ``actor`` to the seat the phase names.  Every field is checked (type,
+range, length, no unknown fields); ``box`` and a deck's ``pool``, when given, must list
+exactly the cards that end up there.  Anything else raises ``SerializationError``.
 """

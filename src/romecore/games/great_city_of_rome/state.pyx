@@ -38,15 +38,75 @@ def _cell(int c):
     return (c >> 3, c & 7)
 
 
-def _type_id(name):
-    if isinstance(name, int) and not isinstance(name, bool):
-        if 0 <= name < GC_NTYPES:
-            return name
-        raise ValueError(f"building type {name} out of range")
-    try:
+_TOP_KEYS = ("game", "options", "rng", "seed", "history", "round", "phase", "first_player", "actor",
+             "strip_order", "emissaries", "emissaries_placed", "turn", "draw_index", "offer", "decks",
+             "box", "drawn", "school", "influence_cards", "players", "known")
+_TURN_KEYS = ("space", "bricks", "cogs", "took", "built", "produced", "selected")
+_PLAYER_KEYS = ("coins", "influence", "city", "hand", "draft_card")
+_CARD_KEYS = ("id", "building", "deck", "public")
+_CITY_KEYS = ("id", "building", "deck", "row", "col", "tokens")
+_DECK_NAMES_ALL = {-1: "start", 0: "I", 1: "II", 2: "III", 3: "IV"}
+
+
+def _show(x):
+    """A short, safe description of a dict value for an error message."""
+    if x is None or type(x) is bool or type(x) is float:
+        return repr(x)
+    if type(x) is int:
+        return repr(x) if -10 ** 9 < x < 10 ** 9 else "a huge int"
+    if type(x) is str:
+        return repr(x[:30])
+    return f"a {type(x).__name__}"
+
+
+def _int(x, what, lo, hi):
+    if type(x) is not int or not lo <= x <= hi:
+        raise SerializationError(f"dict {what} must be an int in {lo}..{hi}, got {_show(x)}")
+    return x
+
+
+def _bool(x, what):
+    if type(x) is not bool:
+        raise SerializationError(f"dict {what} must be true or false, got {_show(x)}")
+    return x
+
+
+def _list(x, what, max_len):
+    if type(x) is not list and type(x) is not tuple:
+        raise SerializationError(f"dict {what} must be a list, got {_show(x)}")
+    if len(x) > max_len:
+        raise SerializationError(f"dict {what} has {len(x)} entries, at most {max_len}")
+    return x
+
+
+def _dict(x, what, keys):
+    if type(x) is not dict:
+        raise SerializationError(f"dict {what} must be a dict, got {_show(x)}")
+    if keys is not None:
+        _keys(x, what, keys)
+    return x
+
+
+def _keys(x, what, keys):
+    for key in x:
+        if key not in keys:
+            raise SerializationError(f"dict {what} has an unknown field {_show(key)}")
+
+
+def _deck_id(name, what):
+    for d, dn in _DECK_NAMES_ALL.items():
+        if name == dn:
+            return d
+    raise SerializationError(f"dict {what}: unknown deck {_show(name)}")
+
+
+def _type_id(name, what="building"):
+    """A building type from its name or type id (SerializationError otherwise)."""
+    if type(name) is int:
+        return _int(name, what, 0, GC_NTYPES - 1)
+    if type(name) is str and name in _data.TYPE_ID:
         return _data.TYPE_ID[name]
-    except KeyError:
-        raise ValueError(f"unknown building {name!r}") from None
+    raise SerializationError(f"dict {what}: unknown building {_show(name)}")
 
 
 cdef inline GCState *_st(State st):
@@ -255,165 +315,201 @@ cdef class GreatCityState(State):
 
     def _load_dict(self, dict d):
         """Fills the struct (already holding a fresh set-up) from a dict; see the module
-        docs.  Cards may be named by id or by building name (then a free card of that
-        building is used)."""
+        docs.  Every field is type- and range-checked before it sizes or indexes anything
+        (SerializationError names the first bad one); the kernel's validate checks how
+        the fields fit together afterwards.  Cards may be named by id or by building name
+        (then a free card of that building is used)."""
         cdef GCState *s = _st(self)
         cdef int n = s.nplayers, p, c, i, k
+        _keys(d, "state", _TOP_KEYS)
         allp = (1 << n) - 1
         claimed = set()
 
-        def claim(spec, owner=None):
+        def claim(spec, what, owner=-1, deck=None):
+            card_id = name = None
             if isinstance(spec, dict):
-                spec = spec.get("id", spec.get("building"))
-            if isinstance(spec, int) and not isinstance(spec, bool):
-                if not 0 <= spec < GC_NCARDS:
-                    raise ValueError(f"card id {spec} out of range")
-                if spec in claimed:
-                    raise ValueError(f"card {spec} placed twice")
-                claimed.add(spec)
-                return spec
-            t = _type_id(spec)
-            prefer = []
-            if owner is not None:
-                prefer = [GC_NDECKCARDS + 2 * owner, GC_NDECKCARDS + 2 * owner + 1]
+                _keys(spec, what, _CARD_KEYS)
+                card_id, name = spec.get("id"), spec.get("building")
+                if "deck" in spec:
+                    deck = _deck_id(spec["deck"], what)
+            elif type(spec) is int:
+                card_id = spec
+            else:
+                name = spec
+            if card_id is not None:
+                card = _int(card_id, what + " id", 0, GC_NCARDS - 1)
+                if name is not None and _type_id(name, what) != _CARDS[card][0]:
+                    raise SerializationError(f"dict {what}: card {card} is a {card_name(card)}, not {_show(name)}")
+                if deck is not None and _CARDS[card][1] != deck:
+                    raise SerializationError(f"dict {what}: card {card} is not from deck {_DECK_NAMES_ALL[deck]}")
+                if card in claimed:
+                    raise SerializationError(f"dict {what}: card {card} is placed twice")
+                claimed.add(card)
+                return card
+            if name is None:
+                raise SerializationError(f"dict {what} names no card")
+            t = _type_id(name, what)
+            prefer = [GC_NDECKCARDS + 2 * owner, GC_NDECKCARDS + 2 * owner + 1] if owner >= 0 else []
             for cand in prefer + list(range(GC_NDECKCARDS)):
-                if cand not in claimed and _CARDS[cand][0] == t and (
-                        cand >= GC_NDECKCARDS or s.loc[cand] < Z_OFFER):
+                if cand not in claimed and _CARDS[cand][0] == t and (deck is None or _CARDS[cand][1] == deck) \
+                        and (cand >= GC_NDECKCARDS or s.loc[cand] < Z_BOTTOM):
                     claimed.add(cand)
                     return cand
-            raise ValueError(f"no free {_TYPES[t].name} card left")
+            raise SerializationError(f"dict {what}: no free {_TYPES[t].name} card left")
 
         def move(int card, int zone, int knowers):
-            old = s.loc[card]
-            if old < Z_BOTTOM:
-                s.pool_n[old] -= 1
+            if s.loc[card] < Z_BOTTOM:
+                s.pool_n[s.loc[card]] -= 1
             s.loc[card] = zone
             s.known[card] = knowers
             s.cell[card] = 0xFF
             if zone < Z_BOTTOM:
                 s.pool_n[zone] += 1
 
-        for key in ("round", "first_player", "actor", "emissaries_placed", "draw_index"):
-            if key in d and (not isinstance(d[key], int) or isinstance(d[key], bool)):
-                raise ValueError(f"{key} must be an int")
-        s.round = d.get("round", s.round)
-        s.first_player = d.get("first_player", s.first_player)
-        s.actor = d.get("actor", s.actor)
+        # -- the round, the phase and the turn
+        s.round = _int(d.get("round", s.round), "round", 1, s.nrounds)
+        s.first_player = _int(d.get("first_player", (s.round - 1) % n), "first_player", 0, n - 1)
         phase = d.get("phase", "draft_deal")
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
+        if type(phase) is not str or phase not in PHASES:
+            raise SerializationError(f"dict phase {_show(phase)} is not one of {', '.join(PHASES)}")
         s.phase = PHASES.index(phase)
         if "strip_order" in d:
-            order = list(d["strip_order"])
+            order = _list(d["strip_order"], "strip_order", 6)
         else:
             k = 0 if s.phase <= PH_DRAFT_PICK else s.round - 1 if s.phase == PH_STRIP else \
                 s.nrounds if s.phase == PH_OVER else s.round
             order = list(range(min(k, 6)))
-        if len(order) > 6:
-            raise ValueError("strip_order has more than six strips")
         memset(s.strip_order, 0, 6)
-        for i, k in enumerate(order):
-            s.strip_order[i] = k
+        for i, x in enumerate(order):
+            s.strip_order[i] = _int(x, "strip_order entry", 0, 5)
         s.strips_revealed = len(order)
         if "emissaries" in d:
-            em = list(d["emissaries"])
+            em = _list(d["emissaries"], "emissaries", 5)
             if len(em) != 5:
-                raise ValueError("emissaries lists the five strip spaces")
+                raise SerializationError("dict emissaries lists the five strip spaces")
             for k in range(5):
-                s.space_owner[k] = 0xFF if em[k] is None else em[k]
-            s.place_idx = d.get("emissaries_placed", sum(e is not None for e in em))
-        s.draw_idx = d.get("draw_index", 0)
-        turn = d.get("turn", {})
-        s.turn_space = turn.get("space", 0)
-        s.bricks = turn.get("bricks", 0)
-        s.cogs = turn.get("cogs", 0)
-        s.flags = (F_TOOK * bool(turn.get("took"))) | (F_BUILT * bool(turn.get("built"))) | \
-                  (F_PRODUCED * bool(turn.get("produced")))
+                s.space_owner[k] = 0xFF if em[k] is None else _int(em[k], "emissaries entry", 0, n - 1)
+            s.place_idx = _int(d.get("emissaries_placed", sum(e is not None for e in em)),
+                               "emissaries_placed", 0, 5)
+        elif "emissaries_placed" in d:
+            s.place_idx = _int(d["emissaries_placed"], "emissaries_placed", 0, 5)
+        s.draw_idx = _int(d.get("draw_index", 0), "draw_index", 0, GC_MAXOFFER)
+        turn = _dict(d.get("turn", {}), "turn", _TURN_KEYS)
+        s.turn_space = _int(turn.get("space", 0), "turn space", 0, 4)
+        s.bricks = _int(turn.get("bricks", 0), "turn bricks", 0, 5)
+        s.cogs = _int(turn.get("cogs", 0), "turn cogs", 0, 5)
+        s.flags = (F_TOOK * _bool(turn.get("took", False), "turn took")) | \
+                  (F_BUILT * _bool(turn.get("built", False), "turn built")) | \
+                  (F_PRODUCED * _bool(turn.get("produced", False), "turn produced"))
         if turn.get("selected") is not None:
-            s.sel_type = _type_id(turn["selected"])
-        school = d.get("school", {})
-        s.school_deck = school.get("deck", 0)
-        s.school_left = school.get("draws_left", 0)
+            s.sel_type = _type_id(turn["selected"], "turn selected")
+        school = _dict(d.get("school", {}), "school", ("deck", "draws_left"))
+        s.school_deck = _int(school.get("deck", 0), "school deck", 0, GC_NDECKS - 1)
+        s.school_left = _int(school.get("draws_left", 0), "school draws_left", 0, GC_MAXDRAWN)
         if "influence_cards" in d:
             memset(s.infl, INFL_NONE, GC_NINFL)
-            for entry in d["influence_cards"]:
-                i = _data.INFLUENCE_VALUES.index(entry["value"])
+            seen = set()
+            for entry in _list(d["influence_cards"], "influence_cards", GC_NINFL):
+                entry = _dict(entry, "influence card", ("value", "holder"))
+                v = _int(entry.get("value"), "influence card value", 0, 99)
+                if v not in _data.INFLUENCE_VALUES or v in seen:
+                    raise SerializationError(f"dict influence card value {v} is unknown or listed twice")
+                seen.add(v)
                 h = entry.get("holder", "unused")
-                s.infl[i] = INFL_NONE if h == "unused" else INFL_IN_PLAY if h == "in play" else h
-        players = d.get("players", [])
-        if len(players) > n:
-            raise ValueError(f"{len(players)} players given for a {n}-player game")
-        # Cities first (they may use the starting buildings), then hands and the rest.
-        for p, pd in enumerate(players):
-            if "coins" in pd:
-                s.coins[p] = pd["coins"]
-            if "influence" in pd:
-                s.influence[p] = pd["influence"]
-            if "city" in pd:
-                for c in range(GC_NCARDS):
-                    if s.loc[c] == Z_CITY + p:
-                        s.loc[c] = Z_BOX
-                        s.cell[c] = 0xFF
-                s.occ[p] = 0
-                s.aq_rows[p] = 0
-                s.aq_cols[p] = 0
-                for entry in pd["city"]:
-                    c = claim(entry, p)
-                    r, col = entry["row"], entry["col"]
-                    if not (0 <= r <= 6 and 0 <= col <= 5):
-                        raise ValueError(f"city cell ({r},{col}) is off the board (rows 0-6, cols 0-5)")
-                    move(c, Z_CITY + p, allp)
-                    s.cell[c] = r * 8 + col
-                    s.occ[p] |= (<uint64_t>1) << (r * 8 + col)
-                    if _TYPES[_CARDS[c][0]].kind == _data.AQUEDUCT:
-                        s.aq_rows[p] |= 1 << r
-                        s.aq_cols[p] |= 1 << col
-                    tok = entry.get("tokens", 0)
-                    if tok:
-                        if not 0 <= tok <= 5:
-                            raise ValueError("tokens out of range")
-                        if gc_set_tokens(s, c, tok) < 0:
-                            raise ValueError(f"{card_name(c)} cannot hold tokens")
-            else:
+                s.infl[_data.INFLUENCE_VALUES.index(v)] = (
+                    INFL_NONE if h == "unused" else INFL_IN_PLAY if h == "in play"
+                    else _int(h, "influence card holder", 0, n - 1))
+        # -- cards: cities first (they may use the starting buildings), then the rest
+        players = [_dict(pd, "player", _PLAYER_KEYS) for pd in _list(d.get("players", []), "players", n)]
+        for p in range(n):
+            if p >= len(players) or "city" not in players[p]:
                 for c in range(GC_NCARDS):
                     if s.loc[c] == Z_CITY + p:
                         claimed.add(c)
         for p, pd in enumerate(players):
-            for entry in pd.get("hand", []):
-                c = claim(entry)
-                move(c, Z_HAND + p, allp if entry_public(entry) else 1 << p)
+            s.coins[p] = _int(pd.get("coins", s.coins[p]), "coins", 0, GC_MAXCOUNT)
+            s.influence[p] = _int(pd.get("influence", s.influence[p]), "influence", 0, GC_MAXCOUNT)
+            if "city" not in pd:
+                continue
+            for c in range(GC_NCARDS):
+                if s.loc[c] == Z_CITY + p:
+                    s.loc[c] = Z_BOX
+                    s.cell[c] = 0xFF
+            s.occ[p] = 0
+            s.aq_rows[p] = 0
+            s.aq_cols[p] = 0
+            for entry in _list(pd["city"], "city", 16):
+                entry = _dict(entry, "city entry", _CITY_KEYS)
+                r = _int(entry.get("row"), "city row", 0, 6)
+                col = _int(entry.get("col"), "city col", 0, 5)
+                tok = _int(entry.get("tokens", 0), "city tokens", 0, 5)
+                c = claim({key: entry[key] for key in _CARD_KEYS if key in entry}, "city entry", p)
+                move(c, Z_CITY + p, allp)
+                s.cell[c] = r * 8 + col
+                s.occ[p] |= (<uint64_t>1) << (r * 8 + col)
+                if _TYPES[_CARDS[c][0]].kind == _data.AQUEDUCT:
+                    s.aq_rows[p] |= 1 << r
+                    s.aq_cols[p] |= 1 << col
+                if tok and gc_set_tokens(s, c, tok) < 0:
+                    raise SerializationError(f"dict city entry: {card_name(c)} cannot hold tokens")
+        for p, pd in enumerate(players):
+            for entry in _list(pd.get("hand", []), "hand", GC_NDECKCARDS):
+                c = claim(entry, "hand entry")
+                move(c, Z_HAND + p, allp if isinstance(entry, dict) and _bool(entry.get("public", False), "hand public") else 1 << p)
             if pd.get("draft_card") is not None:
-                s.draft_card[p] = pd["draft_card"]
-        for entry in d.get("offer", []):
-            move(claim(entry), Z_OFFER, allp)
-        drawn = [claim(e) for e in d.get("drawn", [])]
-        if len(drawn) > GC_MAXDRAWN:
-            raise ValueError("too many drawn cards")
-        for c in sorted(drawn):
+                s.draft_card[p] = _int(pd["draft_card"], "draft_card", 0, GC_NDECKCARDS - 1)
+        for entry in _list(d.get("offer", []), "offer", GC_MAXOFFER):
+            move(claim(entry, "offer entry"), Z_OFFER, allp)
+        drawn = sorted(claim(e, "drawn entry") for e in _list(d.get("drawn", []), "drawn", GC_MAXDRAWN))
+        # the seat to decide, unless given: the one the phase names
+        if "actor" in d:
+            s.actor = _int(d["actor"], "actor", 0, n - 1)
+        elif s.phase == PH_DRAFT_PICK:
+            s.actor = (s.first_player + len(drawn) + n - 1) % n
+        elif s.phase == PH_EMISSARY:
+            s.actor = (s.first_player + s.place_idx) % n
+        elif PH_TAKE <= s.phase <= PH_SCHOOL_BOTTOM and s.space_owner[s.turn_space] != 0xFF:
+            s.actor = s.space_owner[s.turn_space]
+        else:
+            s.actor = s.first_player
+        for c in drawn:
             move(c, Z_DRAWN, 1 << s.actor)
             s.drawn[s.drawn_n] = c
             s.drawn_n += 1
-        for c in d.get("box", []):
-            if isinstance(c, int) and c < GC_NDECKCARDS and s.loc[c] < Z_OFFER:
-                move(claim(c), Z_BOX, allp)
-        if "decks" in d:
-            for dk, deck in enumerate(d["decks"]):
-                for c in deck.get("bottom", []):
-                    c = claim(c)
-                    if s.bot_n[dk] >= GC_BOTTOM:
-                        raise ValueError("deck bottom too long")
-                    move(c, Z_BOTTOM + dk, 0)
-                    s.bot[dk][s.bot_n[dk]] = c
-                    s.bot_n[dk] += 1
-        for key, who in d.get("known", {}).items():
-            c = int(key)
-            if not 0 <= c < GC_NCARDS:
-                raise ValueError(f"known: card {c} out of range")
+        if "box" in d:
+            box = _list(d["box"], "box", GC_NCARDS)
+            for entry in box:
+                c = claim(_int(entry, "box entry", 0, GC_NCARDS - 1), "box entry")
+                if s.loc[c] != Z_BOX:
+                    move(c, Z_BOX, allp)
+        decks = _list(d.get("decks", []), "decks", GC_NDECKS)
+        for dk, deck in enumerate(decks):
+            deck = _dict(deck, "deck", ("pool", "bottom"))
+            for entry in _list(deck.get("bottom", []), "deck bottom", GC_BOTTOM):
+                c = claim(entry, "deck bottom entry", deck=dk)
+                move(c, Z_BOTTOM + dk, 0)
+                s.bot[dk][s.bot_n[dk]] = c
+                s.bot_n[dk] += 1
+        # zones listed in full must hold exactly what they list
+        for dk, deck in enumerate(decks):
+            if "pool" in deck:
+                pool = _list(deck["pool"], "deck pool", GC_NDECKCARDS)
+                for x in pool:
+                    _int(x, "deck pool entry", 0, GC_NDECKCARDS - 1)
+                if sorted(pool) != [c for c in range(GC_NDECKCARDS) if s.loc[c] == Z_POOL + dk]:
+                    raise SerializationError(f"dict deck {_DECKS[dk]} pool does not match the cards left in it")
+        if "box" in d and sorted(box) != [c for c in range(GC_NCARDS) if s.loc[c] == Z_BOX]:
+            raise SerializationError("dict box does not match the cards out of the game")
+        known = _dict(d.get("known", {}), "known", None)
+        if len(known) > GC_NCARDS:
+            raise SerializationError("dict known has more entries than cards")
+        for key, who in known.items():
+            if type(key) is str and key.isdigit() and len(key) <= 3:
+                key = int(key)
+            c = _int(key, "known key", 0, GC_NCARDS - 1)
             mask = 0
-            for q in who:
-                if not 0 <= q < n:
-                    raise ValueError(f"known: player {q} out of range")
-                mask |= 1 << q
+            for q in _list(who, "known entry", n):
+                mask |= 1 << _int(q, "known seat", 0, n - 1)
             s.known[c] = mask
 
     # -- observation ----------------------------------------------------------------------
@@ -526,7 +622,3 @@ cdef class GreatCityState(State):
                     row.append(f"{label:^5}")
             out.append(f"{r:>3}  " + " ".join(row))
         return out
-
-
-def entry_public(entry):
-    return isinstance(entry, dict) and bool(entry.get("public"))
