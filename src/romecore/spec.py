@@ -95,7 +95,9 @@ class AgentSpec:
     """An agent a plugin provides: ``factory(game, seed, **params)`` builds it.
 
     ``params`` maps each accepted parameter to ``(type, default, help)``; values from a
-    spec string are converted to that type and unknown names are refused.
+    spec string are converted to that type and unknown names are refused.  What the
+    factory builds keeps the :mod:`romecore.agents` thread promise: safe to share between
+    threads (its calls serialise).
     """
 
     name: str
