@@ -152,7 +152,8 @@ def resolve_evaluator(Game game, spec, playouts=8):
 
 cdef class SearchAgent:
     """Base of the C-level agents.  See the module docstring; subclasses implement
-    ``_search`` and call :meth:`_configure` from their ``__init__``."""
+    ``_search`` and call :meth:`_configure` from their ``__init__``.  One agent may be
+    shared between threads (its calls serialise); separate agents search in parallel."""
 
     def __cinit__(self, *args, **kwargs):
         self.acts = NULL
