@@ -3,9 +3,10 @@ processes.
 
 A record holds the game id, its options, the seed, every action with the player who took
 it (``-1`` for chance), the agents per seat, the final returns and scores, and what the
-agents spent thinking.  Because a game is deterministic given (game, options, seed,
-actions), :func:`replay` rebuilds the final state from a record and checks it against
-what the record says.
+agents spent thinking.  A game an agent forfeited (it raised, returned an illegal move or
+overran its time) also names the seat and why; its returns are :func:`forfeit_returns`.
+Because a game is deterministic given (game, options, seed, actions), :func:`replay`
+rebuilds the final state from a record and checks it against what the record says.
 
 Two file formats, both a sequence of records, told apart by their first byte:
 
@@ -46,6 +47,7 @@ __all__ = [
     "append_jsonl",
     "replay",
     "Replayer",
+    "forfeit_returns",
 ]
 
 RECORD_KIND = "romecore.record"
@@ -62,6 +64,17 @@ class RecordError(SerializationError):
     out of range."""
 
 
+def forfeit_returns(players: int, seat: int) -> list[float]:
+    """The returns of a game that ``seat`` forfeited: 0 for that seat, and the other seats
+    share the win (1/(players-1) each), as in a shared win.  A forfeit is a loss whatever
+    the position, so failing when behind never pays; the others are not ranked by their
+    scores at that moment because the game did not reach its end."""
+    if players < 2:
+        return [0.0] * players
+    share = 1.0 / (players - 1)
+    return [0.0 if p == seat else share for p in range(players)]
+
+
 class ReplayError(RecordError):
     """A well-formed record that does not replay: an action illegal where it stands, a
     player out of turn, or a final state that differs from what the record says."""
@@ -75,7 +88,10 @@ class GameRecord:
     the final ones (empty for an unfinished game).  ``think_seconds`` and ``moves`` are per
     seat.  ``start`` is a snapshot (``State.serialize``) when the game did not begin at
     ``new_initial_state(seed)``.  ``meta`` carries anything else (a tournament puts the
-    game's index and seating there).
+    game's index and seating there).  ``forfeit`` is ``{"seat": int, "reason": str}`` when
+    that seat forfeited the game (returns then :func:`forfeit_returns`; actions are those
+    applied before it, possibly none when the worker was killed; scores are those at that
+    moment, or empty when unknown).
     """
 
     game_id: str
@@ -90,6 +106,7 @@ class GameRecord:
     moves: list[int] = field(default_factory=list)
     start: bytes | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    forfeit: dict[str, Any] | None = None
 
     # -- conversion ---------------------------------------------------------------------
     def to_dict(self, binary: bool = True) -> dict[str, Any]:
@@ -98,7 +115,7 @@ class GameRecord:
         start: Any = self.start
         if start is not None and not binary:
             start = base64.b64encode(start).decode("ascii")
-        return {
+        d = {
             "kind": RECORD_KIND,
             "version": RECORD_VERSION,
             "game": self.game_id,
@@ -114,6 +131,9 @@ class GameRecord:
             "start": start,
             "meta": dict(self.meta),
         }
+        if self.forfeit is not None:  # absent otherwise: older readers and lines unchanged
+            d["forfeit"] = dict(self.forfeit)
+        return d
 
     @classmethod
     def from_dict(cls, d: Any) -> "GameRecord":
@@ -154,11 +174,13 @@ class GameRecord:
         meta = d.get("meta", {})
         if not isinstance(meta, dict):
             raise RecordError("record meta is not a map")
+        forfeit = _forfeit(d.get("forfeit"), len(agents), returns)
         return cls(game_id, options, seed, agents, actions, players, returns, scores,
-                   think, moves, start, meta)
+                   think, moves, start, meta, forfeit)
 
     def finished(self) -> bool:
-        """True when the record holds a complete game (its final returns)."""
+        """True when the record holds a decided game (its final returns): played to the
+        end, or forfeited."""
         return bool(self.returns)
 
 
@@ -174,6 +196,23 @@ def _int(v: Any, key: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise RecordError(f"record field {key!r} holds {v!r}, not an integer")
     return v
+
+
+def _forfeit(v: Any, players: int, returns: list) -> dict[str, Any] | None:
+    """The checked ``forfeit`` field: absent, or a seat and a reason with the forfeit's
+    returns."""
+    if v is None:
+        return None
+    if not isinstance(v, dict) or set(v) != {"seat", "reason"}:
+        raise RecordError("record field 'forfeit' is not a map of seat and reason")
+    seat = _int(v["seat"], "forfeit.seat")
+    if not 0 <= seat < players:
+        raise RecordError(f"record forfeit seat {seat} is outside 0..{players - 1}")
+    if not isinstance(v["reason"], str):
+        raise RecordError("record forfeit reason is not a string")
+    if [float(x) for x in returns] != forfeit_returns(players, seat):
+        raise RecordError(f"record returns {returns} are not those of a forfeit by seat {seat}")
+    return {"seat": seat, "reason": v["reason"]}
 
 
 _NUMBER = frozenset((int, float))
@@ -385,7 +424,12 @@ class Replayer:
         while not self.done():
             self.step()
         record, state = self.record, self.state
-        if check and record.finished():
+        if check and record.forfeit is not None:
+            if state.is_terminal():
+                raise ReplayError("record says a seat forfeited, but the game ended")
+            if record.scores and [float(x) for x in state.scores()] != [float(x) for x in record.scores]:
+                raise ReplayError(f"replayed scores {state.scores()} differ from the record's {record.scores}")
+        elif check and record.finished():
             if not state.is_terminal():
                 raise ReplayError(f"record ends after {len(record.actions)} actions but the game is not over")
             if [float(x) for x in state.returns()] != [float(x) for x in record.returns]:
@@ -399,7 +443,8 @@ def replay(record: GameRecord, check: bool = True) -> Any:
     """The state the record ends in, rebuilt from (game, options, seed, actions).
 
     With ``check`` (the default) a finished record must end in a terminal state whose
-    returns and scores equal the recorded ones; any disagreement raises
+    returns and scores equal the recorded ones (a forfeited one in a state not yet over,
+    with the recorded scores when it has them); any disagreement raises
     :class:`ReplayError`.
     """
     return Replayer(record).finish(check)

@@ -14,12 +14,13 @@ agents by spec string and states as msgpack snapshots.
 from romecore.tournament.local import InlineBackend, LocalBackend, TournamentError
 from romecore.tournament.runner import BACKENDS, run
 from romecore.tournament.schedule import GameTask, derive_seed, game_seed, lineup, make_task
-from romecore.tournament.stats import AgentRow, Failure, TournamentResult, wilson_interval
+from romecore.tournament.stats import AgentRow, Failure, Forfeit, TournamentResult, wilson_interval
 
 __all__ = [
     "BACKENDS",
     "AgentRow",
     "Failure",
+    "Forfeit",
     "GameTask",
     "InlineBackend",
     "LocalBackend",

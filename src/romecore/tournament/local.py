@@ -2,12 +2,15 @@
 in-process loop.
 
 A backend takes the list of :class:`~romecore.tournament.schedule.GameTask` and reports
-to a :class:`Sink` as games end.  The pool protects the tournament from its workers: a
-worker that dies (a crash in native code, an out-of-memory kill) or overruns the per-game
-time limit is killed and replaced, and its game is played again from its seed, up to
-``retries`` times, after which the game is reported failed.  Games that fail inside the
-game (an agent raises, an illegal move) are deterministic given the seed, so they are
-reported failed at once.  Tasks and results cross the pipe as msgpack bytes.
+to a :class:`Sink` as games end.  An agent that raises, returns an illegal move or thinks
+past the task's per-move time limit forfeits its game: a result like any other, never
+retried (the worker interrupts the agent; one stuck in native code is killed by the
+parent, which reads who is thinking from the worker's status block and scores the
+forfeit).  The pool also protects the tournament from its workers: a worker that dies
+with no agent at fault (a crash, an out-of-memory kill) or overruns the per-game time
+limit is killed and replaced, and its game is played again from its seed, up to
+``retries`` times, after which the game is reported failed.  Tasks and results cross the
+pipe as msgpack bytes.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections import deque
 from multiprocessing.connection import wait
 from typing import Protocol, Sequence
 
 from romecore.tournament.schedule import GameTask
-from romecore.tournament.worker import (WORKER_COMMAND, load_plugins, pack, play_task,
+from romecore.tournament.worker import (STATUS_ENV, WORKER_COMMAND, WorkerStatus,
+                                        forfeit_result, load_plugins, pack, play_task,
                                         split_frames, unpack, write_frame)
 
 __all__ = ["Sink", "TournamentError", "InlineBackend", "LocalBackend"]
@@ -35,7 +40,8 @@ class Sink(Protocol):
     """Where a backend reports: a finished game, a failed game, a notice."""
 
     def done(self, task: GameTask, result: dict, attempts: int) -> None:
-        """``result`` holds ``summary`` (for the table) and ``line`` (the record as JSON)."""
+        """``result`` holds ``summary`` (for the table) and ``line`` (the record as JSON);
+        a forfeited game is done too (``summary["forfeit"]`` names the seat)."""
 
     def failed(self, task: GameTask, reason: str, attempts: int) -> None: ...
 
@@ -61,28 +67,36 @@ class InlineBackend:
                 sink.failed(task, out["error"], 1)
 
 
-def _child_env() -> dict[str, str]:
+def _child_env(status_fd: int) -> dict[str, str]:
     """The environment of a worker: ours, with our import path (so modules found here,
-    test folders and plugins included, are found there too)."""
+    test folders and plugins included, are found there too) and its status block."""
     env = dict(os.environ)
     paths = [p for p in sys.path if isinstance(p, str) and p]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    env[STATUS_ENV] = str(status_fd)
     return env
 
 
 class _Worker:
-    """One pool process, its pipes, and the tasks sent to it (the first is being played)."""
+    """One pool process, its pipes, its status block, and the tasks sent to it (the first
+    is being played)."""
 
     def __init__(self, command: Sequence[str], plugins: Sequence[str], serial: int) -> None:
         self.serial = serial
-        self.proc = subprocess.Popen([*command, *plugins], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, env=_child_env(), bufsize=0,
-                                     close_fds=True)
+        with tempfile.TemporaryFile() as f:  # the mapping outlives the file object
+            f.truncate(WorkerStatus.SIZE)
+            self.status = WorkerStatus(f.fileno())
+            self.status.index = -1
+            self.status.set(-1)
+            self.proc = subprocess.Popen([*command, *plugins], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, env=_child_env(f.fileno()),
+                                         bufsize=0, close_fds=True, pass_fds=(f.fileno(),))
         self.fd_out = self.proc.stdout.fileno()  # type: ignore[union-attr]
         self.buf = bytearray()
         self.eof = False
         self.ready = False
         self.queue: deque[GameTask] = deque()
+        self._seen: tuple[int, int, float] | None = None  # the status at the last check
         self.started = time.monotonic()  # when the task at the head began (or spawn time)
 
     def fileno(self) -> int:
@@ -120,6 +134,20 @@ class _Worker:
                 f.close()  # type: ignore[union-attr]
             except OSError:
                 pass
+        self.status.close()
+
+    def thinking_too_long(self, limit: float) -> tuple[int, float] | None:
+        """(seat, seconds) when an agent of the game at the head of the queue has been
+        thinking on one move for more than ``limit`` seconds, else None.  The same move
+        must be seen at two checks (a stuck agent stays put), so a read that caught the
+        worker between writes can never condemn it."""
+        now = self.status.get()
+        seen, self._seen = self._seen, now
+        index, seat, since = now
+        if seat < 0 or not self.queue or index != self.queue[0].index or now != seen:
+            return None
+        spent = time.monotonic() - since
+        return (seat, spent) if spent > limit else None
 
     def stop(self) -> None:
         try:
@@ -135,6 +163,9 @@ class LocalBackend:
 
     ``workers`` processes (default: the CPU count) each hold up to ``prefetch`` games so
     none waits for the parent between games.  ``time_limit`` is per game in seconds.
+    ``move_time_limit`` is the tasks' per-move limit: the worker interrupts an agent that
+    overruns it, and a worker whose agent is still thinking ``grace`` seconds later
+    (stuck in native code) is killed here and the agent forfeits.
     Each worker is a fresh interpreter started with ``command`` (default
     :data:`~romecore.tournament.worker.WORKER_COMMAND`), sharing nothing with the parent
     but its pipes.
@@ -149,10 +180,14 @@ class LocalBackend:
 
     def __init__(self, workers: int | None = None, plugins: Sequence[str] = (),
                  time_limit: float = 600.0, retries: int = 2, prefetch: int = 2,
-                 command: Sequence[str] | None = None, coalesce: bool = True) -> None:
+                 command: Sequence[str] | None = None, coalesce: bool = True,
+                 move_time_limit: float | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.plugins = list(plugins)
         self.time_limit = float(time_limit)
+        self.move_time_limit = move_time_limit
+        # the worker's own alarm ticks every quarter limit: give it that and a second more
+        self.grace = 1.0 + 0.5 * move_time_limit if move_time_limit else 0.0
         self.retries = max(0, int(retries))
         self.prefetch = max(1, int(prefetch))
         self.command = list(command or WORKER_COMMAND)
@@ -190,6 +225,11 @@ class LocalBackend:
                     lost = None
                     if w in ready:
                         lost = self._drain(w, sink, attempts)
+                    if lost is None and w.queue and self.move_time_limit:
+                        stuck = w.thinking_too_long(self.move_time_limit + self.grace)
+                        if stuck is not None:
+                            pool[k] = self._forfeit(w, *stuck, pending, attempts, sink)
+                            continue
                     if lost is None and w.queue and time.monotonic() - w.started > self.time_limit:
                         lost = f"took longer than the {self.time_limit:g} s time limit"
                     if lost is not None:
@@ -235,6 +275,19 @@ class LocalBackend:
         if code is not None and code < 0:
             return f"was killed by signal {-code}"
         return f"died (exit code {code})"
+
+    def _forfeit(self, w: _Worker, seat: int, spent: float, pending: deque[GameTask],
+                 attempts: dict[int, int], sink: Sink) -> _Worker:
+        """Kills w, whose agent in ``seat`` is stuck past the move limit: that agent
+        forfeits the game (no retry: it is the agent's fault), the rest go back."""
+        w.kill()
+        head, *rest = w.queue
+        tries = attempts.pop(head.index, 0) + 1
+        reason = (f"was still thinking after {spent:.3g} s, over the {self.move_time_limit:g} s "
+                  f"move time limit (its worker was killed)")
+        sink.done(head, forfeit_result(head.payload(tries), seat, reason), tries)
+        pending.extendleft(reversed(rest))
+        return self._spawn()
 
     def _replace(self, w: _Worker, why: str, pending: deque[GameTask],
                  attempts: dict[int, int], sink: Sink) -> _Worker:

@@ -28,10 +28,14 @@ _IDENTITY = ("game", "options", "agents", "seed", "paired_seeds", "seating", "st
 
 
 def make_header(game_id: str, options: dict, agents: list[str], seed: int, games: int,
-                paired: bool, start: str | None) -> dict[str, Any]:
+                paired: bool, start: str | None,
+                move_time_limit: float | None = None) -> dict[str, Any]:
+    """The first line.  The move time limit is noted but not part of the identity: a
+    resumed run may change it."""
     return {"kind": HEADER_KIND, "version": 1, "game": game_id, "options": dict(options),
             "agents": list(agents), "seed": seed, "paired_seeds": paired,
-            "seating": SEATING_SCHEME, "start": start, "games": games}
+            "seating": SEATING_SCHEME, "start": start, "games": games,
+            "move_time_limit": move_time_limit}
 
 
 class ResultsFile:
@@ -46,18 +50,22 @@ class ResultsFile:
         if exists and not (resume or overwrite):
             raise TournamentError(f"{self.path} already exists: resume it with --resume "
                                   f"(resume=True) or start again with --overwrite")
-        if exists and resume:
-            keep = self._load()
-            self._f = open(self.path, "r+b")
-            self._f.truncate(keep)
-            self._f.seek(keep)
-        else:
-            self._f = open(self.path, "wb")
-            append_jsonl(self._f, header)
+        try:
+            if exists and resume:
+                keep = self._load()
+                self._f = open(self.path, "r+b")
+                self._f.truncate(keep)
+                self._f.seek(keep)
+            else:
+                self._f = open(self.path, "wb")
+                append_jsonl(self._f, header)
+        except OSError as e:  # a missing folder, no permission, a full disk
+            raise TournamentError(f"cannot write the results file {self.path}: "
+                                  f"{e.strerror or e}") from None
 
     def _load(self) -> int:
         """Reads the file; returns the length of its whole lines (what to keep)."""
-        with open(self.path, "rb") as f:
+        with open(self.path, "rb") as f:  # OSError: reported by __init__
             data = f.read()
         keep = data.rfind(b"\n") + 1  # a last line without its newline was cut short
         lines = data[:keep].split(b"\n")[:-1]

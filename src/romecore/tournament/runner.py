@@ -8,8 +8,8 @@ from typing import Any, Callable, Sequence
 from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.resultsfile import ResultsFile, make_header
 from romecore.tournament.schedule import GameTask, make_task
-from romecore.tournament.stats import (Failure, GameSummary, TournamentResult, agent_labels,
-                                       summarise)
+from romecore.tournament.stats import (Failure, Forfeit, GameSummary, TournamentResult,
+                                       agent_labels, summarise)
 from romecore.tournament.worker import load_plugins
 
 __all__ = ["run", "BACKENDS"]
@@ -18,22 +18,29 @@ BACKENDS = ("local", "ray", "inline")
 
 
 class _Collector:
-    """The sink the backends report to: file, progress bar, summaries, failures."""
+    """The sink the backends report to: file, progress bar, summaries, forfeits, failures."""
 
     def __init__(self, results: ResultsFile | None, progress: Any, task_id: Any,
-                 on_event: Callable[[str], None] | None) -> None:
+                 on_event: Callable[[str], None] | None, labels: Sequence[str]) -> None:
+        self.labels = list(labels)
         self.results = results
         self.progress = progress
         self.task_id = task_id
         self.on_event = on_event
         self.games: dict[int, GameSummary] = {}
         self.failures: list[Failure] = []
+        self.forfeits: list[Forfeit] = []
         self.events: list[str] = []
 
     def done(self, task: GameTask, result: dict, attempts: int) -> None:
         if task.index in self.games:
             return  # never counted twice
-        self.games[task.index] = GameSummary.from_summary(result["summary"])
+        summary = GameSummary.from_summary(result["summary"])
+        self.games[task.index] = summary
+        if summary.forfeit is not None:
+            self.forfeits.append(Forfeit(task.index, summary.forfeit,
+                                         self.labels[summary.lineup[summary.forfeit]],
+                                         str(result["summary"].get("forfeit_reason"))))
         if self.results is not None:
             self.results.add_line(result["line"])
         if self.progress is not None:
@@ -83,6 +90,7 @@ def run(
     resume: bool = False,
     overwrite: bool = False,
     time_limit: float = 600.0,
+    move_time_limit: float | None = 60.0,
     retries: int = 2,
     progress: bool = False,
     plugins: Sequence[str] = (),
@@ -103,7 +111,13 @@ def run(
     ``"ray"`` (Ray tasks on the cluster at ``address``, or a private local instance when
     it is None) or ``"inline"`` (this process, no isolation).  A game whose worker crashes
     or overruns ``time_limit`` seconds is played again from its seed up to ``retries``
-    times, then reported in ``failures``.
+    times, then reported in ``failures`` (and left out of the table).
+
+    An agent that raises, returns an illegal move or thinks longer than
+    ``move_time_limit`` seconds on a move (None: no limit) forfeits the game: it is in the
+    table as that agent's loss (the other seats share the win), counted in its
+    ``forfeits``, listed in ``forfeits`` and written to ``out`` with the reason.  It is
+    never retried.
 
     With ``out`` each game's record is appended to that JSON-lines file as it ends;
     ``resume=True`` continues such a file (games already there are kept and not
@@ -129,6 +143,8 @@ def run(
         count = 100
     if count < 0:
         raise ValueError("games must be >= 0")
+    if move_time_limit is not None and not move_time_limit > 0:
+        raise ValueError("move_time_limit must be > 0 seconds (or None for no limit)")
     for spec in specs:  # refuse a bad spec here, not in every worker
         romecore.make_agent(spec, game=g, seed=0)
     if start is not None and start.game != g:
@@ -136,14 +152,16 @@ def run(
     labels = agent_labels(specs)
     start_blob = start.serialize(history=True) if start is not None else None
     header = make_header(g.game_id, g.options, specs, seed, count, paired_seeds,
-                         start_blob.hex() if start_blob is not None else None)
+                         start_blob.hex() if start_blob is not None else None, move_time_limit)
 
     results = ResultsFile(out, header, resume, overwrite) if out else None
     try:
         done = dict(results.done) if results is not None else {}
-        todo = [make_task(g, specs, seed, i, paired_seeds, start) for i in range(count) if i not in done]
+        todo = [make_task(g, specs, seed, i, paired_seeds, start, move_time_limit)
+                for i in range(count) if i not in done]
         if backend == "local":
-            runner: Any = LocalBackend(workers, plugins, time_limit, retries)
+            runner: Any = LocalBackend(workers, plugins, time_limit, retries,
+                                       move_time_limit=move_time_limit)
             width = min(runner.workers, max(1, len(todo)))
         elif backend == "ray":
             from romecore.tournament.ray_backend import RayBackend
@@ -158,7 +176,7 @@ def run(
         if bar is not None:
             task_id = bar.add_task(g.game_id, total=count, completed=len(done), failed=0)
             bar.start()
-        sink = _Collector(results, bar, task_id, on_event)
+        sink = _Collector(results, bar, task_id, on_event, labels)
         t0 = time.perf_counter()
         try:
             runner.run(todo, sink)
@@ -174,7 +192,8 @@ def run(
     return TournamentResult(
         game_id=g.game_id, options=g.options, seed=seed, agents=labels, rows=rows,
         games_planned=count, games_played=sum(1 for i in games_done if i < count),
-        games_this_run=len(sink.games), failures=sink.failures, events=sink.events,
+        games_this_run=len(sink.games), failures=sink.failures, forfeits=sink.forfeits,
+        events=sink.events,
         elapsed=elapsed, backend=backend, workers=width, out=out)
 
 

@@ -60,22 +60,24 @@ class GameTask:
     agents: tuple[str, ...]  # spec per seat
     agent_seeds: tuple[int, ...]
     blob: bytes  # the start state's snapshot
+    move_time_limit: float | None = None  # seconds an agent may think on one move
 
     def payload(self, attempt: int = 1) -> dict:
-        """What travels to a worker (msgpack-able: ints, strings, bytes)."""
+        """What travels to a worker (msgpack-able: ints, floats, strings, bytes)."""
         return {"i": self.index, "seed": self.seed, "lineup": list(self.lineup),
                 "agents": list(self.agents), "agent_seeds": list(self.agent_seeds),
-                "blob": self.blob, "attempt": attempt}
+                "blob": self.blob, "attempt": attempt, "move_time_limit": self.move_time_limit}
 
 
 def make_task(game, roster: Sequence[str], master: int, index: int, paired: bool = True,
-              start=None) -> GameTask:
+              start=None, move_time_limit: float | None = None) -> GameTask:
     """The task for game ``index`` of a tournament of ``game`` between ``roster``.
-    ``start`` (a state) replaces the seed's initial state as the starting position."""
+    ``start`` (a state) replaces the seed's initial state as the starting position; an
+    agent thinking longer than ``move_time_limit`` seconds on a move forfeits."""
     n = game.num_players()
     seats = lineup(index, len(roster), n)
     seed = game_seed(master, index, len(roster), paired)
     state = game.new_initial_state(seed=seed) if start is None else start
     return GameTask(index, seed, tuple(seats), tuple(roster[a] for a in seats),
                     tuple(derive_seed(master, _AGENT, index, s) for s in range(n)),
-                    state.serialize(history=True))
+                    state.serialize(history=True), move_time_limit)

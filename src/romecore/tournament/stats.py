@@ -1,5 +1,5 @@
-"""The results table: per agent, games, wins, win rate with a 95% interval, mean score,
-mean seconds per move, and an openskill rating.
+"""The results table: per agent, games, wins, forfeits, win rate with a 95% interval,
+mean score, mean seconds per move, and an openskill rating.
 
 Everything here is computed from the finished games in index order, never in the order
 they happened to finish, so the table depends only on the games (the same master seed
@@ -10,6 +10,13 @@ ties (its Plackett-Luce model mis-rates them).  A game's ranking puts the winner
 return) first, then the others by score; equal (return, score) is a tie.  An agent in
 several seats of one game (fewer agents than seats) counts with its best seat; a game
 with a single distinct agent rates nothing.
+
+A forfeited game (an agent raised, returned an illegal move or overran its time) counts
+like any other in games, wins, win rate, interval and rating, with the forfeit's returns
+(:func:`romecore.records.forfeit_returns`: the faulty seat 0, the others share the win).
+Its ranking is by return alone (the others tie for first, the faulty seat is last): the
+scores of an unfinished game decide nothing.  For the same reason the mean score is over
+the games an agent played to their end.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
-__all__ = ["GameSummary", "AgentRow", "Failure", "TournamentResult", "wilson_interval",
+__all__ = ["GameSummary", "AgentRow", "Failure", "Forfeit", "TournamentResult", "wilson_interval",
            "summarise", "seat_ranks"]
 
 
@@ -32,18 +39,21 @@ class GameSummary:
     scores: tuple[float, ...]
     think_seconds: tuple[float, ...]
     moves: tuple[int, ...]
+    forfeit: int | None = None  # the seat that forfeited the game
 
     @classmethod
     def from_summary(cls, d: dict) -> "GameSummary":
         """From the summary a worker sends with each finished game."""
         return cls(int(d["index"]), tuple(d["lineup"]), tuple(d["returns"]), tuple(d["scores"]),
-                   tuple(d["think_seconds"]), tuple(d["moves"]))
+                   tuple(d["think_seconds"]), tuple(d["moves"]), d.get("forfeit"))
 
     @classmethod
     def from_record(cls, rec: dict) -> "GameSummary":
         meta = rec["meta"]
+        forfeit = rec.get("forfeit")
         return cls(int(meta["index"]), tuple(meta["lineup"]), tuple(rec["returns"]),
-                   tuple(rec["scores"]), tuple(rec["think_seconds"]), tuple(rec["moves"]))
+                   tuple(rec["scores"]), tuple(rec["think_seconds"]), tuple(rec["moves"]),
+                   None if forfeit is None else int(forfeit["seat"]))
 
 
 @dataclass
@@ -54,10 +64,11 @@ class AgentRow:
     spec: str
     games: int  # seats played (an agent in two seats of one game counts twice)
     wins: float  # sum of returns: a shared win counts its share
+    forfeits: int  # games this agent forfeited (counted as losses in games and wins)
     win_rate: float
     win_rate_low: float  # 95% Wilson interval
     win_rate_high: float
-    mean_score: float
+    mean_score: float  # over the games it played to their end (not forfeited ones)
     seconds_per_move: float
     rating: float  # openskill ordinal: mu - 3 sigma
     mu: float
@@ -74,6 +85,16 @@ class Failure:
 
 
 @dataclass
+class Forfeit:
+    """A game an agent forfeited (it is in the table, as that agent's loss)."""
+
+    index: int
+    seat: int
+    agent: str
+    reason: str
+
+
+@dataclass
 class TournamentResult:
     """What :func:`romecore.tournament.run` returns: the table as data and how it went."""
 
@@ -86,6 +107,7 @@ class TournamentResult:
     games_played: int  # finished games in the table (resumed ones included)
     games_this_run: int
     failures: list[Failure] = field(default_factory=list)
+    forfeits: list[Forfeit] = field(default_factory=list)  # this run's
     events: list[str] = field(default_factory=list)
     elapsed: float = 0.0
     backend: str = "local"
@@ -136,6 +158,8 @@ def summarise(specs: Sequence[str], labels: Sequence[str],
     n = len(specs)
     count = [0] * n
     wins = [0.0] * n
+    forfeits = [0] * n
+    scored = [0] * n
     score = [0.0] * n
     think = [0.0] * n
     moves = [0] * n
@@ -145,11 +169,16 @@ def summarise(specs: Sequence[str], labels: Sequence[str],
         for seat, a in enumerate(g.lineup):
             count[a] += 1
             wins[a] += g.returns[seat]
-            score[a] += g.scores[seat]
             think[a] += g.think_seconds[seat]
             moves[a] += g.moves[seat]
+            if g.forfeit is None:
+                scored[a] += 1
+                score[a] += g.scores[seat]
+            elif g.forfeit == seat:
+                forfeits[a] += 1
+        keys = g.scores if g.forfeit is None else [0.0] * len(g.lineup)
         best: dict[int, int] = {}
-        for seat, rank in enumerate(seat_ranks(g.returns, g.scores)):
+        for seat, rank in enumerate(seat_ranks(g.returns, keys)):
             a = g.lineup[seat]
             best[a] = min(rank, best.get(a, rank))
         if len(best) < 2:
@@ -163,9 +192,9 @@ def summarise(specs: Sequence[str], labels: Sequence[str],
         lo, hi = wilson_interval(wins[a], count[a])
         r = ratings[a]
         rows.append(AgentRow(
-            agent=labels[a], spec=specs[a], games=count[a], wins=wins[a],
+            agent=labels[a], spec=specs[a], games=count[a], wins=wins[a], forfeits=forfeits[a],
             win_rate=wins[a] / count[a] if count[a] else 0.0, win_rate_low=lo, win_rate_high=hi,
-            mean_score=score[a] / count[a] if count[a] else 0.0,
+            mean_score=score[a] / scored[a] if scored[a] else 0.0,
             seconds_per_move=think[a] / moves[a] if moves[a] else 0.0,
             rating=r.mu - 3 * r.sigma, mu=r.mu, sigma=r.sigma))
     return rows
