@@ -207,3 +207,84 @@ def test_bit_flipped_msgpack_records(data):
             records.replay(r)
     except RecordError:
         pass
+
+
+# -- forfeits ------------------------------------------------------------------------------
+class _Raises:
+    spec = "raises"
+
+    def __init__(self, at):
+        self.at, self.moves = at, 0
+
+    def step(self, state):
+        self.moves += 1
+        if self.moves == self.at:
+            raise ValueError("gave up")
+        return state.legal_actions()[0]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_forfeited_game_records_and_replays(game_id, tmp_path):
+    game = romecore.load_game(game_id, players=3)
+    agents = [romecore.make_agent("random", game=game, seed=1), _Raises(4),
+              romecore.make_agent("random", game=game, seed=2)]
+    rec = play_game(game, agents, 5, forfeits=True)
+    # the rule, written out: the faulty seat gets nothing, the two others share the win
+    assert rec.forfeit["seat"] == 1 and "gave up" in rec.forfeit["reason"]
+    assert rec.returns == [0.5, 0.0, 0.5] and records.forfeit_returns(3, 1) == [0.5, 0.0, 0.5]
+    assert records.forfeit_returns(2, 0) == [0.0, 1.0]
+    assert rec.moves[1] == 4 and rec.players.count(1) == 3  # the fourth move never happened
+    for suffix in (".jsonl", ".msgpack"):
+        records.write(tmp_path / f"f{suffix}", [rec])
+        back = records.read(tmp_path / f"f{suffix}")
+        assert back == [rec] and back[0].finished()
+        state = records.replay(back[0])
+        assert not state.is_terminal() and state.current_player() == 1
+    assert "forfeit" not in _play(game_id, 1).to_dict()  # plain records are unchanged
+    agents[1] = _Raises(4)
+    with pytest.raises(ValueError, match="gave up"):  # not a forfeit: the error goes through
+        play_game(game, agents, 5)
+
+
+def test_forfeit_fields_are_checked():
+    game = romecore.load_game(GAMES[0], players=2)
+    rec = play_game(game, [_Raises(2), romecore.make_agent("random", game=game, seed=1)], 3,
+                    forfeits=True)
+    good = rec.to_dict()
+    assert GameRecord.from_dict(good) == rec
+    for bad in ({"seat": 2, "reason": "x"}, {"seat": "0", "reason": "x"}, {"seat": 0},
+                {"seat": 0, "reason": 5}, [0], {"seat": 1, "reason": "x"}):
+        with pytest.raises(RecordError):
+            GameRecord.from_dict({**good, "forfeit": bad})
+    with pytest.raises(RecordError):  # returns that are not the forfeit's
+        GameRecord.from_dict({**good, "returns": [0.5, 0.5]})
+    rec.actions.append(rec.actions[-1])  # a move past the forfeit
+    rec.players.append(rec.players[-1])
+    with pytest.raises(ReplayError):
+        records.replay(rec)
+
+
+def test_illegal_moves_and_time_overruns_forfeit():
+    game = romecore.load_game(GAMES[0], players=2)
+
+    class Illegal:
+        spec = "illegal"
+
+        def step(self, state):
+            return "a move"
+
+    class Slow:
+        spec = "slow"
+
+        def step(self, state):
+            import time
+            time.sleep(0.05)
+            return state.legal_actions()[0]
+
+    rand = romecore.make_agent("random", game=game, seed=1)
+    rec = play_game(game, [rand, Illegal()], 1, forfeits=True)
+    assert rec.forfeit["seat"] == 1 and "'a move'" in rec.forfeit["reason"]
+    rec = play_game(game, [Slow(), rand], 1, forfeits=True, move_time_limit=0.01)
+    assert rec.forfeit["seat"] == 0 and "move time limit" in rec.forfeit["reason"]
+    with pytest.raises(ValueError):
+        play_game(game, [Slow(), rand], 1, move_time_limit=0.01)

@@ -85,6 +85,28 @@ def test_ratings_rate_ties_as_ties():
     assert rows[0].win_rate == 0.5 and rows[0].mean_score == 10
 
 
+def test_forfeits_are_losses_in_wins_interval_and_rating():
+    """Agent c forfeits every game (return 0, the others share the win, 0.5 each): it is
+    counted in games, forfeits, win rate and interval, its scores are left out of the mean,
+    and the other two tie for first (not ranked by the unfinished game's scores)."""
+    games = []
+    for i in range(30):
+        seats = [(i + s) % 3 for s in range(3)]
+        c_seat = seats.index(2)
+        returns = [0.0 if s == c_seat else 0.5 for s in range(3)]
+        scores = [99 if a == 2 else (7 if a == 0 else 3) for a in seats]  # c "leads"
+        games.append(GameSummary(i, tuple(seats), tuple(returns), tuple(scores), (0.0,) * 3,
+                                 (1,) * 3, c_seat))
+    games.append(_summary(30, [0, 1, 2], [0.0, 0.0, 1.0], [1, 1, 5]))  # c wins one played game
+    rows = summarise(["a", "b", "c"], ["a", "b", "c"], games)
+    a, b, c = rows
+    assert [r.forfeits for r in rows] == [0, 0, 30] and [r.games for r in rows] == [31] * 3
+    assert (a.wins, b.wins, c.wins) == (15.0, 15.0, 1.0)
+    assert (c.win_rate_low, c.win_rate_high) == wilson_interval(1, 31)
+    assert c.mean_score == 5 and a.mean_score == 1  # the finished game only
+    assert a.mu == pytest.approx(b.mu) and c.mu < a.mu - 3 and c.rating < b.rating
+
+
 def test_ratings_ignore_completion_order():
     games = [_summary(i, [i % 2, 1 - i % 2], [1.0, 0.0] if i % 3 else [0.0, 1.0], [3, 2])
              for i in range(20)]
@@ -214,6 +236,42 @@ def test_pool_from_a_script_without_a_main_guard(tmp_path):
 
 
 # -- CLI ------------------------------------------------------------------------------------
+def test_cli_out_in_a_missing_folder_is_a_one_line_error(tmp_path):
+    res = CliRunner().invoke(main, ["tournament", GAME, "-p", "2", "-a", "random", "-g", "2",
+                                    "--backend", "inline", "--no-progress",
+                                    "--out", str(tmp_path / "no" / "such" / "t.jsonl")])
+    assert res.exit_code == 1 and res.exception is not None
+    assert isinstance(res.exception, SystemExit)  # click's error, not a traceback
+    assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
+    assert "cannot write the results file" in res.output and "No such file" in res.output
+
+
+def test_cli_json_keeps_stdout_clean(tmp_path):
+    """Whatever is printed while the games run (here by an agent) goes to stderr; stdout
+    is the JSON alone."""
+    import subprocess
+    import sys
+
+    (tmp_path / "noisy_plugin.py").write_text(
+        "import os, romecore\n"
+        "from romecore.spec import AgentSpec\n"
+        "class Noisy:\n"
+        "    spec = 'noisy'\n"
+        "    def __init__(self, game=None, seed=None): pass\n"
+        "    def step(self, state):\n"
+        "        print('chatter'); os.write(1, b'raw chatter\\n')\n"
+        "        return state.legal_actions()[0]\n"
+        "@romecore.hookimpl\n"
+        "def romecore_agents():\n"
+        "    return [AgentSpec('noisy', Noisy, {})]\n")
+    args = [sys.executable, "-W", "ignore", "-c", "from romecore.cli import main; main()",
+            "tournament", GAME, "-p", "2", "-a", "noisy", "-a", "random", "-g", "2",
+            "--backend", "inline", "--out", "-", "--json", "--plugin", "noisy_plugin"]
+    res = subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["games_played"] == 2
+    assert "raw chatter" in res.stderr and "chatter" in res.stderr
 def test_cli_tournament_resume_and_replay(tmp_path):
     out = str(tmp_path / "cli.jsonl")
     runner = CliRunner()
@@ -222,6 +280,7 @@ def test_cli_tournament_resume_and_replay(tmp_path):
     res = runner.invoke(main, args)
     assert res.exit_code == 0, res.output
     assert "random#1" in res.output and "win rate" in res.output and "rating" in res.output
+    assert "forfeits" in res.output
     res = runner.invoke(main, args)
     assert res.exit_code != 0 and "--resume" in res.output
     res = runner.invoke(main, args + ["--resume", "--json"])

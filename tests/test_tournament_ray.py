@@ -4,6 +4,7 @@ Skipped when Ray is not installed (``pip install 'romecore[ray]'``)."""
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import pytest
@@ -41,3 +42,29 @@ def test_ray_and_pool_give_identical_results(tmp_path):
     assert on_ray.backend == "ray" and on_ray.games_played == 12 and not on_ray.failures
     assert _games(tmp_path / "ray.jsonl") == _games(tmp_path / "pool.jsonl")
     assert _table(on_ray) == _table(pooled)
+
+
+def test_cli_json_on_ray_keeps_stdout_clean(tmp_path):
+    """A Ray worker that dies makes the raylet print "(raylet) A worker died ..." on the
+    driver: with --json that must go to stderr, leaving stdout the JSON alone.  The
+    replayed game and an agent hanging past the move limit (a forfeit) come out too."""
+    import os
+    import subprocess
+    import sys
+
+    flag = tmp_path / "died-once"
+    args = [sys.executable, "-W", "ignore", "-c", "from romecore.cli import main; main()",
+            "tournament", GAME, "-p", "2", "-a", f"faulty:mode=exit,flag={flag},at=20",
+            "-a", "faulty:mode=hang,always=true,at=40", "-g", "2", "--backend", "ray",
+            "-w", "2", "--plugin", "test_tournament_faults", "--move-time-limit", "0.5",
+            "--out", "-", "--json", "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([os.path.dirname(__file__),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    res = subprocess.run(args, capture_output=True, text=True, timeout=240, env=env)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert flag.exists(), "the worker never died"
+    data = json.loads(res.stdout)  # nothing but the JSON
+    assert "(raylet)" in res.stderr and "(raylet)" not in res.stdout
+    assert data["games_played"] == 2 and not data["failures"]
+    assert any("replaying it from its seed" in e for e in data["events"])
+    assert len(data["forfeits"]) == 2 and all("move time limit" in f["reason"] for f in data["forfeits"])
