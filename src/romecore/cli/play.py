@@ -1,4 +1,11 @@
-"""``romecore play``: a human plays in the terminal against agents."""
+"""``romecore play``: a human plays in the terminal against agents.
+
+The game runs in the shared loop (:func:`romecore.match.play_game`), which holds the true
+state: the human's seat is an agent like the others, handed only a world resampled from
+what that seat knows, and every screen is that seat's drawing (``render(seat)``) and
+observation.  Opponents' moves are shown as the seat perceives them, and scores only
+once the game is over.  Quitting resigns (a forfeit, as in tournaments).
+"""
 
 from __future__ import annotations
 
@@ -8,35 +15,77 @@ import click
 
 import romecore
 from romecore.cli.common import agents_option, game_option, load_game_or_exit, make_agents_or_exit
-from romecore.match import view_seed
+from romecore.core.state import HIDDEN
+
+__all__ = ["command", "parse_move", "Human", "Resigned", "PROMPT"]
+
+PROMPT = "your move (N or #N: menu item N; id:N: action id N; or a name; ? lists; q resigns)"
 
 
-def _ask(state: romecore.State, legal: list[int]) -> int | None:
-    """Reads a move by number (its index in the list) or by name; re-prompts on bad input.
-    Returns None when the player quits."""
-    while True:
-        try:
-            text = click.prompt("your move (number, name, '?' to list, 'q' to quit)",
-                                default="", show_default=False)
-        except (click.Abort, EOFError):
-            return None
-        text = text.strip()
-        if text in ("q", "quit", "exit"):
-            return None
-        if text in ("", "?", "help"):
-            _list(state, legal)
-            continue
-        if text.isdigit() and int(text) < len(legal):
-            return legal[int(text)]
-        try:
-            return state.string_to_action(text)
-        except romecore.IllegalActionError as e:
-            click.echo(f"  {e}")
+class Resigned(Exception):
+    """The human quit: the game ends as their forfeit."""
 
 
-def _list(state: romecore.State, legal: list[int]) -> None:
+def parse_move(state: romecore.State, legal: list[int], text: str) -> int | None:
+    """The action that ``text`` names: ``N`` or ``#N`` a menu item, ``id:N`` an action id,
+    anything else an action's name (or unique prefix).  None asks for the menu; raises
+    :class:`romecore.IllegalActionError` saying what is wrong."""
+    text = text.strip()
+    if text in ("", "?", "help"):
+        return None
+    item = text[1:].strip() if text.startswith("#") else text
+    if item.isdigit():
+        if int(item) < len(legal):
+            return legal[int(item)]
+        raise romecore.IllegalActionError(f"no menu item {item}: choose 0..{len(legal) - 1}"
+                                          f" (id:{item} for action id {item})")
+    if text.lower().startswith("id:"):
+        number = text[3:].strip()
+        if not number.lstrip("-").isdigit():
+            raise romecore.IllegalActionError(f"{text!r}: id: takes an action id, e.g. id:12")
+        return state.string_to_action(number)  # checks that it is legal, says why not
+    return state.string_to_action(text)
+
+
+def _menu(state: romecore.State, legal: list[int]) -> None:
     for i, a in enumerate(legal):
-        click.echo(f"  {i:>3}. {state.action_to_string(a)}")
+        click.echo(f"  #{i:<3} {state.action_to_string(a)}  [id:{a}]")
+
+
+class Human:
+    """The seat at the keyboard."""
+
+    spec = "human"
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def step(self, view: romecore.State) -> int:
+        """``view`` holds only what this seat knows; it is all the screen shows."""
+        click.echo("")
+        click.echo(view.render(self.seat))
+        obs = view.observation(self.seat)
+        if "hand" in obs:
+            click.echo(f"your hand: {obs['hand']}")
+        legal = view.legal_actions()
+        _menu(view, legal)
+        while True:
+            try:
+                text = click.prompt(PROMPT, default="", show_default=False)
+            except (click.Abort, EOFError):
+                raise Resigned("quit at the prompt") from None
+            if text.strip().lower() in ("q", "quit", "exit", "resign"):
+                raise Resigned("quit at the prompt")
+            try:
+                action = parse_move(view, legal, text)
+            except romecore.IllegalActionError as e:
+                click.echo(f"  {e}")
+                continue
+            if action is None:
+                _menu(view, legal)
+                continue
+            click.echo(f"you: {view.action_to_string(action)}")
+            return action
 
 
 @click.command("play")
@@ -44,41 +93,56 @@ def _list(state: romecore.State, legal: list[int]) -> None:
 @click.option("--players", "-p", type=int, default=None, help="number of players (game default)")
 @click.option("--seat", type=int, default=0, show_default=True, help="your seat")
 @click.option("--seed", "-s", type=int, default=None, help="game seed (random if omitted)")
+@click.option("--out", "out", default=None, metavar="FILE",
+              help="save the game as a record (JSON lines, or msgpack for .msgpack) for romecore replay")
 @agents_option()
 @game_option()
-def command(game_id: str, players: int | None, seat: int, seed: int | None,
+def command(game_id: str, players: int | None, seat: int, seed: int | None, out: str | None,
             agents: tuple[str, ...], options: tuple[str, ...]) -> None:
-    """Play GAME in the terminal against agents (default: random)."""
+    """Play GAME in the terminal against agents (default: random).
+
+    At your turn: N or #N picks menu item N, id:N the action with id N, or type an
+    action's name (a unique prefix will do); ? lists the moves again, q resigns.
+    """
+    from romecore import records
+    from romecore.match import play_game
+
     game = load_game_or_exit(game_id, players, options)
     n = game.num_players()
     if not 0 <= seat < n:
         raise click.BadParameter(f"seat must be 0..{n - 1}", param_hint="--seat")
+    if out is not None:
+        try:
+            open(out, "ab").close()  # refuse an unwritable file now, not after the game
+        except OSError as e:
+            raise click.ClickException(f"cannot write {out}: {e.strerror or e}") from None
     seed = random.randrange(2**32) if seed is None else seed
-    bots = make_agents_or_exit(agents, game, seed, n)
-    state = game.new_initial_state(seed=seed)
-    click.echo(f"{game!r}, seed {seed}; you are player {seat}")
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == romecore.CHANCE:
-            state.apply_random_chance()
-            continue
-        if player != seat:
-            action = bots[player].step(state.resample(player, view_seed(seed, state.move_number())))
-            click.echo(f"player {player}: {state.action_to_string(action)}")
-            state.apply_action(action)
-            continue
-        click.echo("")
-        click.echo(str(state))
-        obs = state.observation(seat)
-        if "hand" in obs:
-            click.echo(f"your hand: {obs['hand']}")
-        legal = state.legal_actions()
-        _list(state, legal)
-        action = _ask(state, legal)
-        if action is None:
-            click.echo("bye")
+    seats: list = make_agents_or_exit(agents, game, seed, n)
+    seats[seat] = Human(seat)
+
+    def show(state: romecore.State, player: int, action: int) -> None:
+        if player in (records.CHANCE_PLAYER, seat):
             return
-        state.apply_action(action)
+        seen = state.observe_action(seat, action)
+        name = "a move you cannot see" if seen & HIDDEN else state.action_to_string(action)
+        click.echo(f"player {player}: {name}")
+
+    click.echo(f"{game!r}, seed {seed}; you are player {seat}")
+    rec = play_game(game, seats, seed, on_step=show, forfeits=True)
+    if out is not None:
+        try:
+            records.write(out, [rec])
+        except OSError as e:
+            raise click.ClickException(f"cannot write {out}: {e.strerror or e}") from None
+    final = records.replay(rec, check=False)
     click.echo("")
-    click.echo(str(state))
-    click.echo(f"scores {state.scores()}, returns {state.returns()}")
+    click.echo(final.render(seat))
+    if rec.forfeit is not None:
+        click.echo("you resign" if rec.forfeit["seat"] == seat else f"forfeit: {rec.forfeit['reason']}")
+    else:
+        click.echo(f"final scores {final.scores()}")  # public now that the game is over
+    click.echo(f"returns {rec.returns}" + (f"; saved to {out}" if out else ""))
+    if rec.forfeit is not None and rec.forfeit["seat"] == seat:
+        click.echo("bye")
+
+

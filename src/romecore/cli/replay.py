@@ -81,6 +81,10 @@ def _step_through(rec, step: bool | None, board: bool) -> None:
     state = r.finish()
     if not board:
         click.echo(str(state))
-    click.echo(f"scores {state.scores()}, returns {state.returns()}")
+    if rec.forfeit is not None:
+        click.echo(f"forfeit: {rec.forfeit['reason']}")
+        click.echo(f"scores then {state.scores()}, returns {rec.returns}")
+    else:
+        click.echo(f"scores {state.scores()}, returns {state.returns()}")
     if rec.finished():
         click.echo("the replay reaches the recorded result")
