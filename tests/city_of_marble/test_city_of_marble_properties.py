@@ -347,8 +347,99 @@ def test_inconsistent_dicts_are_rejected():
     _bad(g, hills=[[2, 0], [-2, 0], [-2, 2]], tiles=[tile(spoke(gray, 0), GREEN)])
 
 
+def _nested(depth):
+    """Lists and dicts nested ``depth`` deep."""
+    x = []
+    for i in range(depth):
+        x = [x] if i % 2 else {"a": x}
+    return x
+
+
 def _junk_variants(value):
-    return [None, -1, 10**6, "x", [], {"a": 1}, [[1, 2]], 1.5]
+    return [None, -1, 10**6, 2**40, True, "x", "3", [], {"a": 1}, [[1, 2]], 1.5, _nested(50)]
+
+
+def _loaded_or_rejected(g, d):
+    """state_from_dict(d): a state the kernel validated, or SerializationError."""
+    try:
+        st = g.state_from_dict(d)
+    except romecore.SerializationError:
+        return None
+    st.legal_actions()
+    str(st)
+    return st
+
+
+def _final_dict(players, seed):
+    s = game(players).new_initial_state(seed=seed)
+    s.playout(seed)
+    return s.to_dict()
+
+
+@pytest.mark.parametrize("big", [2**31, 2**40, 2**63, 2**200, -2**40])
+def test_huge_counts_in_a_dict_are_refused_before_anything_is_sized(big):
+    """A count from a dict never sizes a list or an allocation: 2**40 magistrates on an
+    Imperium space once raised MemoryError and crashed the process at the next allocation."""
+    import copy
+    g = game(3)
+    base = _final_dict(3, 4)
+    setters = [
+        lambda d: d["players"][0]["magistrates"]["imperium"].__setitem__("red", big),
+        lambda d: d["players"][1]["magistrates"].__setitem__("treasury", big),
+        lambda d: d["players"][1]["magistrates"].__setitem__("centre", big),
+        lambda d: d["players"][2].__setitem__("coins", big),
+        lambda d: d["players"][2]["tiles"].__setitem__("blue", big),
+        lambda d: d["players"][0]["imperium"].__setitem__("green", big),
+        lambda d: d["players"][0].__setitem__("points", big),
+        lambda d: d["players"][0].__setitem__("bridges", [big]),
+        lambda d: d["stacks"].__setitem__("red", big),
+        lambda d: d["drawn"].__setitem__("red", big),
+        lambda d: d.__setitem__("turn_player", big),
+        lambda d: d.__setitem__("actor", big),
+        lambda d: d.__setitem__("actions_left", big),
+        lambda d: d.__setitem__("final_turns_left", big),
+        lambda d: d.__setitem__("hills", [[big, 0]] + d["hills"][1:]),
+        lambda d: d["tiles"][0].__setitem__("magistrate", big),
+        lambda d: d.__setitem__("resolution", {"bridges_to_take": big}),
+        lambda d: d.__setitem__("resolution", {"seat": big}),
+        lambda d: d.__setitem__("resolution", {"aqueduct": "gray", "pieces_left": big}),
+    ]
+    for setter in setters:
+        d = copy.deepcopy(base)
+        setter(d)
+        with pytest.raises(romecore.SerializationError):
+            g.state_from_dict(d)
+
+
+def test_wrong_types_and_shapes_in_a_dict_raise_serialization_error():
+    import copy
+    g = game(2)
+    base = _final_dict(2, 3)
+    deep = _nested(20000)          # deeper than the recursion limit
+    cases = [
+        {"players": "x"}, {"players": [1, 2]}, {"players": [{"magistrates": []}, {}]},
+        {"turn_player": []}, {"turn_player": "1"}, {"actions_left": 1.0},
+        {"hills": "abc"}, {"hills": [[0, 0], [0, 0], [2, 0]]}, {"hills": [deep]},
+        {"hills": [(((), 1), 1)]}, {"phase": ["action"]}, {"phase": {"a": 1}},
+        {"tiles": [deep]}, {"tiles": [{"colour": "red", "vertices": deep}]},
+        {"tiles": [{"colour": "red", "triangles": [deep, deep]}]},
+        {"tiles": [{"colour": "red", "vertices": [[0, 0]] * 10**6}]},
+        {"sites": [{"site": deep}]}, {"sites": [{"site": [0, 1], "fountain": "yes"}]},
+        {"sites": base["sites"] + base["sites"][:1]},
+        {"aqueducts": [{"path": [[7, -3]] * 10**6}]}, {"aqueducts": [{"started": "no"}]},
+        {"aqueducts": [{"colour": "brown", "path": []}]},
+        {"players": [{"bridges": [1] * 300}, {}]},
+        {"players": [{"magistrates": {"treasury": -1}}, {}]},
+        {"players": [{"tiles": deep}, {}]}, {"drawn": {"red": "2"}}, {"stacks": [1, 2, 3, 4]},
+        {"tile_play": {"colour": "red", "magistrate": "no"}},
+        {"resolution": {"aqueducts_to_start": [deep]}}, {"resolution": {"sites": deep}},
+        {"resolution": {"aqueduct": ["gray"]}},
+    ]
+    for fields in cases:
+        d = copy.deepcopy(base) if "sites" not in fields else dict(base)
+        d.update(fields)
+        with pytest.raises(romecore.SerializationError):
+            g.state_from_dict(d)
 
 
 def test_mangled_dicts_load_or_raise_serialization_error():
@@ -385,12 +476,8 @@ def test_mangled_dicts_load_or_raise_serialization_error():
                 for key in path[:-1]:
                     parent = parent[key]
                 parent[path[-1]] = junk
-                try:
-                    st = g.state_from_dict(m)
-                except romecore.SerializationError:
+                if _loaded_or_rejected(g, m) is None:
                     rejected += 1
-                    continue
-                loaded += 1
-                st.legal_actions()
-                str(st)
+                else:
+                    loaded += 1
     assert rejected and loaded

@@ -122,6 +122,7 @@ cdef int cm_fountains(const CMState *s) noexcept nogil
 cdef int cm_bridge_pool(const CMState *s, int value) noexcept nogil
 cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil
 cdef void cm_rebuild_caches(CMState *s) noexcept nogil
+cdef void cm_sort_mags(CMState *s, int p) noexcept nogil
 cdef void cm_advance(CMState *s) noexcept nogil
 cdef bint cm_order_matters(const CMState *s) noexcept nogil
 cdef bint cm_menu_any(const CMState *s) noexcept nogil

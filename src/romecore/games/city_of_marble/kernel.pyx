@@ -575,7 +575,8 @@ cdef void cm_rebuild_caches(CMState *s) noexcept nogil:
                     s.aq_sites |= VE_SITES[v][d]
 
 
-cdef inline void sort_mags(CMState *s, int p) noexcept nogil:
+cdef void cm_sort_mags(CMState *s, int p) noexcept nogil:
+    """Puts player p's magistrate locations in ascending order (LOC_CENTRE last)."""
     cdef uint16_t *m = s.mag[p]
     cdef uint16_t x
     if m[0] > m[1]:
@@ -613,7 +614,7 @@ cdef inline void play_tile(CMState *s, int x) noexcept nogil:
     s.centre[p][c] -= 1
     if s.sel_mag:
         s.mag[p][CM_NMAG - 1] = x      # a centre magistrate sorts last
-        sort_mags(s, p)
+        cm_sort_mags(s, p)
     s.pend_bridges = tb(BRIDGE_MASK, t1) + tb(BRIDGE_MASK, t2)
     s.aq_todo = PL_WATER[x] & ~s.aq_started
     s.pend_n = 0
@@ -689,7 +690,7 @@ cdef inline void end_turn(CMState *s) noexcept nogil:
             if coin_supply(s) > 0:
                 s.coins[p] += 1
             s.mag[p][j] = LOC_CENTRE
-    sort_mags(s, p)
+    cm_sort_mags(s, p)
     s.actions_left = 0
     if s.final_left:
         s.final_left -= 1
@@ -825,7 +826,7 @@ cdef void apply_step(CMState *s, int32_t a) noexcept nogil:
             s.phase = PH_EXPAND2
         elif a >= A_RECALL:
             s.mag[p][a - A_RECALL] = LOC_CENTRE
-            sort_mags(s, p)
+            cm_sort_mags(s, p)
             action_done(s)
         elif a >= A_DRAW1:
             c = a - A_DRAW1
@@ -864,7 +865,7 @@ cdef void apply_step(CMState *s, int32_t a) noexcept nogil:
             site = s.site[s.res_site]
             s.mag[s.actor][j] = LOC_TREASURY if site == SITE_FOUNTAIN else \
                 LOC_IMPERIUM + ((site - SITE_BUILDING) & 3)
-            sort_mags(s, s.actor)
+            cm_sort_mags(s, s.actor)
         s.res_seat += 1
     elif ph == PH_EXPAND2:
         k = a - A_PIPE

@@ -11,6 +11,8 @@ from libc.string cimport memset
 from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport *
 
+import reprlib
+
 from romecore.errors import SerializationError
 from romecore.games.city_of_marble import data as _data
 
@@ -45,9 +47,53 @@ def _pl_text(int pl):
     return " ".join(_fmt_v(v) for v in _B.pl_vertices(pl))
 
 
-def _int(x, what):
+_SHOW = reprlib.Repr()
+_SHOW.maxlevel = 2
+_SHOW.maxstring = _SHOW.maxother = 40
+_SHOW.maxlist = _SHOW.maxtuple = _SHOW.maxdict = 4
+
+
+def _show(x):
+    """A short repr of untrusted input (bounded depth and length, never a huge int)."""
+    if type(x) is int and not -10**12 < x < 10**12:
+        return "a huge int"
+    try:
+        return _SHOW.repr(x)
+    except Exception:
+        return f"a {type(x).__name__}"
+
+
+def _bad(msg):
+    return SerializationError(f"bad city_of_marble state dict: {msg}")
+
+
+def _int(x, what, lo, hi):
+    """x as an int in lo..hi, checked before it sizes or indexes anything."""
     if not isinstance(x, int) or isinstance(x, bool):
-        raise ValueError(f"{what} must be an int, got {x!r}")
+        raise _bad(f"{what} must be an int, got {_show(x)}")
+    if not lo <= x <= hi:
+        raise _bad(f"{what} {_show(x)} is out of range {lo}..{hi}")
+    return int(x)
+
+
+def _flag(x, what):
+    if not isinstance(x, bool):
+        raise _bad(f"{what} must be true or false, got {_show(x)}")
+    return x
+
+
+def _dict(x, what):
+    if not isinstance(x, dict):
+        raise _bad(f"{what} must be a dict, got {_show(x)}")
+    return x
+
+
+def _list(x, what, int most):
+    """x as a list of at most ``most`` entries."""
+    if not isinstance(x, (list, tuple)):
+        raise _bad(f"{what} must be a list, got {_show(x)}")
+    if len(x) > most:
+        raise _bad(f"{what} has {len(x)} entries, at most {most}")
     return x
 
 
@@ -56,57 +102,79 @@ def _colour_id(x):
         return _data.COLOUR_ID[x]
     if isinstance(x, str) and x in _data.BUILDING_ID:
         return _data.BUILDING_ID[x]
-    raise ValueError(f"unknown colour {x!r} (colours: {', '.join(c.name for c in _COL)})")
+    raise _bad(f"unknown colour {_show(x)} (colours: {', '.join(c.name for c in _COL)})")
+
+
+def _pair(x, what):
+    """Two ints (a vertex [q, r] or a site [s, t]) as a tuple, without hashing the input."""
+    if not isinstance(x, (list, tuple)) or len(x) != 2 or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in x):
+        raise _bad(f"{what} must be two ints, got {_show(x)}")
+    return (int(x[0]), int(x[1]))
 
 
 def _site_id(x):
-    key = tuple(x) if isinstance(x, (list, tuple)) else None
-    if key is None or key not in _B.site_id:
-        raise ValueError(f"{x!r} is not a site [s, t] of the board")
+    key = _pair(x, "a site")
+    if key not in _B.site_id:
+        raise _bad(f"{_show(x)} is not a site [s, t] of the board")
     return _B.site_id[key]
 
 
 def _vert_id(x):
-    key = tuple(x) if isinstance(x, (list, tuple)) else None
-    if key is None or key not in _B.vert_id:
-        raise ValueError(f"{x!r} is not a vertex [q, r] of the board")
+    key = _pair(x, "a vertex")
+    if key not in _B.vert_id:
+        raise _bad(f"{_show(x)} is not a vertex [q, r] of the board")
     return _B.vert_id[key]
 
 
-def _placement(entry):
+def _placement(dict entry):
+    """The placement of a tile entry: its two triangles or its four vertices."""
     if "triangles" in entry:
-        tris = entry["triangles"]
-        if not isinstance(tris, (list, tuple)) or len(tris) != 2:
-            raise ValueError("a tile lists its two triangles")
-        a = _B.triangle_of([tuple(v) for v in tris[0]])
-        b = _B.triangle_of([tuple(v) for v in tris[1]])
-        return _B.placement(a, b)
+        tris = _list(entry["triangles"], "a tile's triangles", 2)
+        if len(tris) != 2:
+            raise _bad("a tile lists its two triangles")
+        ids = []
+        for tri in tris:
+            key = tuple(sorted(_pair(v, "a vertex") for v in _list(tri, "a triangle", 3)))
+            if len(key) != 3 or key not in _B.tri_id:
+                raise _bad(f"{_show(tri)} is not a board triangle")
+            ids.append(_B.tri_id[key])
+        for pl in _B.tri_pls[ids[0]]:
+            if ids[1] in _B.pl_tris[pl]:
+                return pl
+        raise _bad(f"triangles {_show(tris)} share no edge")
     if "vertices" in entry:
-        return _B.placement_of_vertices([tuple(v) for v in entry["vertices"]])
-    raise ValueError("a tile needs 'triangles' or 'vertices'")
+        vs = {_pair(v, "a vertex") for v in _list(entry["vertices"], "a tile's vertices", 4)}
+        try:
+            return _B.placement_of_vertices(vs)
+        except (KeyError, ValueError):
+            raise _bad(f"no tile of the board has the vertices {_show(entry['vertices'])}") from None
+    raise _bad("a tile needs 'triangles' or 'vertices'")
 
 
-def _dict(x, what):
-    if not isinstance(x, dict):
-        raise ValueError(f"{what} must be a dict, got {x!r}")
-    return x
-
-
-def _list(x, what):
-    if not isinstance(x, (list, tuple)):
-        raise ValueError(f"{what} must be a list, got {x!r}")
-    return x
-
-
-def _counts(d, what):
+def _counts(d, what, int hi):
+    """{colour: count} as four counts in 0..hi; None gives zeros."""
     out = [0, 0, 0, 0]
     if d is None:
         return out
-    if not isinstance(d, dict):
-        raise ValueError(f"{what} maps colour names to counts")
+    _dict(d, what)
+    if len(d) > CM_NCOL:
+        raise _bad(f"{what} maps the four colours to counts")
     for k, v in d.items():
-        out[_colour_id(k)] = _int(v, what)
+        out[_colour_id(k)] = _int(v, f"{what} count", 0, hi)
     return out
+
+
+def _aqueduct_id(x):
+    if not isinstance(x, str) or x not in _AQ:
+        raise _bad(f"unknown aqueduct {_show(x)} (aqueducts: {', '.join(_AQ)})")
+    return _AQ.index(x)
+
+
+_ALL_TILES = sum(c.tiles for c in _COL)
+_MAX_COLOUR_TILES = max(c.tiles for c in _COL)
+_MAX_IMPERIUM = max(c.imperium for c in _COL)
+_MAX_POINTS = _data.CUBES * max(c.points for c in _COL)
 
 
 class _Layout:
@@ -414,37 +482,40 @@ cdef class CityOfMarbleState(State):
     def _load_dict(self, dict d):
         """Fills the struct (already holding a fresh game before the hills) from a dict; see
         the module docs.  Left out: stacks hold what no one else holds; points are the
-        buildings' points; players keep their fresh set-up."""
+        buildings' points; players keep their fresh set-up.  Every field is type- and
+        range-checked before it sizes or indexes anything; validate judges the whole."""
         cdef CMState *s = _st(self)
-        cdef int n = s.nplayers, p, c, j, pl, a, i
-        phase = d.get("phase")
-        hills = _list(d.get("hills", []), "hills")
-        if len(hills) > CM_NHILLS:
-            raise ValueError("too many hills")
-        for h in hills:
-            i = _site_id(h)
+        cdef int n = s.nplayers, p, c, j, pl, a, i, k, h
+        # hills, phase, turn
+        for x in _list(d.get("hills", []), "hills", CM_NHILLS):
+            i = _site_id(x)
             if i not in _B.hills:
-                raise ValueError(f"site {h} is not a hill")
-            s.hills |= 1 << _B.hills.index(i)
+                raise _bad(f"site {_show(x)} is not a hill")
+            h = _B.hills.index(i)
+            if (s.hills >> h) & 1:
+                raise _bad(f"hill {_show(x)} is listed twice")
+            s.hills |= 1 << h
         s.hills_drawn = bin(s.hills).count("1")
+        phase = d.get("phase")
         if phase is None:
             phase = "hills" if s.hills_drawn < _data.HILLS_IN_PLAY else "action"
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
+        if not isinstance(phase, str) or phase not in PHASES:
+            raise _bad(f"unknown phase {_show(phase)} (phases: {', '.join(PHASES)})")
         s.phase = PHASES.index(phase)
-        for key, field in (("turn_player", "turn_player"), ("final_turns_left", "final_left")):
-            if key in d:
-                setattr_u8(s, field, _int(d[key], key))
-        s.actor = _int(d.get("actor", s.turn_player), "actor")
+        if s.hills_drawn < _data.HILLS_IN_PLAY and s.phase != PH_HILLS:
+            raise _bad(f"{_data.HILLS_IN_PLAY} hills are revealed before play")
+        s.turn_player = _int(d.get("turn_player", 0), "turn_player", 0, n - 1)
+        s.final_left = _int(d.get("final_turns_left", 0), "final_turns_left", 0, n)
+        s.actor = _int(d.get("actor", s.turn_player), "actor", 0, n - 1)
         default_actions = 0 if s.phase in (PH_HILLS, PH_OVER, PH_EXTRA) else (1 if s.final_left else 2)
-        s.actions_left = _int(d.get("actions_left", default_actions), "actions_left")
+        s.actions_left = _int(d.get("actions_left", default_actions), "actions_left", 0,
+                              _data.ACTIONS_PER_TURN)
         # tiles and magistrates on them
         on_tiles = [0] * n
-        for entry in _list(d.get("tiles", []), "tiles"):
-            _dict(entry, "a tile")
-            pl = _placement(entry)
+        for entry in _list(d.get("tiles", []), "tiles", _ALL_TILES):
+            pl = _placement(_dict(entry, "a tile"))
             if (s.placed[pl >> 6] >> (pl & 63)) & 1:
-                raise ValueError(f"two tiles on {_pl_text(pl)}")
+                raise _bad(f"two tiles on {_pl_text(pl)}")
             c = _colour_id(entry.get("colour"))
             t1, t2 = _B.pl_tris[pl]
             s.tri[c][t1 >> 6] |= (<uint64_t>1) << (t1 & 63)
@@ -452,122 +523,119 @@ cdef class CityOfMarbleState(State):
             s.placed[pl >> 6] |= (<uint64_t>1) << (pl & 63)
             owner = entry.get("magistrate")
             if owner is not None:
-                owner = _int(owner, "magistrate")
-                if not 0 <= owner < n:
-                    raise ValueError(f"magistrate owner {owner} out of range")
-                if on_tiles[owner] >= CM_NMAG:
-                    raise ValueError(f"player {owner} has more than {CM_NMAG} magistrates")
-                s.mag[owner][on_tiles[owner]] = pl
-                on_tiles[owner] += 1
+                p = _int(owner, "a tile's magistrate", 0, n - 1)
+                if on_tiles[p] >= CM_NMAG:
+                    raise _bad(f"player {p} has more than {CM_NMAG} magistrates")
+                s.mag[p][on_tiles[p]] = pl
+                on_tiles[p] += 1
         # sites
-        for entry in _list(d.get("sites", []), "sites"):
+        for entry in _list(d.get("sites", []), "sites", _B.nsites):
             i = _site_id(_dict(entry, "a site").get("site"))
-            if entry.get("fountain"):
+            if s.site[i] != SITE_OPEN:
+                raise _bad(f"site {_site(i)} is listed twice")
+            fountain = _flag(entry.get("fountain", False), "fountain")
+            empty = _flag(entry.get("empty", False), "empty")
+            if fountain and empty:
+                raise _bad(f"site {_site(i)} is both a fountain and empty")
+            if fountain:
                 s.site[i] = SITE_FOUNTAIN
-            elif entry.get("empty"):
+            elif empty:
                 s.site[i] = SITE_EMPTY
             else:
-                c = _data.BUILDING_ID.get(entry.get("building"), -1)
-                if c < 0:
-                    raise ValueError(f"site {entry.get('site')}: unknown building {entry.get('building')!r}")
-                owner = _int(entry.get("owner"), "owner")
-                if not 0 <= owner < n:
-                    raise ValueError(f"building owner {owner} out of range")
-                s.site[i] = SITE_BUILDING + 4 * owner + c
+                b = entry.get("building")
+                if not isinstance(b, str) or b not in _data.BUILDING_ID:
+                    raise _bad(f"site {_site(i)}: unknown building {_show(b)}")
+                p = _int(entry.get("owner"), "building owner", 0, n - 1)
+                s.site[i] = SITE_BUILDING + 4 * p + _data.BUILDING_ID[b]
         # aqueducts
-        aqs = _list(d.get("aqueducts", []), "aqueducts")
-        if len(aqs) > CM_NAQ:
-            raise ValueError("three aqueducts at most")
-        for a, entry in enumerate(aqs):
+        for a, entry in enumerate(_list(d.get("aqueducts", []), "aqueducts", CM_NAQ)):
             _dict(entry, "an aqueduct")
-            if not entry.get("started", bool(entry.get("path"))):
+            if "colour" in entry and entry["colour"] != _AQ[a]:
+                raise _bad(f"aqueduct {a} is {_AQ[a]}, not {_show(entry['colour'])}")
+            path = _list(entry.get("path", []), "an aqueduct's path", CM_AQMAX + 1)
+            if not _flag(entry.get("started", bool(path)), "started"):
+                if path:
+                    raise _bad(f"the {_AQ[a]} aqueduct has a path but is not started")
                 continue
-            path = [_vert_id(v) for v in _list(entry.get("path", []), "path")] or [_B.water[a]]
-            if len(path) > CM_AQMAX + 1:
-                raise ValueError("aqueduct longer than its pieces")
+            ids = [_vert_id(v) for v in path] or [_B.water[a]]
             s.aq_started |= 1 << a
-            s.aq_len[a] = len(path) - 1
-            for i, v in enumerate(path):
+            s.aq_len[a] = len(ids) - 1
+            for i, v in enumerate(ids):
                 s.aq_path[a][i] = v
         # players
-        players = _list(d.get("players", []), "players")
-        if len(players) > n:
-            raise ValueError(f"{len(players)} players given for a {n}-player game")
+        players = _list(d.get("players", []), "players", n)
         points = [0] * n
         for i in range(_B.nsites):
             if SITE_BUILDING <= s.site[i] < SITE_FOUNTAIN:
                 points[(s.site[i] - SITE_BUILDING) >> 2] += _COL[(s.site[i] - SITE_BUILDING) & 3].points
         for p in range(n):
             pd = _dict(players[p], "a player") if p < len(players) else {}
-            s.points[p] = _int(pd.get("points", points[p]), "points")
-            s.coins[p] = _int(pd.get("coins", 0), "coins")
+            s.points[p] = _int(pd.get("points", points[p]), "points", 0, _MAX_POINTS)
+            s.coins[p] = _int(pd.get("coins", 0), "coins", 0, _data.COINS)
             if "tiles" in pd:
-                for c, k in enumerate(_counts(pd["tiles"], "tiles")):
+                for c, k in enumerate(_counts(pd["tiles"], "tiles", _MAX_COLOUR_TILES)):
                     s.centre[p][c] = k
-            for c, k in enumerate(_counts(pd.get("imperium"), "imperium")):
+            for c, k in enumerate(_counts(pd.get("imperium"), "imperium", _MAX_IMPERIUM)):
                 s.imp[p][c] = k
-            for v in _list(pd.get("bridges", []), "bridges"):
-                v = _int(v, "bridge value")
-                if not 1 <= v <= 4:
-                    raise ValueError(f"bridge value {v} out of range")
-                s.bridges[p][v - 1] += 1
+            for x in _list(pd.get("bridges", []), "bridges", _data.BRIDGES_DEALT):
+                s.bridges[p][_int(x, "bridge value", 1, 4) - 1] += 1
             mags = _dict(pd.get("magistrates", {}), "magistrates")
+            imp = _counts(mags.get("imperium"), "imperium magistrates", CM_NMAG)
+            treasury = _int(mags.get("treasury", 0), "treasury magistrates", 0, CM_NMAG)
             k = on_tiles[p]
-            locs = []
-            for c, cnt in enumerate(_counts(mags.get("imperium"), "imperium magistrates")):
-                locs += [LOC_IMPERIUM + c] * cnt
-            locs += [LOC_TREASURY] * _int(mags.get("treasury", 0), "treasury")
-            if len(locs) + k > CM_NMAG:
-                raise ValueError(f"player {p} has more than {CM_NMAG} magistrates")
-            if "centre" in mags and _int(mags["centre"], "centre") != CM_NMAG - k - len(locs):
-                raise ValueError(f"player {p}'s magistrates do not add up to {CM_NMAG}")
-            for loc in locs:
-                s.mag[p][k] = loc
+            if k + sum(imp) + treasury > CM_NMAG:
+                raise _bad(f"player {p} has more than {CM_NMAG} magistrates")
+            if "centre" in mags and _int(mags["centre"], "centre magistrates", 0, CM_NMAG) \
+                    != CM_NMAG - k - sum(imp) - treasury:
+                raise _bad(f"player {p}'s magistrates do not add up to {CM_NMAG}")
+            for c in range(CM_NCOL):
+                for j in range(imp[c]):
+                    s.mag[p][k] = LOC_IMPERIUM + c
+                    k += 1
+            for j in range(treasury):
+                s.mag[p][k] = LOC_TREASURY
                 k += 1
             while k < CM_NMAG:
                 s.mag[p][k] = LOC_CENTRE
                 k += 1
-            sort3(s, p)
-        drawn = _counts(d.get("drawn"), "drawn")
-        for c in range(4):
+            cm_sort_mags(s, p)
+        drawn = _counts(d.get("drawn"), "drawn", _MAX_COLOUR_TILES)
+        for c in range(CM_NCOL):
             s.pending[c] = drawn[c]
         # stacks: given, or what nobody holds
         if "stacks" in d:
-            for c, k in enumerate(_counts(d["stacks"], "stacks")):
+            for c, k in enumerate(_counts(d["stacks"], "stacks", _MAX_COLOUR_TILES)):
                 s.stack[c] = k
         else:
-            for c in range(4):
+            for c in range(CM_NCOL):
                 held = drawn[c] + sum(s.centre[p][c] for p in range(n))
                 held += sum(1 for pl in self._placed() if cm_tile_colour(s, pl) == c)
                 if held > _COL[c].tiles:
-                    raise ValueError(f"more than {_COL[c].tiles} {_COL[c].name} tiles")
+                    raise _bad(f"more than {_COL[c].tiles} {_COL[c].name} tiles")
                 s.stack[c] = _COL[c].tiles - held
         # steps in progress
-        play = _dict(d.get("tile_play") or {}, "tile_play")
-        if play:
+        play = d.get("tile_play")
+        if play is not None and _dict(play, "tile_play"):
             s.sel_colour = _colour_id(play.get("colour"))
-            s.sel_mag = bool(play.get("magistrate"))
+            s.sel_mag = _flag(play.get("magistrate", False), "tile_play magistrate")
             if play.get("site") is not None:
                 s.sel_site = _site_id(play["site"])
-        res = _dict(d.get("resolution") or {}, "resolution")
-        if res:
-            s.pend_bridges = _int(res.get("bridges_to_take", 0), "bridges_to_take")
-            for name in _list(res.get("aqueducts_to_start", []), "aqueducts_to_start"):
-                s.aq_todo |= 1 << _AQ.index(name)
+        res = d.get("resolution")
+        if res is not None and _dict(res, "resolution"):
+            s.pend_bridges = _int(res.get("bridges_to_take", 0), "bridges_to_take", 0, 2)
+            for x in _list(res.get("aqueducts_to_start", []), "aqueducts_to_start", CM_NAQ):
+                s.aq_todo |= 1 << _aqueduct_id(x)
             if res.get("aqueduct") is not None:
-                s.aq_cur = _AQ.index(res["aqueduct"])
-                s.aq_left = _int(res.get("pieces_left", 0), "pieces_left")
-            sites = sorted(_site_id(x) for x in _list(res.get("sites", []), "sites"))
-            if len(sites) > 2:
-                raise ValueError("two pending sites at most")
+                s.aq_cur = _aqueduct_id(res["aqueduct"])
+                s.aq_left = _int(res.get("pieces_left", 0), "pieces_left", 0,
+                                 _data.AQUEDUCT_START_PIECES)
+            sites = sorted(_site_id(x) for x in _list(res.get("sites", []), "pending sites", 2))
             for i, x in enumerate(sites):
                 s.pend_sites[i] = x
             s.pend_n = len(sites)
             if res.get("site") is not None:
                 s.res_site = _site_id(res["site"])
-            s.res_seat = _int(res.get("seat", 0), "seat")
-        if s.hills_drawn < _data.HILLS_IN_PLAY and s.phase != PH_HILLS:
-            raise ValueError(f"{_data.HILLS_IN_PLAY} hills are revealed before play")
+            s.res_seat = _int(res.get("seat", 0), "seat", 0, n - 1)
         cm_rebuild_caches(s)
 
     # -- observation ----------------------------------------------------------------------
@@ -686,23 +754,3 @@ cdef class CityOfMarbleState(State):
                         line[xs] = slant if val is True else val
             out.append("".join(line).rstrip())
         return out
-
-
-cdef inline void sort3(CMState *s, int p):
-    cdef uint16_t *m = s.mag[p]
-    cdef uint16_t x
-    if m[0] > m[1]:
-        x = m[0]; m[0] = m[1]; m[1] = x
-    if m[1] > m[2]:
-        x = m[1]; m[1] = m[2]; m[2] = x
-    if m[0] > m[1]:
-        x = m[0]; m[0] = m[1]; m[1] = x
-
-
-cdef inline void setattr_u8(CMState *s, str field, int v) except *:
-    if not 0 <= v <= 255:
-        raise ValueError(f"{field} out of range")
-    if field == "turn_player":
-        s.turn_player = v
-    elif field == "final_left":
-        s.final_left = v
