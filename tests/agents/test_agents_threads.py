@@ -24,7 +24,7 @@ with warnings.catch_warnings():
 
 THREADS = 4
 ROUNDS = 2        # each thread steps every position this many times
-POSITIONS = 6     # positions per game, each with a real choice
+POSITIONS = 4     # positions per game, each with a real choice
 JOIN_TIMEOUT = 60.0  # a hang fails the test instead of blocking the run
 
 #: name -> (spec, deterministic when shared).  A shared agent's move is a function of its
