@@ -1833,6 +1833,23 @@ cdef const char *check_stage(int role, int stage, bint top) noexcept nogil:
     return NULL
 
 
+cdef inline bint zero_between(const void *lo, const void *hi) noexcept nogil:
+    cdef const uint8_t *p = <const uint8_t *>lo
+    while p < <const uint8_t *>hi:
+        if p[0]:
+            return False
+        p += 1
+    return True
+
+
+cdef inline bint padding_zero(const GRState *s) noexcept nogil:
+    """The compiler's alignment gaps are zero (the kernel never writes them), so equal
+    positions have equal bytes."""
+    return (zero_between(&s.st_nmat[GR_NSLOTS - 1] + 1, &s.owned[0])
+            and zero_between(&s.fr_n[GR_MAXF - 1] + 1, &s.steps)
+            and zero_between(&s.forum_win + 1, <const uint8_t *>s + sizeof(GRState)))
+
+
 cdef const char *gr_validate(const void *vs) noexcept nogil:
     """NULL when every field is in range and the cards, structures, counts and the
     phase agree; else the first fault.  A validated struct is safe for every kernel
@@ -1844,10 +1861,13 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
     cdef int slots_in[GR_NMAT]
     cdef int slots_out[GR_NMAT]
     cdef int rev[GR_NMAT]
+    cdef uint8_t marble[GR_NSLOTS]
     cdef uint8_t a, kn
     cdef const char *msg
     if n < 2 or n > GR_MAXP:
         return "nplayers must be 2 to 5"
+    if not padding_zero(s):
+        return "padding is not zero"
     if s.training > 1:
         return "training must be 0 or 1"
     a = allp(s)
@@ -1863,12 +1883,15 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
         return "forum_win out of range"
     # cards
     memset(rev, 0, sizeof(rev))
+    memset(marble, 0, sizeof(marble))
     reveals = 0
     for c in range(GR_NCARDS):
         z = s.loc[c]
         kn = s.known[c]
         if not zone_ok(z, n, s.nstruct):
             return "card zone out of range"
+        if Z_MAT <= z < Z_MAT + GR_NSLOTS and CARD_M[c] == M_MARBLE:
+            marble[z - Z_MAT] = SF_MARBLE
         if kn & 0x60 or kn & 0x1F & ~a:
             return "card known to a seat not in the game"
         if kn & KN_REVEALED:
@@ -1918,6 +1941,8 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
             return "structure field out of range"
         if s.st_site[k] != B_MAT[b] and not (b == B_STATUE and not s.training):
             return "structure on a site of another material"
+        if (s.st_flags[k] & SF_MARBLE) != marble[k]:
+            return "Marble flag does not match the structure's materials"
         if not (s.st_flags[k] & SF_DONE):
             if s.st_holder[k] != s.st_owner[k] or s.st_flags[k] & SF_PUBLIC:
                 return "unfinished structure with a site holder or public"

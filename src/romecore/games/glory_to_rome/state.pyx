@@ -5,8 +5,10 @@ for the dict schema and the action encoding."""
 from libc.stdint cimport uint8_t, int32_t, uint64_t
 from libc.string cimport memset
 
-from romecore.core.state cimport State
+from romecore.core.state cimport State, Game
 from romecore.games.glory_to_rome.kernel cimport *
+
+from reprlib import repr as _repr
 
 from romecore.errors import SerializationError
 from romecore.games.glory_to_rome import data as _data
@@ -37,17 +39,82 @@ def _a(word):
     return ("an " if word[0] in "AEIOU" else "a ") + word
 
 
+def _show(x):
+    """A short, always printable view of a value from a dict (for error messages)."""
+    return _repr(x) if type(x) is str else f"a {type(x).__name__}"
+
+
+# Dict readers: each checks the type (and an int its range) before the value is used.
+def _bad(what):
+    raise SerializationError(f"bad glory_to_rome state dict: {what}")
+
+
+def _dict(d, key):
+    v = d.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        _bad(f"{key} must be a dict, got {type(v).__name__}")
+    return v
+
+
+def _list(d, key):
+    v = d.get(key)
+    if v is None:
+        return []
+    if not isinstance(v, (list, tuple)):
+        _bad(f"{key} must be a list, got {type(v).__name__}")
+    return v
+
+
+def _ival(x, name, lo=0, hi=255):
+    if type(x) is not int:
+        _bad(f"{name} must be an int in {lo}..{hi}, got {type(x).__name__}")
+    if not lo <= x <= hi:
+        _bad(f"{name} out of range {lo}..{hi}" + (f": {x}" if -1000 < x < 1000 else ""))
+    return x
+
+
+def _flag(d, key):
+    v = d.get(key, False)
+    if type(v) is not bool:
+        _bad(f"{key} must be a bool, got {type(v).__name__}")
+    return v
+
+
+def _seat_mask(d, key, int n):
+    """A list of seats 0..n-1 as a bit mask."""
+    m = 0
+    for q in _list(d, key):
+        m |= 1 << _ival(q, key, 0, n - 1)
+    return m
+
+
+def _name_index(x, names, what):
+    """The index of a name in `names` (an int index also works)."""
+    if type(x) is str and x in names:
+        return names.index(x)
+    return _ival(x, what, 0, len(names) - 1)
+
+
 def _material_id(x):
     """A material by id, material name or role name."""
-    if isinstance(x, int) and not isinstance(x, bool):
-        if 0 <= x < GR_NMAT:
-            return x
-        raise ValueError(f"material {x} out of range")
-    if x in _data.MATERIAL_ID:
-        return _data.MATERIAL_ID[x]
-    if x in _data.ROLE_ID:
-        return _data.ROLE_ID[x]
-    raise ValueError(f"unknown material or role {x!r}")
+    if type(x) is str:
+        if x in _data.MATERIAL_ID:
+            return _data.MATERIAL_ID[x]
+        if x in _data.ROLE_ID:
+            return _data.ROLE_ID[x]
+    elif type(x) is int and 0 <= x < GR_NMAT:
+        return x
+    _bad(f"unknown material or role {_show(x)}")
+
+
+def _counts(d, key, what):
+    """{material or role: n} as six counts."""
+    out = [0] * GR_NMAT
+    for k, v in _dict(d, key).items():
+        out[_material_id(k)] = _ival(v, what)
+    return out
 
 
 def _player_list(mask, n):
@@ -60,6 +127,15 @@ cdef inline GRState *_st(State st):
 
 cdef class GloryToRomeState(State):
     """A state of Glory to Rome (see :class:`romecore.State` for the API)."""
+
+    def _check_struct(self):
+        """The kernel's check, and the struct's Training Game flag against the game's
+        option (a relabelled snapshot would play and score by the wrong rules)."""
+        State._check_struct(self)
+        if _st(self).training != (<Game>self.game).params[1]:
+            raise SerializationError(
+                f"glory_to_rome state has training={bool(_st(self).training)}; the options "
+                f"say training={self.game.options['training']}")
 
     # -- reading helpers ------------------------------------------------------------------
     def _zone(self, int z):
@@ -449,35 +525,24 @@ cdef class GloryToRomeState(State):
         """Fills the struct (a fresh game before the deal) from a dict; see the module
         docs.  Cards are ids, or names of a building, material or role (then a card of
         that kind still unplaced is used: ids first, then buildings, then materials)."""
-        try:
-            self._load_dict_fields(d)
-        except AttributeError as e:   # a list or number where the schema has a dict
-            raise SerializationError(f"bad glory_to_rome state dict: {e}") from None
-
-    def _load_dict_fields(self, dict d):
         cdef GRState *s = _st(self)
         cdef int n = s.nplayers, p, c, k, m
-        allp = (1 << n) - 1
         requests = []   # (zone, spec)
 
-        def ival(x, name, lo=0, hi=255):
-            if not isinstance(x, int) or isinstance(x, bool) or not lo <= x <= hi:
-                raise ValueError(f"{name} must be an int in {lo}..{hi}, got {x!r}")
-            return x
-
         def cards(key, zone, src):
-            v = src.get(key, [])
-            if not isinstance(v, (list, tuple)):
-                raise ValueError(f"{key} must be a list of cards")
-            for spec in v:
+            for spec in _list(src, key):
+                if type(spec) is int:
+                    _ival(spec, "card id", 0, GR_NCARDS - 1)
+                elif type(spec) is not str:
+                    _bad(f"a card is an id or a name, got {type(spec).__name__}")
                 requests.append((zone, spec))
 
-        players = d.get("players", [])
-        if not isinstance(players, (list, tuple)) or len(players) > n:
-            raise ValueError(f"players must list at most {n} players")
+        players = _list(d, "players")
+        if len(players) > n:
+            _bad(f"players must list at most {n} players")
         for p, pd in enumerate(players):
             if not isinstance(pd, dict):
-                raise ValueError("each player is a dict")
+                _bad("each player is a dict")
             cards("hand", Z_HAND + p, pd)
             cards("stockpile", Z_STOCK + p, pd)
             cards("vault", Z_VAULT + p, pd)
@@ -485,13 +550,18 @@ cdef class GloryToRomeState(State):
             cards("camp", Z_CAMP + p, pd)
         cards("pool", Z_POOL, d)
         cards("drawn", Z_DRAWN, d)
-        structs = d.get("structures", [])
-        if not isinstance(structs, (list, tuple)) or len(structs) > GR_NSLOTS:
-            raise ValueError(f"structures must be a list of at most {GR_NSLOTS}")
+        structs = _list(d, "structures")
+        if len(structs) > GR_NSLOTS:
+            _bad(f"structures must be a list of at most {GR_NSLOTS}")
         for k, sd in enumerate(structs):
             if not isinstance(sd, dict):
-                raise ValueError("each structure is a dict")
-            requests.append((Z_FOUND + k, sd.get("card", sd.get("building"))))
+                _bad("each structure is a dict")
+            spec = sd.get("card", sd.get("building"))
+            if type(spec) is int:
+                _ival(spec, "structure card id", 0, GR_NCARDS - 1)
+            elif type(spec) is not str:
+                _bad(f"structure {k} names no card")
+            requests.append((Z_FOUND + k, spec))
             cards("materials", Z_MAT + k, sd)
         deck_given = "deck" in d
         if deck_given:
@@ -499,14 +569,12 @@ cdef class GloryToRomeState(State):
 
         placed = {}
         def resolve(spec):
-            if isinstance(spec, int) and not isinstance(spec, bool):
+            if type(spec) is int:
                 if not 0 <= spec < GR_NCARDS:
-                    raise ValueError(f"card id {spec} out of range")
+                    _bad(f"card id {spec} out of range")
                 if spec in placed:
-                    raise ValueError(f"card {spec} placed twice")
+                    _bad(f"card {spec} placed twice")
                 return spec
-            if not isinstance(spec, str):
-                raise ValueError(f"a card is an id or a name, got {spec!r}")
             if spec in _data.BUILDING_ID:
                 b = _data.BUILDING_ID[spec]
                 ids = [c for c in range(GR_NCARDS) if _CARDS[c] == b]
@@ -516,11 +584,11 @@ cdef class GloryToRomeState(State):
             for c in ids:
                 if c not in placed and c not in reserved:
                     return c
-            raise ValueError(f"no unplaced {spec} card left")
+            _bad(f"no unplaced {spec} card left")
 
-        reserved = {spec for _, spec in requests if isinstance(spec, int) and not isinstance(spec, bool)}
+        reserved = {spec for _, spec in requests if type(spec) is int}
         order = sorted(range(len(requests)), key=lambda i: (
-            0 if isinstance(requests[i][1], int) else 1 if requests[i][1] in _data.BUILDING_ID else 2, i))
+            0 if type(requests[i][1]) is int else 1 if requests[i][1] in _data.BUILDING_ID else 2, i))
         for i in order:
             zone, spec = requests[i]
             c = resolve(spec)
@@ -528,7 +596,7 @@ cdef class GloryToRomeState(State):
             placed[c] = zone
         if deck_given and len(placed) != GR_NCARDS:
             missing = [c for c in range(GR_NCARDS) if c not in placed]
-            raise ValueError(f"cards {missing[:8]} are in no zone")
+            _bad(f"cards {missing[:8]} are in no zone")
         for c in range(GR_NCARDS):
             s.loc[c] = placed.get(c, Z_DECK)
 
@@ -541,105 +609,102 @@ cdef class GloryToRomeState(State):
         for k, sd in enumerate(structs):
             c = [x for x, z in placed.items() if z == Z_FOUND + k][0]
             s.st_card[k] = c
-            s.st_owner[k] = ival(sd.get("owner", 0), "structure owner", 0, n - 1)
+            s.st_owner[k] = _ival(sd.get("owner", 0), "structure owner", 0, n - 1)
             site = _material_id(sd.get("site", _data.BUILDINGS[_CARDS[c]].material))
             s.st_site[k] = site
-            out = bool(sd.get("out_of_town", False))
-            f = (SF_OUT if out else 0) | (SF_DONE if sd.get("complete", False) else 0) \
-                | (SF_PUBLIC if sd.get("public", False) else 0)
+            out = _flag(sd, "out_of_town")
+            f = (SF_OUT if out else 0) | (SF_DONE if _flag(sd, "complete") else 0) \
+                | (SF_PUBLIC if _flag(sd, "public") else 0)
             if any(placed.get(x) == Z_MAT + k and x // 24 == M_MARBLE for x in placed):
                 f |= SF_MARBLE
             s.st_flags[k] = f
-            s.st_holder[k] = ival(sd.get("site_holder", s.st_owner[k]), "site_holder", 0, n - 1)
+            s.st_holder[k] = _ival(sd.get("site_holder", s.st_owner[k]), "site_holder", 0, n - 1)
             if out:
                 used_out[site] += 1
             else:
                 used_in[site] += 1
-        sites = d.get("sites", {})
+        sites = _dict(d, "sites")
+        in_town, out_town = _dict(sites, "in_town"), _dict(sites, "out_of_town")
         for m in range(GR_NMAT):
-            s.in_town[m] = ival(sites.get("in_town", {}).get(MATERIALS[m], n - used_in[m]), "in-town sites", 0, 6)
-            s.out_town[m] = ival(sites.get("out_of_town", {}).get(MATERIALS[m], 6 - n - used_out[m]),
-                                 "out-of-town sites", 0, 6)
+            s.in_town[m] = _ival(in_town.get(MATERIALS[m], n - used_in[m]), "in-town sites", 0, 6)
+            s.out_town[m] = _ival(out_town.get(MATERIALS[m], 6 - n - used_out[m]), "out-of-town sites", 0, 6)
 
         # players and jacks
         total_jacks = 0
         for p, pd in enumerate(players):
-            s.jacks[p] = ival(pd.get("jacks", 0), "jacks", 0, 6)
-            s.jplayed[p] = ival(pd.get("jacks_played", 0), "jacks_played", 0, 6)
-            s.units[p] = ival(pd.get("units", 0), "units")
-            s.setup_rank[p] = ival(pd.get("setup_rank", 0), "setup_rank", 0, GR_NBUILD - 1)
-            for role, v in pd.get("new_clients", {}).items():
-                s.fresh[p][_material_id(role)] = ival(v, "new_clients")
+            s.jacks[p] = _ival(pd.get("jacks", 0), "jacks", 0, GR_NJACKS)
+            s.jplayed[p] = _ival(pd.get("jacks_played", 0), "jacks_played", 0, GR_NJACKS)
+            s.units[p] = _ival(pd.get("units", 0), "units")
+            s.setup_rank[p] = _ival(pd.get("setup_rank", 0), "setup_rank", 0, GR_NBUILD - 1)
+            for m, v in enumerate(_counts(pd, "new_clients", "new_clients")):
+                s.fresh[p][m] = v
             total_jacks += s.jacks[p] + s.jplayed[p]
         for p in range(len(players), n):
             s.jacks[p] = 0
-        s.jpile = ival(d.get("jack_pile", GR_NJACKS - total_jacks), "jack_pile", 0, GR_NJACKS)
+        s.jpile = _ival(d.get("jack_pile", max(0, GR_NJACKS - total_jacks)), "jack_pile", 0, GR_NJACKS)
 
         # turn
         phase = d.get("phase", "lead")
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
+        if type(phase) is not str or phase not in PHASES:
+            _bad(f"unknown phase {_show(phase)} (phases: {', '.join(PHASES)})")
         s.phase = PHASES.index(phase)
-        s.steps = ival(d.get("steps", 0), "steps", 0, 65535)
-        s.leader = ival(d.get("leader", 0), "leader", 0, n - 1)
+        s.steps = _ival(d.get("steps", 0), "steps", 0, 65535)
+        s.leader = _ival(d.get("leader", 0), "leader", 0, n - 1)
         role = d.get("role")
         s.role = 0xFF if role is None else _material_id(role)
-        t = d.get("turn", {})
-        s.follow_i = ival(t.get("follow_index", 0), "follow_index")
-        s.act_i = ival(t.get("act_index", 0), "act_index")
-        s.eot_step = ival(t.get("eot_step", 0), "eot_step")
-        s.eot_i = ival(t.get("eot_index", 0), "eot_index")
-        s.did_craft = sum(1 << ival(q, "did_craft", 0, n - 1) for q in t.get("did_craft", []))
-        tr = t.get("think_return", "lead")
-        s.think_ret = RETURNS.index(tr) if tr in RETURNS else ival(tr, "think_return")
-        s.think_used = bool(t.get("think_used", False))
-        s.draw_left = ival(t.get("draw_left", 0), "draw_left")
-        pet = t.get("petition", {})
-        pm = pet.get("material", 0)
-        s.pet_mat = _material_id(pm)
-        s.pet_left = ival(pet.get("left", 0), "petition left")
-        s.pet_last = ival(pet.get("last", 0), "petition last")
-        s.last_unit = ival(t.get("last_unit", 0), "last_unit")
-        sel = t.get("selected", {})
-        s.sel_card = ival(sel.get("card", 0), "selected card", 0, GR_NCARDS - 1)
-        src = sel.get("from", "hand")
-        s.sel_src = SOURCES.index(src) if src in SOURCES else ival(src, "selected from")
-        dr = t.get("draw", "Fountain")
-        s.xdraw = DRAWS.index(dr) if dr in DRAWS else ival(dr, "draw")
-        s.eot_last = ival(t.get("eot_last", 0), "eot_last")
-        lg = d.get("legionary", {})
-        for mat, v in lg.get("demands", {}).items():
-            s.dem[_material_id(mat)] = ival(v, "demands")
-        s.leg_stage = ival(lg.get("stage", 0), "legionary stage")
-        s.leg_v = ival(lg.get("victim_offset", 0), "victim_offset")
-        s.leg_m = ival(lg.get("material", 0), "legionary material")
-        s.give_left = ival(lg.get("give_left", 0), "give_left")
-        for role_, v in lg.get("coliseum_taken", {}).items():
-            s.col_taken[_material_id(role_)] = ival(v, "coliseum_taken")
-        s.leg_last = ival(lg.get("last", 0), "last")
-        su = d.get("setup", {})
-        s.setup_i = ival(su.get("dealt", 0), "setup dealt")
-        s.tie_mask = sum(1 << ival(q, "tie", 0, n - 1) for q in su.get("tie", []))
-        s.tie_dealt = sum(1 << ival(q, "tie_dealt", 0, n - 1) for q in su.get("tie_dealt", []))
-        s.forum_win = sum(1 << ival(q, "forum_winners", 0, n - 1) for q in d.get("forum_winners", []))
-        frames = d.get("frames")
-        if frames is None:
+        t = _dict(d, "turn")
+        s.follow_i = _ival(t.get("follow_index", 0), "follow_index", 0, n - 1)
+        s.act_i = _ival(t.get("act_index", 0), "act_index", 0, n - 1)
+        s.eot_step = _ival(t.get("eot_step", 0), "eot_step", 0, 3)
+        s.eot_i = _ival(t.get("eot_index", 0), "eot_index", 0, n)
+        s.did_craft = _seat_mask(t, "did_craft", n)
+        s.think_ret = _name_index(t.get("think_return", "lead"), RETURNS, "think_return")
+        s.think_used = _flag(t, "think_used")
+        s.draw_left = _ival(t.get("draw_left", 0), "draw_left")
+        pet = _dict(t, "petition")
+        s.pet_mat = _material_id(pet.get("material", 0))
+        s.pet_left = _ival(pet.get("left", 0), "petition left", 0, _data.PETITION_CARDS)
+        s.pet_last = _ival(pet.get("last", 0), "petition last", 0, GR_NBUILD - 1)
+        s.last_unit = _ival(t.get("last_unit", 0), "last_unit", 0, A_THINK - 1)
+        sel = _dict(t, "selected")
+        s.sel_card = _ival(sel.get("card", 0), "selected card", 0, GR_NCARDS - 1)
+        s.sel_src = _name_index(sel.get("from", "hand"), SOURCES, "selected from")
+        s.xdraw = _name_index(t.get("draw", "Fountain"), DRAWS, "draw")
+        s.eot_last = _ival(t.get("eot_last", 0), "eot_last", 0, GR_NMAT - 1)
+        lg = _dict(d, "legionary")
+        for m, v in enumerate(_counts(lg, "demands", "demands")):
+            s.dem[m] = v
+        s.leg_stage = _ival(lg.get("stage", 0), "legionary stage", 0, 2)
+        s.leg_v = _ival(lg.get("victim_offset", 0), "victim_offset", 0, n - 1)
+        s.leg_m = _ival(lg.get("material", 0), "legionary material", 0, GR_NMAT)
+        s.give_left = _ival(lg.get("give_left", 0), "give_left")
+        for m, v in enumerate(_counts(lg, "coliseum_taken", "coliseum_taken")):
+            s.col_taken[m] = v
+        s.leg_last = _ival(lg.get("last", 0), "last", 0, GR_NBUILD - 1)
+        su = _dict(d, "setup")
+        s.setup_i = _ival(su.get("dealt", 0), "setup dealt")
+        s.tie_mask = _seat_mask(su, "tie", n)
+        s.tie_dealt = _seat_mask(su, "tie_dealt", n)
+        s.forum_win = _seat_mask(d, "forum_winners", n)
+        if d.get("frames") is None:
             frames = [{"role": ROLES[s.role], "base": True}] if phase in ("act", "act_draw") and s.role < GR_NMAT else []
+        else:
+            frames = _list(d, "frames")
         if len(frames) > GR_MAXF:
-            raise ValueError("too many frames")
+            _bad("too many frames")
         for k, fd in enumerate(frames):
-            r = fd.get("role", "Laborer")
-            if r not in FRAME_ROLES:
-                raise ValueError(f"unknown frame role {r!r}")
-            s.fr_role[k] = FRAME_ROLES.index(r) | (FR_BASE if fd.get("base", k == 0) else 0)
-            stg = fd.get("stage", "main")
-            if stg not in STAGES:
-                raise ValueError(f"unknown frame stage {stg!r}")
-            s.fr_stage[k] = STAGES.index(stg)
-            s.fr_n[k] = ival(fd.get("n", 0), "frame n")
+            if not isinstance(fd, dict):
+                _bad("each frame is a dict")
+            r = _name_index(fd.get("role", "Laborer"), FRAME_ROLES, "frame role")
+            base = fd.get("base", k == 0)
+            if type(base) is not bool:
+                _bad("frame base must be a bool")
+            s.fr_role[k] = r | (FR_BASE if base else 0)
+            s.fr_stage[k] = _name_index(fd.get("stage", "main"), STAGES, "frame stage")
+            s.fr_n[k] = _ival(fd.get("n", 0), "frame n")
         s.nframes = len(frames)
         if "actor" in d:
-            s.actor = ival(d["actor"], "actor", 0, n - 1)
+            s.actor = _ival(d["actor"], "actor", 0, n - 1)
         elif s.phase == PH_LEAD:
             s.actor = s.leader
         elif s.phase in (PH_ACT, PH_ACT_DRAW):
@@ -649,14 +714,15 @@ cdef class GloryToRomeState(State):
         # knowledge
         for c in range(GR_NCARDS):
             s.known[c] = self._default_known(c)
-        for key, who in d.get("known", {}).items():
-            c = int(key)
-            if not 0 <= c < GR_NCARDS:
-                raise ValueError(f"known: card {c} out of range")
-            s.known[c] = sum(1 << ival(q, "known player", 0, n - 1) for q in who)
-        for c in d.get("revealed", []):
-            c = ival(c, "revealed card", 0, GR_NCARDS - 1)
-            s.known[c] |= KN_REVEALED
+        for key, who in _dict(d, "known").items():
+            if type(key) is str and key.isdigit() and len(key) <= 3:
+                key = int(key)
+            c = _ival(key, "known card id", 0, GR_NCARDS - 1)
+            if not isinstance(who, (list, tuple)):
+                _bad("known: each card maps to a list of players")
+            s.known[c] = _seat_mask({"known": who}, "known", n)
+        for x in _list(d, "revealed"):
+            s.known[_ival(x, "revealed card", 0, GR_NCARDS - 1)] |= KN_REVEALED
         gr_refresh(s)
 
     # -- observation ----------------------------------------------------------------------

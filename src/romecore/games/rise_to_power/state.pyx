@@ -7,6 +7,8 @@ from libc.stdint cimport uint8_t, int32_t, uint32_t
 from romecore.core.state cimport State, Game
 from romecore.games.rise_to_power.kernel cimport *
 
+from reprlib import repr as _repr
+
 from romecore.errors import SerializationError
 from romecore.games.rise_to_power import data as _data
 
@@ -53,6 +55,11 @@ cdef inline RPState *_st(State st):
     return <RPState *>st.s
 
 
+def _show(x):
+    """A short, always printable view of a value from a dict (for error messages)."""
+    return _repr(x) if type(x) is str else f"a {type(x).__name__}"
+
+
 # Dict readers: each checks the type (and an int its range) before the value is used.
 def _bad(what):
     raise SerializationError(f"bad rise_to_power state dict: {what}")
@@ -80,7 +87,7 @@ def _ival(v, what, lo, hi):
     if type(v) is not int:
         _bad(f"{what} must be an int, got {type(v).__name__}")
     if not lo <= v <= hi:
-        _bad(f"{what}={v} out of range {lo}..{hi}")
+        _bad(f"{what} out of range {lo}..{hi}" + (f": {v}" if -1000 < v < 1000 else ""))
     return v
 
 
@@ -338,17 +345,17 @@ cdef class RiseToPowerState(State):
         def entry_key(e, name_key="card"):
             if isinstance(e, dict):
                 e = e.get("id", e.get(name_key))
-            if type(e) is not int and type(e) is not str:
-                _bad(f"a card is an id or a name, got {type(e).__name__}")
-            return e
+            if type(e) is str or (type(e) is int and 0 <= e < 32):
+                return e
+            _bad(f"a card is an id 0..31 or a name, got {_show(e)}")
 
         def province(spec):
             spec = entry_key(spec, "province")
             i = spec if type(spec) is int else _PROV_ID.get(spec)
             if i is None or i not in game_p:
-                raise ValueError(f"province {spec!r} is not in this game")
+                _bad(f"province {spec!r} is not in this game")
             if i in claimed_p:
-                raise ValueError(f"province {spec!r} placed twice")
+                _bad(f"province {spec!r} placed twice")
             claimed_p.add(i)
             return i
 
@@ -356,37 +363,37 @@ cdef class RiseToPowerState(State):
             spec = entry_key(spec)
             if type(spec) is int:
                 if spec not in game_s:
-                    raise ValueError(f"Senate card {spec} is not in this game")
+                    _bad(f"Senate card {spec} is not in this game")
                 if spec in claimed_s:
-                    raise ValueError(f"Senate card {spec} placed twice")
+                    _bad(f"Senate card {spec} placed twice")
                 claimed_s.add(spec)
                 return spec
             for c in sorted(game_s):
                 if senate_name(c) == spec and c not in claimed_s:
                     claimed_s.add(c)
                     return c
-            raise ValueError(f"no free Senate card {spec!r} in this game")
+            _bad(f"no free Senate card {spec!r} in this game")
 
         def arena(spec):
             spec = entry_key(spec)
             if type(spec) is int:
                 if not 0 <= spec < RP_NARENA or spec in claimed_a:
-                    raise ValueError(f"Arena card {spec} out of range or placed twice")
+                    _bad(f"Arena card {spec} out of range or placed twice")
                 claimed_a.add(spec)
                 return spec
             t = _ARENA_ID.get(spec)
             if t is None:
-                raise ValueError(f"unknown Arena card {spec!r}")
+                _bad(f"unknown Arena card {spec!r}")
             for c in range(RP_NARENA):
                 if _ATYPES[c] == t and c not in claimed_a:
                     claimed_a.add(c)
                     return c
-            raise ValueError(f"no free Arena card {spec!r} left")
+            _bad(f"no free Arena card {spec!r} left")
 
         s.round = _int(d, "round", 1, 1, _data.ROUNDS)
         phase = d.get("phase", "deal")
         if type(phase) is not str or phase not in PHASES:
-            _bad(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
+            _bad(f"unknown phase {_show(phase)} (phases: {', '.join(PHASES)})")
         s.phase = PHASES.index(phase)
         s.actor = _int(d, "actor", 0, 0, n - 1)
         s.turn = _int(d, "turn", 0, 0, RP_DICE * n - 1)
@@ -449,7 +456,7 @@ cdef class RiseToPowerState(State):
         for e in _list(exh, "provinces"):
             pi = e if type(e) is int else _PROV_ID.get(e) if type(e) is str else None
             if pi is None or not 0 <= pi < RP_NPROV:
-                _bad(f"unknown province {e!r}")
+                _bad(f"unknown province {_show(e)}")
             s.p_exh |= 1u << pi
         for e in _list(exh, "senate"):
             s.s_exh |= 1u << _ival(e, "exhausted Senate card id", 0, RP_NSENATE - 1)
@@ -509,7 +516,7 @@ cdef class RiseToPowerState(State):
             s.card = _ival(c, "activation card", 0, RP_NSENATE - 1)
             ret = act.get("return", "after_place")
             if type(ret) is not str or ret not in PHASES:
-                _bad(f"unknown activation return phase {ret!r}")
+                _bad(f"unknown activation return phase {_show(ret)}")
             s.ret = PHASES.index(ret)
             s.prov_left = _int(act, "provinces_left", 0, 0, 2)
             fp = act.get("first_province")
@@ -562,7 +569,7 @@ cdef class RiseToPowerState(State):
                 deck |= 1 << c
                 expect[e] -= 1
         if any(expect):
-            raise ValueError("not enough free cards for the decks of this round")
+            _bad("not enough free cards for the decks of this round")
         return deck
 
     # -- observation ----------------------------------------------------------------------
