@@ -571,9 +571,20 @@ cdef class GreatCityState(State):
 
     # -- drawing --------------------------------------------------------------------------
     def _render(self):
+        return self._draw(-1)
+
+    def _render_view(self, int p):
+        return self._draw(p)
+
+    def _draw(self, int viewer):
+        """The drawing: what everyone sees (strip, offer, cities on (row, col) grids, counts),
+        and for a viewer seat (>= 0) what that seat alone knows, taken from its
+        observation so that the drawing never shows more than the observation does."""
         cdef GCState *s = _st(self)
         n = s.nplayers
-        lines = [f"The Great City of Rome  round {s.round}/{s.nrounds}  phase {PHASES[s.phase]}"]
+        obs = self._observation(viewer) if viewer >= 0 else None
+        lines = [f"The Great City of Rome  round {s.round}/{s.nrounds}  phase {PHASES[s.phase]}"
+                 + (f"  (view of P{viewer})" if viewer >= 0 else "")]
         if s.strips_revealed and s.phase < PH_OVER and s.phase >= PH_EMISSARY:
             face = self._face()
             spaces = []
@@ -594,7 +605,11 @@ cdef class GreatCityState(State):
             lines.append(f"{mark}P{p}: {s.coins[p]} coins, {s.influence[p]} influence"
                          + (f", influence cards {'+'.join(cards)}" if cards else "")
                          + f", hand {len(self._hand(p))}, score {scores[p]}")
+            if obs is not None:
+                lines.extend("    " + line for line in _hand_lines(obs, p))
             lines.extend("    " + row for row in self._city_rows(p))
+        if obs is not None:
+            lines.extend(_private_lines(obs))
         if s.phase == PH_OVER:
             lines.append("final: " + ", ".join(f"P{p} {scores[p]}" for p in range(n))
                          + "  winners: " + ", ".join(f"P{p}" for p in self.winners()))
@@ -607,7 +622,7 @@ cdef class GreatCityState(State):
         cols = [cell & 7 for cell in cells]
         r0 = min(min(rows), 3)  # a 4x4 window on the board (rows 0-6, cols 0-5)
         c0 = min(min(cols), 2)
-        out = ["     " + " ".join(f"{c:^5}" for c in range(c0, c0 + 4))]
+        out = [" r\\c " + " ".join(f"{c:^5}" for c in range(c0, c0 + 4))]  # (row, col) as actions name cells
         for r in range(r0, r0 + 4):
             row = []
             for col in range(c0, c0 + 4):
@@ -622,3 +637,30 @@ cdef class GreatCityState(State):
                     row.append(f"{label:^5}")
             out.append(f"{r:>3}  " + " ".join(row))
         return out
+
+
+def _hand_lines(obs, int q):
+    """Seat q's hand as obs's player knows it: all of it for their own seat, else the
+    cards known to them and the hidden ones counted by deck."""
+    if q == obs["player"]:
+        return ["hand: " + (", ".join(obs["hand"]) or "-")]
+    o = obs["opponents"][str(q)]
+    parts = list(o["known"])
+    parts += [f"{k} hidden from deck {dk}" for dk, k in sorted(o["hidden_by_deck"].items())]
+    if o["draft_cards_hidden"]:
+        parts.append(f"{o['draft_cards_hidden']} from the draft group")
+    return ["hand: " + ", ".join(parts)] if parts else []
+
+
+def _private_lines(obs):
+    """The rest of what obs's player alone knows: the draft group, the drawn cards, and
+    the cards under each deck."""
+    out = []
+    if obs["draft_group"]:
+        out.append("draft group (passed on): " + ", ".join(obs["draft_group"]))
+    if obs["drawn"]:
+        out.append("drawn: " + ", ".join(name or "?" for name in obs["drawn"]))
+    for dk, cards in obs["deck_bottoms"].items():
+        if cards:
+            out.append(f"under deck {dk}: " + ", ".join(name or "?" for name in cards))
+    return out
