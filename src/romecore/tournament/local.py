@@ -86,8 +86,7 @@ class _Worker:
         with tempfile.TemporaryFile() as f:  # the mapping outlives the file object
             f.truncate(WorkerStatus.SIZE)
             self.status = WorkerStatus(f.fileno())
-            self.status.index = -1
-            self.status.set(-1)
+            self.status.begin(-1)
             self.proc = subprocess.Popen([*command, *plugins], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, env=_child_env(f.fileno()),
                                          bufsize=0, close_fds=True, pass_fds=(f.fileno(),))

@@ -54,15 +54,19 @@ class WorkerStatus:
         self.mem = mmap.mmap(fd, self.SIZE)
         self._ints = memoryview(self.mem).cast("q")  # [index, seat, -]
         self._time = memoryview(self.mem).cast("d")  # [-, -, since]
-        self.index = -1
+
+    def begin(self, index: int) -> None:
+        """A new game: nobody is thinking yet."""
+        self._ints[1] = -1
+        self._ints[0] = index
 
     def set(self, seat: int) -> None:
-        ints = self._ints
+        """``seat`` starts thinking (-1: it stopped)."""
         if seat < 0:
-            ints[1] = -1
-        self._time[2] = time.monotonic()
-        ints[0] = self.index
-        ints[1] = seat
+            self._ints[1] = -1
+        else:
+            self._time[2] = _monotonic()
+            self._ints[1] = seat
 
     def get(self) -> tuple[int, int, float]:
         """(game index, seat thinking or -1, since)."""
@@ -75,6 +79,7 @@ class WorkerStatus:
         self.mem.close()
 
 
+_monotonic = time.monotonic
 _status: WorkerStatus | None = None  # this process's, when it is a pool worker
 
 
@@ -128,7 +133,7 @@ def play_task(task: dict) -> dict:
                   for spec, s in zip(task["agents"], task["agent_seeds"])]
         watch = None
         if _status is not None:
-            _status.index = index
+            _status.begin(index)
             watch = _status.set
         record = play_game(game, agents, task["seed"], state=state, forfeits=True,
                            move_time_limit=task.get("move_time_limit"), watch=watch)
