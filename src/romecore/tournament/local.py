@@ -49,8 +49,9 @@ class Sink(Protocol):
 
 
 class InlineBackend:
-    """Plays the games one after another in this process: no isolation and no time limit,
-    but no start-up either (embedding, debugging, measuring the runner itself)."""
+    """Plays the games one after another in this process: no isolation and no time limit
+    but the per-move one (which cannot stop an agent stuck in native code), but no
+    start-up either (embedding, debugging, measuring the runner itself)."""
 
     name = "inline"
 

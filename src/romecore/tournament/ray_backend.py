@@ -3,9 +3,11 @@ instance when no address is given).  Needs the optional extra ``romecore[ray]``.
 
 Each game is one task taking and returning msgpack bytes (agents by spec string, the
 start state as a snapshot), so results are identical to the local pool's for the same
-master seed.  A task whose worker dies is played again from its seed; one that overruns
-the time limit is cancelled (its worker process killed) and played again, up to
-``retries`` times.
+master seed.  An agent that raises, plays an illegal move or overruns the per-move time
+limit forfeits inside the task, as in the pool.  A task whose worker dies is played again
+from its seed; one that overruns the per-game time limit (an agent stuck in native code,
+which the task cannot interrupt, ends here) is cancelled (its worker process killed) and
+played again, up to ``retries`` times.
 """
 
 from __future__ import annotations
