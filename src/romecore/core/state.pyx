@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memcmp, memset
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from romecore.core.kernel cimport (
-    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_sample_chance, rc_hash_bytes,
+    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_sample_chance, rc_random_step, rc_hash_bytes,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_MAX_PARAMS, RC_HIDDEN,
 )
 from romecore.errors import (
@@ -800,7 +800,6 @@ cdef class State:
         C, changing this state; returns :meth:`returns`."""
         cdef rc_rng r
         cdef int32_t a
-        cdef int n, p
         cdef int32_t *acts = self.legal
         cdef double *probs
         rc_rng_seed(&r, _seed64(seed))
@@ -810,15 +809,9 @@ cdef class State:
             raise MemoryError()
         with nogil:
             while True:
-                p = self.k.current_player(self.s)
-                if p == RC_TERMINAL:
+                a = rc_random_step(self.k, self.s, &r, acts, probs)
+                if a < 0:
                     break
-                if p == RC_CHANCE:
-                    a = rc_sample_chance(self.k, self.s, &r, acts, probs)
-                else:
-                    n = self.k.legal_actions(self.s, acts)
-                    a = acts[0] if n == 1 else acts[rc_rng_below(&r, n)]
-                self.k.apply(self.s, a)
                 if self.hist_len < self.hist_cap:
                     self.hist[self.hist_len] = a
                     self.hist_len += 1
