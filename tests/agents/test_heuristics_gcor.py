@@ -64,3 +64,30 @@ def test_weights_can_be_overridden(game):
         romecore.make_evaluator(game, "heuristic", no_such_weight=1.0)
     with pytest.raises(ValueError):
         romecore.make_evaluator(game, "heuristic", temperature=0.0)
+
+
+def test_ranks_the_market_next_to_the_house_first():
+    # ap.last_turn: a Market next to the Residential 2 scores the house's area (+2) and a
+    # coin; elsewhere only the coin; the same ranking must come out of the estimates
+    ev = romecore.make_evaluator(ap.last_turn(2).game)
+    cells = [a for a in ap.last_turn_place(2).legal_actions() if a < ap.A_BUILD]
+    est = {}
+    for cell in cells:
+        s = ap.last_turn_place(2)
+        s.apply_action(cell)
+        est[cell] = ev.estimates(s)[0]
+    near = [est[c] for c in cells if c in ap.NEXT_TO_HOUSE]
+    far = [est[c] for c in cells if c not in ap.NEXT_TO_HOUSE]
+    assert len(near) == 3 and far and min(near) > max(far)
+
+
+@pytest.mark.parametrize("field,more,less", [("coins", 14, 10), ("influence", 6, 4)])
+def test_more_coins_or_influence_is_better(field, more, less):
+    base = ap.last_turn(2).to_dict()
+    ev = romecore.make_evaluator(ap.last_turn(2).game)
+
+    def with_(v):
+        d = {**base, "players": [{**base["players"][0], field: v}, base["players"][1]]}
+        return ap.last_turn(2).game.state_from_dict(d)
+    assert ev.estimates(with_(more))[0] > ev.estimates(with_(less))[0]
+    assert ev(with_(more))[0] > ev(with_(less))[0]

@@ -64,3 +64,27 @@ def test_bad_weights_and_games_are_refused():
     if other:
         with pytest.raises(ValueError):
             heuristics.CityOfMarbleHeuristic(romecore.load_game(other[0]))
+
+
+ZERO = {"red": 0, "yellow": 0, "green": 0, "blue": 0}
+
+
+def player(**fields):
+    return {"points": 0, "coins": 0, "tiles": dict(ZERO), "imperium": dict(ZERO),
+            "magistrates": {"centre": 3, "treasury": 0, "imperium": dict(ZERO)},
+            "bridges": [], **fields}
+
+
+@pytest.mark.parametrize("better,worse", [
+    ({"coins": 5}, {"coins": 2}),                                     # coins score
+    ({"tiles": {**ZERO, "red": 2}}, {"tiles": {**ZERO, "red": 1}}),   # a tile more to play
+    ({"imperium": {**ZERO, "blue": 1}}, {}),                          # an Imperium tile
+])
+def test_prefers_the_stronger_position(better, worse):
+    g = game(2)
+    ev = heuristics.CityOfMarbleHeuristic(g)
+    b = make(g, players=[player(**better), player()])
+    w = make(g, players=[player(**worse), player()])
+    assert ev.estimates(b)[0] > ev.estimates(w)[0]
+    assert ev(b)[0] > ev(w)[0]
+    assert ev.estimates(b)[1] == pytest.approx(ev.estimates(w)[1])

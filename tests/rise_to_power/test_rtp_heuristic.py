@@ -78,3 +78,19 @@ def test_predicts_random_game_winners_better_than_chance():
         st.playout(seed)
         hits += st.returns()[max(range(4), key=v.__getitem__)] > 0
     assert hits / games > 0.5  # chance is 0.25; measured about 0.75 at round 4
+
+
+@pytest.mark.parametrize("better,worse", [
+    # resources on the Forum tracks score at every Forum scoring still to come
+    ({"forum": {0: {"Olives": 3}}}, {}),
+    ({"forum": {0: {"Olives": 3, "Wine": 2}}}, {"forum": {0: {"Olives": 3}}}),
+    # a conquered province counts towards region control at the end
+    ({"provinces": {0: ["Etruria"]}}, {}),
+    # VP already scored
+    ({"player_fields": {0: {"vp_arena": 5}}}, {}),
+])
+def test_prefers_the_stronger_position(better, worse):
+    ev = romecore.make_evaluator(rtp(4))
+    b, w = position(round_=3, **better), position(round_=3, **worse)
+    assert ev.estimates(b)[0] > ev.estimates(w)[0]
+    assert ev(b)[0] > ev(w)[0]
