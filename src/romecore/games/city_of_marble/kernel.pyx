@@ -1232,8 +1232,13 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     cdef int fountains = 0, bridges_taken = 0, covered_bridges = 0
     cdef uint64_t rem
     cdef bint touched
+    cdef const uint8_t *raw = <const uint8_t *>vs
+    cdef size_t used = <size_t>(<const uint8_t *>&s.site[0] - raw) + sizeof(s.site), b
     if n < 2 or n > CM_MAXP:
         return "nplayers must be 2, 3 or 4"
+    for b in range(used, sizeof(CMState)):
+        if raw[b]:
+            return "padding bytes are not zero"     # states compare bytewise
     ph = s.phase
     if ph > PH_OVER:
         return "unknown phase"
