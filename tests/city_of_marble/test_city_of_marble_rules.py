@@ -600,6 +600,66 @@ def test_bridge_values_are_revealed_at_the_end():
         assert state.resample(p, seed=1) == state
 
 
+# -- drawing ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_players_drawing_is_the_same_in_every_world_they_consider(players):
+    """render(p) shows p's own bridge values and only the count of the others', so two
+    resampled worlds draw the same for p; the whole-truth drawings do differ (the check
+    can fail)."""
+    import random
+    g = game(players)
+    truth_differs = checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = g.new_initial_state(seed=seed)
+        step = 0
+        while not s.is_terminal():
+            if step % 5 == 0:
+                for p in range(players):
+                    a, b = s.resample(p, 1), s.resample(p, 2)
+                    assert a.render(p) == b.render(p) == s.render(p)
+                    truth_differs += a.render() != b.render()
+                    checked += 1
+            s.apply_action(s.sample_chance() if s.is_chance_node() else rng.choice(s.legal_actions()))
+            step += 1
+    assert checked > 50 and truth_differs > 0
+
+
+def test_a_players_drawing_shows_their_own_bridge_values_only():
+    g = game(2)
+    state = make(g, tiles=bridge_tiles(0, 1), players=[{"bridges": [4, 1]}, {}])
+
+    def line_of_p0(text):
+        return next(x for x in text.splitlines() if x[1:].startswith("P0: "))
+
+    assert "bridges [1, 4]" in line_of_p0(state.render(0))
+    assert "2 bridge(s)" in line_of_p0(state.render(1)) and "[" not in line_of_p0(state.render(1))
+    assert "bridges [1, 4]" in line_of_p0(state.render())          # the whole truth
+
+
+def test_the_map_rows_carry_coordinates():
+    """Each vertex row starts with the (q, r) of its leftmost vertex, and q grows by one
+    every four columns: the water sources sit where their coordinates say."""
+    import re
+    g = game(2)
+    lines = str(make(g)).splitlines()
+    rows = {}
+    for line in lines:
+        m = re.match(r"^ *\((-?\d+),(-?\d+)\) ", line)
+        if m:
+            rest = line[m.end():]
+            col = m.end() + len(rest) - len(rest.lstrip())   # the leftmost vertex's mark
+            rows[int(m.group(2))] = (int(m.group(1)), col, line)
+    assert sorted(rows) == sorted({v[1] for v in B.verts})
+    for r, (q0, col, line) in rows.items():
+        assert q0 == min(v[0] for v in B.verts if v[1] == r)
+    for w in B.water:
+        q, r = B.verts[w]
+        q0, col, line = rows[r]
+        assert line[col + 4 * (q - q0)] == "o"
+
+
 # -- end of game --------------------------------------------------------------------------
 
 def test_final_scoring_coins_imperium_and_bridges():

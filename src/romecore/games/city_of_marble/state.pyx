@@ -191,6 +191,12 @@ class _Layout:
         self.rows = sorted({r for _, r in _B.verts})
         self.edge_tris = [(frozenset(e), ts) for e, ts in _B.edge_tris.items()]
         self.verts_by_row = {r: [] for r in self.rows}
+        first_q = {}
+        for q, r in _B.verts:
+            first_q.setdefault(r, q)       # verts are sorted by (q, r): the row's leftmost
+        labels = {r: f"({first_q[r]},{r})" for r in self.rows}
+        self.margin = max(len(x) for x in labels.values()) + 1
+        self.row_label = {r: x.rjust(self.margin - 1) + " " for r, x in labels.items()}
         for q, r in _B.verts:
             self.verts_by_row[r].append((col(q, r) - x0, _B.vert_id[(q, r)],
                                          frozenset(((q, r), (q + 1, r)))))
@@ -656,6 +662,21 @@ cdef class CityOfMarbleState(State):
 
     # -- drawing --------------------------------------------------------------------------
     def _render(self):
+        return self._drawing(-1)
+
+    def _render_view(self, int p):
+        return self._drawing(p)
+
+    def _bridges_text(self, int p, int viewer):
+        """p's bridge tiles as the viewer sees them (-1: the whole truth)."""
+        values = self._bridge_values(p)
+        if viewer < 0 or viewer == p or not self._hidden_from(viewer):
+            return f"bridges {values}"
+        return f"{len(values)} bridge(s)"
+
+    def _drawing(self, int viewer):
+        """The drawing for one player (viewer), or the whole truth (viewer -1): only the
+        bridge values differ."""
         cdef CMState *s = _st(self)
         n = s.nplayers
         lines = [f"Rome: City of Marble  phase {PHASES[s.phase]}  "
@@ -671,7 +692,7 @@ cdef class CityOfMarbleState(State):
                          f"{s.points[p]} pts, {s.coins[p]} coins, tiles "
                          + "".join(f"{c.short}{s.centre[p][i]}" for i, c in enumerate(_COL))
                          + ", imperium " + "".join(f"{c.short}{s.imp[p][i]}" for i, c in enumerate(_COL))
-                         + f", {len(self._bridge_values(p))} bridge(s), magistrates: " + "; ".join(mags))
+                         + f", {self._bridges_text(p, viewer)}, magistrates: " + "; ".join(mags))
         for a in range(CM_NAQ):
             if (s.aq_started >> a) & 1:
                 path = " ".join(_fmt_v(_B.verts[s.aq_path[a][i]]) for i in range(s.aq_len[a] + 1))
@@ -681,7 +702,8 @@ cdef class CityOfMarbleState(State):
                          + "  winners: " + ", ".join(f"P{p}" for p in self.winners()))
         lines.append("legend: r/y/g/b tile (a digit: that player's magistrate on the tile), "
                      "^ hill, = bridge space, . free; at site centres A/H/T/B building + owner, "
-                     "F fountain, X empty; o water source; #/%/& gray/brown/white aqueduct")
+                     "F fountain, X empty; o water source; #/%/& gray/brown/white aqueduct; "
+                     "(q,r) before a row is its first vertex, q + 1 at each vertex to the right")
         return "\n".join(lines)
 
     def _board_lines(self):
@@ -742,7 +764,7 @@ cdef class CityOfMarbleState(State):
                     line[x + 1:x + 4] = fill
                 if m[1] != " ":
                     line[x + 1] = m[1]
-            out.append("".join(line).rstrip())
+            out.append(lay.row_label[r] + "".join(line).rstrip())
             if r == lay.rows[0]:
                 break
             line = [" "] * lay.width  # triangles between vertex rows r - 1 and r
@@ -752,5 +774,5 @@ cdef class CityOfMarbleState(State):
                     val = edges.get(key)
                     if val is not None:
                         line[xs] = slant if val is True else val
-            out.append("".join(line).rstrip())
+            out.append((" " * lay.margin + "".join(line)).rstrip())
         return out
