@@ -371,6 +371,39 @@ def test_school_draws_from_the_bottom_are_known_to_the_placer():
         _round_trips(w)
 
 
+def test_a_school_draw_mixing_unknown_and_placed_cards_looks_the_same_in_every_world():
+    """Deck III holds one unknown card above player 0's two: player 1's School draws all
+    three.  Player 0 knows two of them; the third may be any deck III card player 0
+    cannot see (here, also the one in player 2's hand), whatever its id."""
+    st, cupid, market = _bottom_position()
+    d = st.to_dict()
+    deck3 = [c for c in d["box"] if 36 <= c < 54]
+    # two unknown cards whose ids sort differently among player 0's two
+    low = min(deck3)
+    high = max(c for c in deck3 if min(cupid, market) < c < max(cupid, market))
+    assert low < min(cupid, market)
+    houses = [c for c in deck3 if data.TYPES[data.card_table()[c][0]].kind == data.RESIDENTIAL
+              and c not in (low, high)]
+    moved = (low, high, houses[0], houses[1])
+    d["box"] = [c for c in d["box"] if c not in moved]
+    d["decks"][2]["pool"] = [high]
+    d["players"][2]["hand"] = [low]
+    d["known"][low], d["known"][high] = [2], []
+    d["players"][1]["city"] += [{"id": houses[0], "row": 2, "col": 1}, {"id": houses[1], "row": 3, "col": 1}]
+    st = st.game.state_from_dict(d)
+    st.apply_action(st.string_to_action("build School"))
+    st.apply_action(st.string_to_action("build School at (2,2)"))  # three neighbours
+    st.apply_action(st.string_to_action("School draws from deck III"))
+    st.apply_random_chance()  # the unknown card; then both of player 0's, automatically
+    assert st.to_dict()["phase"] == "school_keep"
+    assert st.observation(0)["drawn"] == ["Market", "Temple of Cupid", None]
+    worlds = [st.resample(0, seed) for seed in range(12)]
+    assert len({tuple(w.to_dict()["drawn"]) for w in worlds}) == 2  # the unknown card moves
+    for w in worlds:
+        assert w.observation(0) == st.observation(0) and w.render(0) == st.render(0)
+        _round_trips(w)
+
+
 # -- drawing for one player ------------------------------------------------------------------
 
 @pytest.mark.parametrize("players,seed", [(2, 3), (3, 4), (4, 5)])

@@ -1437,9 +1437,11 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         if d < 0 or s.pool_n[d] == 0:
             return "chance node with nothing to draw"
     if s.phase == PH_PLACE:
-        if gc_build_card(s, s.actor, s.sel_type) < 0 or not can_afford_build(s, s.actor, s.sel_type) \
-                or not gc_place_targets(s, s.actor, s.sel_type):
+        c = gc_build_card(s, s.actor, s.sel_type)
+        if c < 0 or not can_afford_build(s, s.actor, s.sel_type) or not gc_place_targets(s, s.actor, s.sel_type):
             return "selected building cannot be placed"
+        if s.known[c] != allp:
+            return "selected building not known to all (everyone saw it chosen)"
     if s.phase != PH_OVER and s.phase != PH_MAIN and gc_legal(vs, buf) == 0:
         return "no legal action in a live state"
     if s.phase == PH_SCHOOL_DRAW and s.school_left == 0:

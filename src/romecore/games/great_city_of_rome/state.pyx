@@ -539,6 +539,7 @@ cdef class GreatCityState(State):
         for dk in range(1, GC_NDECKS):
             cards = [s.bot[dk][i] for i in range(s.bot_n[dk])]
             my_bottom[_DECKS[dk]] = [card_name(c) if (s.known[c] >> p) & 1 else None for c in cards]
+        drawn = [s.drawn[i] for i in range(s.drawn_n)]
         d = self._to_dict()
         obs = {
             "player": p,
@@ -562,8 +563,10 @@ cdef class GreatCityState(State):
             "draft_group": names(draft_group),
             "deck_sizes": {_DECKS[dk]: s.pool_n[dk] + s.bot_n[dk] for dk in range(GC_NDECKS)},
             "deck_bottoms": my_bottom,
-            "drawn": ([card_name(s.drawn[i]) if (s.known[s.drawn[i]] >> p) & 1 else None
-                       for i in range(s.drawn_n)]),
+            # the names p knows, sorted, then None per card p does not know (the cards'
+            # slots follow card ids, which p cannot see for the hidden ones)
+            "drawn": (names([c for c in drawn if (s.known[c] >> p) & 1])
+                      + [None] * sum(1 for c in drawn if not (s.known[c] >> p) & 1)),
             "school": d["school"] if s.phase >= PH_SCHOOL_DECK and s.phase < PH_OVER else None,
             "scores": self._scores(),
         }
