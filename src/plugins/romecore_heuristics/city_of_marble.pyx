@@ -33,6 +33,7 @@ from romecore.games.city_of_marble.kernel cimport (
 
 from romecore.games.city_of_marble import data as _data
 from romecore.spec import EvaluatorSpec
+from romecore_heuristics import checked_state
 
 GAME_ID = "city_of_marble"
 
@@ -174,13 +175,12 @@ cdef class CityOfMarbleHeuristic(Evaluator):
         self.game_id = GAME_ID
         self.name = "heuristic"
 
-    def estimates(self, State state):
+    def estimates(self, state):
         """Each player's expected final score (the numbers behind the values)."""
         cdef double est[CM_MAXP]
-        if state.game.game_id != GAME_ID:
-            raise ValueError(f"this evaluator is for {GAME_ID}")
-        cm_estimates(<const CMState *>state.s, &self.w, est)
-        return [est[p] for p in range(state.num_players())]
+        cdef State st = checked_state(state, GAME_ID)
+        cm_estimates(<const CMState *>st.s, &self.w, est)
+        return [est[p] for p in range(st.num_players())]
 
 
 def evaluator_specs():

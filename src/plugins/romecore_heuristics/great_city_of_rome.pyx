@@ -32,6 +32,7 @@ from romecore.games.great_city_of_rome.kernel cimport (
 
 from romecore.games.great_city_of_rome import data as _data
 from romecore.spec import EvaluatorSpec
+from romecore_heuristics import checked_state
 
 GAME_ID = "great_city_of_rome"
 
@@ -177,13 +178,12 @@ cdef class GreatCityHeuristic(Evaluator):
         self.game_id = GAME_ID
         self.name = "heuristic"
 
-    def estimates(self, State state):
+    def estimates(self, state):
         """Each player's expected final score (the numbers behind the values)."""
         cdef double est[GC_MAXP]
-        if state.game.game_id != GAME_ID:
-            raise ValueError(f"this evaluator is for {GAME_ID}")
-        gc_estimates(<const GCState *>state.s, &self.w, est)
-        return [est[p] for p in range(state.num_players())]
+        cdef State st = checked_state(state, GAME_ID)
+        gc_estimates(<const GCState *>st.s, &self.w, est)
+        return [est[p] for p in range(st.num_players())]
 
 
 def evaluator_specs():

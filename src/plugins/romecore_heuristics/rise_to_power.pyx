@@ -34,6 +34,7 @@ from romecore.games.rise_to_power.kernel cimport (
 
 from romecore.games.rise_to_power import data as _data
 from romecore.spec import EvaluatorSpec
+from romecore_heuristics import checked_state
 
 GAME_ID = "rise_to_power"
 
@@ -176,13 +177,12 @@ cdef class RiseToPowerHeuristic(Evaluator):
         self.game_id = GAME_ID
         self.name = "heuristic"
 
-    def estimates(self, State state):
+    def estimates(self, state):
         """Each player's expected final score (the numbers behind the values)."""
         cdef double est[RP_MAXP]
-        if state.game.game_id != GAME_ID:
-            raise ValueError(f"this evaluator is for {GAME_ID}")
-        rp_estimates(<const RPState *>state.s, &self.w, est)
-        return [est[p] for p in range(state.num_players())]
+        cdef State st = checked_state(state, GAME_ID)
+        rp_estimates(<const RPState *>st.s, &self.w, est)
+        return [est[p] for p in range(st.num_players())]
 
 
 def evaluator_specs():
