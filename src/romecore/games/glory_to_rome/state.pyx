@@ -783,6 +783,30 @@ cdef class GloryToRomeState(State):
 
     # -- drawing --------------------------------------------------------------------------
     def _render(self):
+        return self._draw(-1)
+
+    def _render_view(self, int p):
+        return self._draw(p)
+
+    def _score_text(self, int q, int viewer, bint vaults_known):
+        """Player q's score as the viewer can know it: exact when every vault card is
+        known to the viewer (or for a spectator), else the points that do not depend on
+        hidden vault cards (Influence, Statue, Wall and the vault cards the viewer saw)."""
+        cdef int32_t out[SC_N]
+        cdef GRState *s = _st(self)
+        gr_score(s, q, out)
+        if viewer < 0 or vaults_known:
+            return f"score {out[SC_TOTAL]}"
+        vb = 1 << viewer
+        vault = self._zone(Z_VAULT + q)
+        seen = sum(_data.MATERIALS[c // 24].value for c in vault if s.known[c] & vb)
+        hidden = sum(1 for c in vault if not s.known[c] & vb)
+        known = out[SC_INFLUENCE] + out[SC_STATUE] + out[SC_WALL] + seen
+        return f"points {known}+" + (f" ({hidden} hidden vault cards)" if hidden else "")
+
+    def _draw(self, int viewer):
+        """The drawing: the whole truth for viewer -1, else what the viewer knows (own
+        hand, vault cards the viewer saw, scores only as far as they are known)."""
         cdef GRState *s = _st(self)
         n = s.nplayers
         d = self._to_dict()
@@ -792,13 +816,22 @@ cdef class GloryToRomeState(State):
         lines.append("pool: " + (", ".join(card_name(c) for c in d["pool"]) or "-"))
         lines.append("sites in town: " + " ".join(f"{m[:3]}{v}" for m, v in d["sites"]["in_town"].items())
                      + "   out of town: " + " ".join(f"{m[:3]}{v}" for m, v in d["sites"]["out_of_town"].items()))
-        scores = self._scores()
+        vb = 1 << viewer if viewer >= 0 else 0x1F
+        vaults_known = all(s.known[c] & vb for q in range(n) for c in self._zone(Z_VAULT + q))
         for p in range(n):
             pd = d["players"][p]
             mark = "*" if p == s.leader else " "
-            lines.append(f"{mark}P{p}: influence {s.infl[p]}, score {scores[p]}, hand {len(pd['hand'])}"
-                         f"+{pd['jacks']}J, vault {len(pd['vault'])}/{gr_vault_cap(s, p)}, "
+            lines.append(f"{mark}P{p}: influence {s.infl[p]}, {self._score_text(p, viewer, vaults_known)}, "
+                         f"hand {len(pd['hand'])}+{pd['jacks']}J, vault {len(pd['vault'])}/{gr_vault_cap(s, p)}, "
                          f"clients {len(pd['clientele'])}/{gr_client_cap(s, p)}")
+            if viewer >= 0:
+                hand = [card_name(c) for c in pd["hand"] if s.known[c] & vb]
+                vault = [card_name(c) for c in pd["vault"] if s.known[c] & vb]
+                if p == viewer or hand:
+                    lines.append(("    hand: " if p == viewer else "    seen in hand: ")
+                                 + (", ".join(sorted(hand)) or "-"))
+                if vault:
+                    lines.append("    vault seen: " + ", ".join(sorted(vault)))
             lines.append("    clients: " + (", ".join(ROLES[c // 24] for c in pd["clientele"]) or "-"))
             lines.append("    stockpile: " + (", ".join(MATERIALS[c // 24] for c in pd["stockpile"]) or "-"))
             for sd in d["structures"]:
@@ -806,7 +839,10 @@ cdef class GloryToRomeState(State):
                     state = "complete" if sd["complete"] else f"{len(sd['materials'])}/{_data.MATERIALS[MATERIALS.index(sd['site'])].value}"
                     extra = " public" if sd["public"] else ""
                     lines.append(f"    {sd['building']} ({sd['site']}{', out' if sd['out_of_town'] else ''}) {state}{extra}")
+        if viewer >= 0 and not vaults_known:
+            lines.append("(vaults are hidden: Merchant bonuses and hidden vault cards are not counted)")
         if s.phase == PH_OVER:
+            scores = self._scores()
             lines.append("final: " + ", ".join(f"P{p} {scores[p]}" for p in range(n))
                          + "  winners: " + ", ".join(f"P{p}" for p in self.winners()))
         return "\n".join(lines)

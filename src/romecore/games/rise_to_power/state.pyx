@@ -624,13 +624,39 @@ cdef class RiseToPowerState(State):
 
     # -- drawing --------------------------------------------------------------------------
     def _render(self):
+        return self._draw(-1)
+
+    def _render_view(self, int p):
+        return self._draw(p)
+
+    def _arena_text(self, int q, int viewer):
+        """Player q's Arena cards as the viewer knows them: everything for a spectator or
+        their owner; for others the cards bought face up, a count of the face-down ones
+        and the size of a show being prepared (which cards went into it is secret)."""
+        cdef RPState *s = _st(self)
+        cdef uint32_t held = s.a_hand[q] | s.a_show[q]
+
+        def cards(uint32_t m, uint32_t shown):
+            hidden = bin(m & ~shown).count("1")
+            return f"({bin(m).count('1')}): " + (", ".join(
+                sorted(arena_name(c) for c in _bits(m & shown)) + ([f"{hidden} face down"] if hidden else [])) or "-")
+
+        if viewer < 0 or viewer == q:
+            text = "    arena hand " + cards(s.a_hand[q], s.a_hand[q])
+            return text + ("   show " + cards(s.a_show[q], s.a_show[q]) if s.a_show[q] else "")
+        text = "    arena cards " + cards(held, s.a_pub)
+        return text + (f"   show being prepared: {bin(s.a_show[q]).count('1')} cards" if s.a_show[q] else "")
+
+    def _draw(self, int viewer):
+        """The drawing: the whole truth for viewer -1, else what the viewer knows (the
+        other players' face-down Arena cards and secret shows only as counts)."""
         cdef RPState *s = _st(self)
         n = s.nplayers
         d = self._to_dict()
         lines = [f"Rome: Rise to Power  round {s.round}/{_data.ROUNDS}  phase {PHASES[s.phase]}"
                  f"  order {' '.join(f'P{q}' for q in d['order'])}"]
         for t, key in enumerate(TRACK_KEYS):
-            groups = "  ".join(f"P{g['player']}:{''.join(map(str, g['dice']))}" for g in d["tracks"][key])
+            groups = "  ".join(f"P{g['player']} [{' '.join(map(str, g['dice']))}]" for g in d["tracks"][key])
             lines.append(f"{_data.TRACKS[t]:>12}: {groups or '-'}")
         lines.append("provinces row: " + (", ".join(
             f"{pr} ({_PROV[_PROV_ID[pr]].power})" for pr in d["rows"]["provinces"]) or "-"))
@@ -641,11 +667,22 @@ cdef class RiseToPowerState(State):
             pd = d["players"][p]
             forum = "/".join(str(v) for v in pd["forum"].values())
             lines.append(f"P{p}: VP {scores[p]} (forum {pd['vp_forum']}, arena {pd['vp_arena']})"
-                         f"  forum O/W/J {forum}  dice {pd['dice']}")
+                         f"  forum O/W/J {forum}  dice {' '.join(map(str, pd['dice'])) or '-'}")
             lines.append(f"    provinces: {', '.join(pd['provinces']) or '-'}")
             lines.append(f"    senate: {', '.join(c['card'] for c in pd['senate']) or '-'}")
-            lines.append(f"    arena hand: {len(pd['hand'])} cards")
+            lines.append(self._arena_text(p, viewer))
         if s.phase == PH_OVER:
             lines.append("final: " + ", ".join(f"P{p} {scores[p]}" for p in range(n))
-                         + "  winners: " + ", ".join(f"P{p}" for p in self.winners()))
+                         + "  winners: " + self._winners_text(viewer, scores))
         return "\n".join(lines)
+
+    def _winners_text(self, int viewer, scores):
+        """The winners, unless a tie on VP and provinces is broken by Arena hand costs
+        that the viewer cannot see."""
+        cdef RPState *s = _st(self)
+        key = [(scores[p], bin(s.p_own[p]).count("1")) for p in range(s.nplayers)]
+        tied = [p for p in range(s.nplayers) if key[p] == max(key)]
+        if viewer >= 0 and len(tied) > 1 and any(
+                (s.a_hand[q] | s.a_show[q]) & ~s.a_pub for q in tied if q != viewer):
+            return "by the tied players' Arena hand costs (" + ", ".join(f"P{p}" for p in tied) + ")"
+        return ", ".join(f"P{p}" for p in self.winners())
