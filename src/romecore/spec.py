@@ -11,7 +11,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 from romecore.errors import AgentSpecError, GameOptionError
 
-__all__ = ["OptionSpec", "GameSpec", "AgentSpec", "EvaluatorSpec", "parse_agent_spec"]
+__all__ = ["OptionSpec", "GameSpec", "AgentSpec", "EvaluatorSpec", "parse_agent_spec", "param_values"]
+
+#: An agent's parameter table: name -> (type, default, one line of help).
+ParamTable = Mapping[str, tuple[type, Any, str]]
 
 
 @dataclass(frozen=True)
@@ -102,20 +105,25 @@ class AgentSpec:
 
     name: str
     factory: Callable[..., Any]
-    params: Mapping[str, tuple[type, Any, str]] = field(default_factory=dict)
+    params: ParamTable = field(default_factory=dict)
     description: str = ""
 
     def build(self, game: Any, seed: int | None, given: Mapping[str, Any]) -> Any:
-        values = {}
+        values = param_values(self.name, self.params, given)
         for key, raw in given.items():
-            if key not in self.params:
-                valid = ", ".join(sorted(self.params)) or "none"
-                raise AgentSpecError(f"agent {self.name!r} has no parameter {key!r} (parameters: {valid})")
-            typ = self.params[key][0]
-            values[key] = _convert(self.name, key, typ, raw)
-        for key, (_typ, default, _help) in self.params.items():
-            values.setdefault(key, default)
+            values[key] = _convert(self.name, key, self.params[key][0], raw)
         return self.factory(game=game, seed=seed, **values)
+
+
+def param_values(agent: str, table: ParamTable, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Every parameter of ``table``: the ``given`` value, else the table's default.  The one
+    place defaults come from (spec strings and direct construction alike); unknown names
+    raise :class:`AgentSpecError`."""
+    for key in given:
+        if key not in table:
+            valid = ", ".join(sorted(table)) or "none"
+            raise AgentSpecError(f"agent {agent!r} has no parameter {key!r} (parameters: {valid})")
+    return {key: given.get(key, default) for key, (_typ, default, _help) in table.items()}
 
 
 @dataclass(frozen=True)
