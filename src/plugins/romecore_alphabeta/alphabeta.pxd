@@ -18,7 +18,6 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef readonly int chance_samples
     cdef readonly bint ordering
     cdef readonly int max_depth
-    cdef readonly int worlds
     cdef int root_player
     cdef bint aborted
     cdef rc_stack states                # one position per ply

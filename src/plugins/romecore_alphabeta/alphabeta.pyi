@@ -7,15 +7,13 @@ from romecore_search.core import SearchAgent
 CHANCE_MODES: dict[str, int]
 ALGORITHMS: tuple[str, ...]
 
+PARAMS: dict[str, tuple[type, Any, str]]
+
 class AlphaBetaAgent(SearchAgent):
     brs: bool
     chance_mode: int
     chance_samples: int
     ordering: bool
     max_depth: int
-    worlds: int
     extend: int
-    def __init__(self, game: Game, seed: int | None = ..., nodes: int = ..., time: float = ...,
-                 depth: int = ..., algorithm: str = ..., chance: str = ..., chance_samples: int = ...,
-                 evaluator: Any = ..., ordering: bool = ..., tt_bits: int = ..., pimc: int = ...,
-                 max_ply: int = ..., extend: int = ...) -> None: ...
+    def __init__(self, game: Game, seed: int | None = ..., **params: Any) -> None: ...

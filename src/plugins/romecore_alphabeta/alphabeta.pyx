@@ -43,9 +43,11 @@ from romecore.core.kernel cimport (
     RC_MAX_PLAYERS,
 )
 from romecore_search.core cimport (
-    SearchAgent, rc_stack, rc_now, stack_init, stack_free, stack_at, budget_tick, budget_done,
+    SearchAgent, rc_stack, stack_init, stack_free, stack_at, budget_tick, budget_done, play_chance,
 )
 from romecore.errors import AgentSpecError
+from romecore.spec import param_values
+from romecore_search import BUDGET_PARAMS, PIMC_PARAMS
 
 cdef enum:
     CH_STAR1 = 0
@@ -58,6 +60,22 @@ cdef enum:
 CHANCE_MODES = {"star1": CH_STAR1, "star2": CH_STAR2, "sample": CH_SAMPLE}
 ALGORITHMS = ("paranoid", "brs")
 
+#: The parameters and their defaults (the ``alphabeta`` spec's table).
+PARAMS = {
+    "nodes": (int, 0, "nodes per move (0: 20000 unless time or depth is given)"),
+    **BUDGET_PARAMS,
+    "depth": (int, 0, "deepest iteration (0: deepen until the budget is spent, at most 64)"),
+    "algorithm": (str, "paranoid", "paranoid, or brs (best-reply search)"),
+    "chance": (str, "star2", "chance nodes: star1, star2 (*-minimax) or sample"),
+    "chance_samples": (int, 4, "outcomes drawn at a chance node with chance=sample, and at a chance leaf"),
+    "evaluator": (str, "default", "evaluator at the horizon (default: the game's first, else playouts)"),
+    "ordering": (bool, True, "order moves by the evaluator two or more plies from the horizon"),
+    "tt_bits": (int, 18, "transposition table of 2**tt_bits entries (24 bytes each)"),
+    **PIMC_PARAMS,
+    "max_ply": (int, 256, "deepest ply (default moves of best-reply search use no depth)"),
+    "extend": (int, 8, "plies searched past the horizon while the last mover's turn goes on"),
+}
+
 cdef double LO = 0.0      # the value range: returns and evaluator values lie in [0, 1]
 cdef double HI = 1.0
 cdef double NEG = -1.0    # outside the range: an open window
@@ -65,46 +83,51 @@ cdef double POS = 2.0
 cdef double TIE = 1e-9     # root values this close to the best tie with it
 
 
+cdef inline void sort_moves(double *key, int32_t *acts, int n, bint descending) noexcept nogil:
+    """Sorts ``acts[:n]`` with their ``key`` by key, stably (insertion sort: short lists)."""
+    cdef int i, j
+    cdef int32_t ta
+    cdef double tk
+    for i in range(1, n):
+        tk = key[i]
+        ta = acts[i]
+        j = i - 1
+        while j >= 0 and ((key[j] < tk) if descending else (key[j] > tk)):
+            key[j + 1] = key[j]
+            acts[j + 1] = acts[j]
+            j -= 1
+        key[j + 1] = tk
+        acts[j + 1] = ta
+
+
 cdef class AlphaBetaAgent(SearchAgent):
-    """Paranoid / best-reply alpha-beta with *-minimax chance nodes (see the module)."""
+    """Paranoid / best-reply alpha-beta with *-minimax chance nodes (see the module);
+    parameters and defaults: :data:`PARAMS`."""
 
-    def __cinit__(self, *args, **kwargs):
-        self.states.data = NULL
-        self.hashes = NULL
-        self.brs_player = NULL
-        self.brs_default = NULL
-        self.movers = NULL
-        self.exts = NULL
-        self.ply_acts = NULL
-        self.ply_probs = NULL
-        self.ply_lo = NULL
-        self.ply_hi = NULL
-        self.zobrist = NULL
-        self.tt = NULL
-
-    def __init__(self, game, seed=None, int nodes=0, double time=0.0, int depth=0,
-                 algorithm="paranoid", chance="star2", int chance_samples=4,
-                 evaluator="default", bint ordering=True, int tt_bits=18, int pimc=1,
-                 int max_ply=256, int extend=8):
+    def __init__(self, game, seed=None, **params):
+        p = param_values("alphabeta", PARAMS, params)
+        algorithm, chance, evaluator = p["algorithm"], p["chance"], p["evaluator"]
+        cdef int depth = p["depth"], chance_samples = p["chance_samples"], tt_bits = p["tt_bits"]
+        cdef int max_ply = p["max_ply"], extend = p["extend"]
         if algorithm not in ALGORITHMS:
             raise AgentSpecError(f"algorithm={algorithm!r}: choose paranoid or brs")
         if chance not in CHANCE_MODES:
             raise AgentSpecError(f"chance={chance!r}: choose star1, star2 or sample")
         if depth < 0 or depth > 64:
             raise AgentSpecError("depth must lie in 0..64 (0: iterative deepening to 64)")
-        if chance_samples < 1 or not 8 <= tt_bits <= 26 or pimc < 0 or not 8 <= max_ply <= 4096:
-            raise AgentSpecError("chance_samples >= 1, tt_bits in 8..26, pimc >= 0, max_ply in 8..4096")
+        if chance_samples < 1 or not 8 <= tt_bits <= 26 or not 8 <= max_ply <= 4096:
+            raise AgentSpecError("chance_samples >= 1, tt_bits in 8..26, max_ply in 8..4096")
         if evaluator in (None, "none"):
             raise AgentSpecError("alphabeta needs an evaluator at its horizon")
         if not 0 <= extend <= 64:
             raise AgentSpecError("extend must lie in 0..64")
-        self._configure(game, seed, nodes, time, evaluator)
+        self._configure(game, seed, p["nodes"], p["time"], evaluator)
+        self._configure_pimc(p["pimc"])
         self.brs = algorithm == "brs"
         self.chance_mode = CHANCE_MODES[chance]
         self.chance_samples = chance_samples
-        self.ordering = ordering
+        self.ordering = p["ordering"]
         self.max_depth = depth if depth > 0 else 64
-        self.worlds = pimc if pimc > 1 else 1
         self.max_ply = max_ply
         self.extend = extend
         self._fixed_depth = depth > 0
@@ -151,37 +174,19 @@ cdef class AlphaBetaAgent(SearchAgent):
 
     # -- the root --------------------------------------------------------------------
     cdef int32_t _search(self, int player) except -2:
-        cdef int w, W = self.worlds
-        cdef int64_t limit, used = 0
-        cdef double t0, deadline
-        cdef int32_t a
         self._setup_budget(0 if self._fixed_depth else 20000)
         self.budget.check_every = 64
         self.leaf_evals = 0
-        if W == 1:
-            return self._iterate(self.root, player)
-        limit = self.budget.limit
-        deadline = self.budget.deadline
-        t0 = rc_now()
-        votes = {}
-        totals = {}
-        for w in range(W):
-            memcpy(self.scratch, self.root, self.k.state_size)
-            self.k.resample(self.scratch, player, &self.rng)
-            self.budget.used = 0
-            self.budget.expired = 0
-            self.budget.limit = max(1, limit // W) if limit > 0 else 0
-            if deadline > 0:
-                self.budget.deadline = t0 + (deadline - t0) * (w + 1) / W
-            a = self._iterate(self.scratch, player)
-            used += self.budget.used
-            votes[a] = votes.get(a, 0) + 1
-            for act, v in self.stats["values"]:
-                totals[act] = totals.get(act, 0.0) + v
-        self.budget.used = used
-        self.stats["votes"] = votes
-        self.stats["iterations"] = used
-        return max(votes, key=lambda x: (votes[x], totals.get(x, 0.0), -x))
+        if self.worlds > 1:
+            return self._search_worlds(player)
+        return self._iterate(self.root, player)
+
+    cdef int32_t _search_world(self, const void *world, int player) except -2:
+        return self._iterate(world, player)
+
+    cdef list _world_scores(self):
+        """The root moves' values (summed over the worlds: the tie-break)."""
+        return self.stats["values"]
 
     cdef int32_t _iterate(self, const void *start, int player) except -2:
         """Iterative deepening from ``start``; the best move of the deepest finished
@@ -190,8 +195,8 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef int ml = k.max_legal, n, i, j, depth, done = 0
         cdef int32_t *acts = self.ply_acts
         cdef double *vals = self.ply_probs
-        cdef double alpha, v, bv, tv
-        cdef int32_t best, ta
+        cdef double alpha, v, bv
+        cdef int32_t best
         self.root_player = player
         self.gen = <uint8_t>(self.gen + 1)
         if self.gen == 0:
@@ -232,16 +237,7 @@ cdef class AlphaBetaAgent(SearchAgent):
                     best = acts[0]
                 break
             # Best first for the next iteration (stable: earlier moves win ties).
-            for i in range(1, n):
-                tv = vals[i]
-                ta = acts[i]
-                j = i - 1
-                while j >= 0 and vals[j] < tv:
-                    vals[j + 1] = vals[j]
-                    acts[j + 1] = acts[j]
-                    j -= 1
-                vals[j + 1] = tv
-                acts[j + 1] = ta
+            sort_moves(vals, acts, n, True)
             # Equal best moves: a seeded random one (a fixed pick, such as the first
             # cell of several, is a systematic bias the opponents can profit from).
             j = 1
@@ -297,8 +293,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         rc_rng_seed(&rng, self.hashes[ply] ^ self.seed)
         for j in range(self.chance_samples):
             memcpy(buf, stack_at(&self.states, ply), k.state_size)
-            while k.current_player(buf) == RC_CHANCE:
-                k.apply(buf, rc_sample_chance(k, buf, &rng, self.acts, self.probs))
+            play_chance(k, buf, &rng, self.acts, self.probs)
             total += self._leaf(buf)
         return total / self.chance_samples
 
@@ -423,8 +418,8 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef int n, i, j, m
         cdef int bp = self.brs_player[ply]
         cdef uint32_t dm = self.brs_default[ply]
-        cdef double done = 0.0, rem_lo = 0.0, rem_hi = 0.0, ai, bi, v, tp
-        cdef int32_t ta, a
+        cdef double done = 0.0, rem_lo = 0.0, rem_hi = 0.0, ai, bi, v
+        cdef int32_t a
         cdef rc_rng rng
         if self.chance_mode == CH_SAMPLE:
             rc_rng_seed(&rng, self.hashes[ply] ^ self.seed)
@@ -442,16 +437,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         else:
             n = k.chance_outcomes(s, acts, probs)
         # Likeliest outcomes first: they move the bounds most.
-        for i in range(1, n):
-            tp = probs[i]
-            ta = acts[i]
-            j = i - 1
-            while j >= 0 and probs[j] < tp:
-                probs[j + 1] = probs[j]
-                acts[j + 1] = acts[j]
-                j -= 1
-            probs[j + 1] = tp
-            acts[j + 1] = ta
+        sort_moves(probs, acts, n, True)
         for i in range(n):
             lo[i] = LO
             hi[i] = HI
@@ -549,8 +535,6 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef double *score = self.ply_probs + <size_t>k.max_legal * ply
         cdef double vals[RC_MAX_PLAYERS]
         cdef int i, j
-        cdef int32_t ta
-        cdef double tv
         if by_eval:
             for i in range(n):
                 if acts[i] == first:
@@ -561,16 +545,7 @@ cdef class AlphaBetaAgent(SearchAgent):
                 self.leaf_evals += 1
                 self._evaluate(self.scratch2, vals)
                 score[i] = vals[self.root_player]
-            for i in range(1, n):
-                tv = score[i]
-                ta = acts[i]
-                j = i - 1
-                while j >= 0 and ((score[j] < tv) if maximize else (score[j] > tv)):
-                    score[j + 1] = score[j]
-                    acts[j + 1] = acts[j]
-                    j -= 1
-                score[j + 1] = tv
-                acts[j + 1] = ta
+            sort_moves(score, acts, n, maximize)
         elif first >= 0:
             for i in range(n):
                 if acts[i] == first:
@@ -582,24 +557,11 @@ cdef class AlphaBetaAgent(SearchAgent):
 
     cdef int32_t _default_move(self, int ply, int n, int mover) except -2 nogil:
         """The move the evaluator rates best for ``mover`` one ply ahead (BRS+)."""
-        cdef const rc_kernel *k = self.k
-        cdef void *s = stack_at(&self.states, ply)
-        cdef int32_t *acts = self.ply_acts + <size_t>k.max_legal * ply
-        cdef double vals[RC_MAX_PLAYERS]
-        cdef double best = -1.0
-        cdef int32_t a = acts[0]
-        cdef int i
+        cdef int32_t *acts = self.ply_acts + <size_t>self.k.max_legal * ply
         if n == 1:
-            return a
-        for i in range(n):
-            memcpy(self.scratch2, s, k.state_size)
-            k.apply(self.scratch2, acts[i])
-            self.leaf_evals += 1
-            self._evaluate(self.scratch2, vals)
-            if vals[mover] > best:
-                best = vals[mover]
-                a = acts[i]
-        return a
+            return acts[0]
+        self.leaf_evals += n
+        return self._greedy_action(stack_at(&self.states, ply), acts, n, mover)
 
     cdef uint64_t _rehash(self, int ply) noexcept nogil:
         """The Zobrist key of the struct at ``ply``, from scratch."""

@@ -12,20 +12,11 @@ from __future__ import annotations
 
 import romecore
 from romecore.spec import AgentSpec
-from romecore_search import BUDGET_PARAMS, agent_spec
+from romecore_search import agent_spec
 
-from romecore_greedy.greedy import GreedyAgent
+from romecore_greedy.greedy import PARAMS, GreedyAgent
 
 __all__ = ["GreedyAgent", "PARAMS"]
-
-PARAMS = {
-    "nodes": (int, 0, "evaluations per move (0: 20000 unless time is given)"),
-    **BUDGET_PARAMS,
-    "evaluator": (str, "default", "evaluator name (default: the game's first, else playouts)"),
-    "samples": (int, 1, "chance outcomes sampled after a move, averaged"),
-    "lookahead": (str, "turn", "turn: search the mover's consecutive decisions together; action: one"),
-    "max_depth": (int, 12, "most consecutive decisions searched in one move"),
-}
 
 
 @romecore.hookimpl

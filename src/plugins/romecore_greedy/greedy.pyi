@@ -4,10 +4,10 @@ from typing import Any
 from romecore.core.state import Game
 from romecore_search.core import SearchAgent
 
+PARAMS: dict[str, tuple[type, Any, str]]
+
 class GreedyAgent(SearchAgent):
     samples: int
     whole_turn: bool
     max_depth: int
-    def __init__(self, game: Game, seed: int | None = ..., nodes: int = ..., time: float = ...,
-                 evaluator: Any = ..., samples: int = ..., lookahead: str = ...,
-                 max_depth: int = ...) -> None: ...
+    def __init__(self, game: Game, seed: int | None = ..., **params: Any) -> None: ...

@@ -14,24 +14,34 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
 from romecore.core.kernel cimport (
-    rc_kernel, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
+    rc_kernel, rc_rng_below, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
 )
 from romecore_search.core cimport (
-    SearchAgent, rc_stack, stack_init, stack_free, stack_at, budget_tick, budget_done,
+    SearchAgent, rc_stack, stack_init, stack_free, stack_at, budget_tick, budget_done, play_chance,
 )
 from romecore.errors import AgentSpecError
+from romecore.spec import param_values
+from romecore_search import BUDGET_PARAMS
+
+#: The parameters and their defaults (the ``greedy`` spec's table).
+PARAMS = {
+    "nodes": (int, 0, "evaluations per move (0: 20000 unless time is given)"),
+    **BUDGET_PARAMS,
+    "evaluator": (str, "default", "evaluator name (default: the game's first, else playouts)"),
+    "samples": (int, 1, "chance outcomes sampled after a move, averaged"),
+    "lookahead": (str, "turn", "turn: search the mover's consecutive decisions together; action: one"),
+    "max_depth": (int, 12, "most consecutive decisions searched in one move"),
+}
 
 
 cdef class GreedyAgent(SearchAgent):
-    """One-move look-ahead by an evaluator (see the module docstring)."""
+    """One-move look-ahead by an evaluator (see the module docstring); parameters and
+    defaults: :data:`PARAMS`."""
 
-    def __cinit__(self, *args, **kwargs):
-        self.states.data = NULL
-        self.depth_acts = NULL
-        self.values = NULL
-
-    def __init__(self, game, seed=None, int nodes=0, double time=0.0, evaluator="default",
-                 int samples=1, lookahead="turn", int max_depth=12):
+    def __init__(self, game, seed=None, **params):
+        p = param_values("greedy", PARAMS, params)
+        lookahead, evaluator = p["lookahead"], p["evaluator"]
+        cdef int samples = p["samples"], max_depth = p["max_depth"]
         if samples < 1:
             raise AgentSpecError("samples must be at least 1")
         if lookahead not in ("turn", "action"):
@@ -40,7 +50,7 @@ cdef class GreedyAgent(SearchAgent):
             raise AgentSpecError("max_depth must lie in 1..64")
         if evaluator in (None, "none"):
             raise AgentSpecError("greedy needs an evaluator")
-        self._configure(game, seed, nodes, time, evaluator)
+        self._configure(game, seed, p["nodes"], p["time"], evaluator)
         self.samples = samples
         self.whole_turn = lookahead == "turn"
         self.max_depth = max_depth if self.whole_turn else 1
@@ -100,8 +110,7 @@ cdef class GreedyAgent(SearchAgent):
             total = 0.0
             for j in range(self.samples):
                 memcpy(buf, s, k.state_size)
-                while k.current_player(buf) == RC_CHANCE:
-                    k.apply(buf, rc_sample_chance(k, buf, &self.rng, self.acts, self.probs))
+                play_chance(k, buf, &self.rng, self.acts, self.probs)
                 budget_tick(&self.budget)
                 self._evaluate(buf, vals)
                 total += vals[mover]

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import romecore
 from romecore.spec import AgentSpec
-from romecore_search import TREE_PARAMS, agent_spec
+from romecore_search import agent_spec
 
-from romecore_ismcts.ismcts import ISMCTSAgent
+from romecore_ismcts.ismcts import PARAMS, ISMCTSAgent
 
 __all__ = ["ISMCTSAgent", "PARAMS"]
-
-PARAMS = dict(TREE_PARAMS)
 
 
 @romecore.hookimpl

@@ -19,31 +19,22 @@ from libc.math cimport log, sqrt
 from romecore.core.kernel cimport (
     rc_kernel, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
-from romecore_search.core cimport (
-    rc_node, tree_add_child, tree_find_child, tree_best_root_child,
-)
+from romecore_search.core cimport rc_node, tree_add_child
 from romecore_search.tree cimport TreeAgent
+from romecore.spec import param_values
+from romecore_search import TREE_PARAMS
+
+#: The parameters and their defaults (the ``ismcts`` spec's table; ``workers`` is added there).
+PARAMS = dict(TREE_PARAMS)
 
 
 cdef class ISMCTSAgent(TreeAgent):
     """SO-ISMCTS; parameters as MCTS (no PIMC, no tree reuse: every iteration already
-    samples a world, and the handed-in view says nothing about past observations)."""
+    samples a world, and the handed-in view says nothing about past observations);
+    defaults: :data:`PARAMS`."""
 
-    def __cinit__(self, *args, **kwargs):
-        self.keys = NULL
-        self.hidden = NULL
-        self.hidden_seen = NULL
-        self.mark = NULL
-        self.pick = NULL
-        self.stamp = 0
-
-    def __init__(self, game, seed=None, int simulations=0, double time=0.0, double c=0.7,
-                 rollout="random", double eps=0.1, int cutoff=0, evaluator="auto",
-                 int max_nodes=1000000):
-        if evaluator == "auto":
-            evaluator = "default" if (cutoff > 0 or rollout == "greedy") else None
-        self._configure(game, seed, simulations, time, evaluator, rollout, eps, cutoff)
-        self._configure_tree(c, max_nodes)
+    def __init__(self, game, seed=None, **params):
+        self._configure_tree(game, seed, param_values("ismcts", PARAMS, params))
         cdef int ml = self.k.max_legal
         self.keys = <uint32_t *>malloc(sizeof(uint32_t) * ml)
         self.hidden = <uint32_t *>malloc(sizeof(uint32_t) * ml)
@@ -63,18 +54,11 @@ cdef class ISMCTSAgent(TreeAgent):
         free(self.mark)
 
     cdef int32_t _search(self, int player) except -2:
-        cdef int32_t best
         self._setup_budget(1000)
         self._tree_reset()
         self.observer = player
         self._run(self.root, player)
-        best = tree_best_root_child(&self.tree, self.root_node)
-        self.stats["root"] = self._root_stats()
-        self.stats["tree_nodes"] = self.tree.n
-        if best < 0:
-            self.k.legal_actions(self.root, self.acts)
-            return self.acts[0]
-        return <int32_t>self.tree.nodes[best].key
+        return self._tree_result()
 
     cdef int _hidden_index(self, uint32_t key, int nh) noexcept nogil:
         cdef int j
@@ -104,8 +88,8 @@ cdef class ISMCTSAgent(TreeAgent):
         cdef double v, bv
         memcpy(s, start, k.state_size)
         k.resample(s, player, &self.rng)
-        self.path[0] = node
-        self.path_len = 1
+        self.path_len = 0
+        self._push(node)
         while True:
             p = k.current_player(s)
             if p == RC_TERMINAL:
@@ -114,16 +98,9 @@ cdef class ISMCTSAgent(TreeAgent):
                 a = rc_sample_chance(k, s, &self.rng, self.acts, self.probs)
                 key = k.observe_action(s, player, a)
                 k.apply(s, a)
-                ch = tree_find_child(&self.tree, node, key)
-                if ch < 0:
-                    ch = tree_add_child(&self.tree, node, key, -1)
-                    if ch >= 0:
-                        self.path[self.path_len] = ch
-                        self.path_len += 1
+                node = self._chance_child(node, key)
+                if node < 0:
                     break
-                node = ch
-                self.path[self.path_len] = node
-                self.path_len += 1
                 continue
             # The observer's view of this world's legal actions.
             n = k.legal_actions(s, self.acts)
@@ -177,8 +154,7 @@ cdef class ISMCTSAgent(TreeAgent):
                 ch = tree_add_child(&self.tree, node, key, p)
                 if ch >= 0:
                     self.tree.nodes[ch].avail = 1
-                    self.path[self.path_len] = ch
-                    self.path_len += 1
+                    self._push(ch)
                 break
             # Every legal edge has a child: UCB with availability counts.
             best = -1
@@ -196,8 +172,7 @@ cdef class ISMCTSAgent(TreeAgent):
             a = self._concrete(nodes[best].key, n)
             k.apply(s, a)
             node = best
-            self.path[self.path_len] = node
-            self.path_len += 1
+            self._push(node)
         self._rollout(s, self.rewards)
         self._backprop()
         return 0

@@ -12,20 +12,11 @@ from __future__ import annotations
 
 import romecore
 from romecore.spec import AgentSpec
-from romecore_search import TREE_PARAMS, agent_spec
+from romecore_search import agent_spec
 
-from romecore_mcts.mcts import MCTSAgent
+from romecore_mcts.mcts import PARAMS, MCTSAgent
 
 __all__ = ["MCTSAgent", "PARAMS"]
-
-PARAMS = {
-    **TREE_PARAMS,
-    "pimc": (int, 1, "hidden information: resampled worlds searched, voting (1: the world handed in)"),
-    "determinize": (int, 1, "1 (the only value): search determinized worlds; the one handed to "
-                            "step unless pimc > 1"),
-    "reuse": (bool, True, "keep the tree between moves and reuse the subtree of the new position"),
-    "reuse_states": (int, 4096, "positions replayed when looking for the new root in the old tree"),
-}
 
 
 @romecore.hookimpl

@@ -4,7 +4,6 @@ from romecore_search.tree cimport TreeAgent
 
 
 cdef class MCTSAgent(TreeAgent):
-    cdef readonly int worlds          # 1: search the world handed in; N: PIMC over N resamples
     cdef readonly bint reuse
     cdef readonly int32_t reuse_states
     cdef char *tree_state             # the position the kept tree's root stands for

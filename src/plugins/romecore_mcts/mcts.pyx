@@ -21,36 +21,35 @@ from libc.string cimport memcpy, memcmp
 from romecore.core.kernel cimport (
     rc_kernel, rc_sample_chance, RC_CHANCE, RC_TERMINAL,
 )
-from romecore_search.core cimport (
-    rc_node, rc_now, tree_add_child, tree_find_child, tree_expand, tree_best_root_child,
-)
+from romecore_search.core cimport tree_expand
 from romecore_search.tree cimport TreeAgent
 from romecore.errors import AgentSpecError
+from romecore.spec import param_values
+from romecore_search import PIMC_PARAMS, TREE_PARAMS
+
+#: The parameters and their defaults (the ``mcts`` spec's table; ``workers`` is added there).
+PARAMS = {
+    **TREE_PARAMS,
+    **PIMC_PARAMS,
+    "determinize": (int, 1, "1 (the only value): search determinized worlds; the one handed to "
+                            "step unless pimc > 1"),
+    "reuse": (bool, True, "keep the tree between moves and reuse the subtree of the new position"),
+    "reuse_states": (int, 4096, "positions replayed when looking for the new root in the old tree"),
+}
 
 
 cdef class MCTSAgent(TreeAgent):
-    """Monte Carlo tree search (UCT); see the module docstring for the parameters."""
+    """Monte Carlo tree search (UCT); parameters and defaults: :data:`PARAMS`."""
 
-    def __cinit__(self, *args, **kwargs):
-        self.tree_state = NULL
-        self.have_tree = False
-
-    def __init__(self, game, seed=None, int simulations=0, double time=0.0, double c=0.7,
-                 rollout="random", double eps=0.1, int cutoff=0, evaluator="auto",
-                 int pimc=1, int determinize=1, bint reuse=True, int reuse_states=4096,
-                 int max_nodes=1000000):
-        if evaluator == "auto":
-            evaluator = "default" if (cutoff > 0 or rollout == "greedy") else None
-        self._configure(game, seed, simulations, time, evaluator, rollout, eps, cutoff)
-        self._configure_tree(c, max_nodes)
-        if pimc < 0:
-            raise AgentSpecError("pimc must be >= 0")
-        if determinize != 1:
+    def __init__(self, game, seed=None, **params):
+        p = param_values("mcts", PARAMS, params)
+        self._configure_tree(game, seed, p)
+        self._configure_pimc(p["pimc"])
+        if p["determinize"] != 1:
             raise AgentSpecError("mcts always searches determinized worlds (determinize=1): the one "
                                  "handed to step, or pimc=N resamples; ismcts searches information sets")
-        self.worlds = pimc if pimc > 1 else 1
-        self.reuse = reuse and self.worlds == 1
-        self.reuse_states = reuse_states
+        self.reuse = p["reuse"] and self.worlds == 1
+        self.reuse_states = p["reuse_states"]
         self.tree_state = <char *>malloc(self.k.state_size)
         if self.tree_state == NULL:
             raise MemoryError()
@@ -66,9 +65,10 @@ cdef class MCTSAgent(TreeAgent):
         return 0
 
     cdef int32_t _search(self, int player) except -2:
-        cdef int32_t best, node = -1
+        cdef int32_t node = -1
         self._setup_budget(1000)
         if self.worlds > 1:
+            self.have_tree = False
             return self._search_worlds(player)
         if self.reuse and self.have_tree:
             if memcmp(self.tree_state, self.root, self.k.state_size) == 0:
@@ -83,52 +83,17 @@ cdef class MCTSAgent(TreeAgent):
         memcpy(self.tree_state, self.root, self.k.state_size)
         self.have_tree = self.reuse
         self._run(self.root, player)
-        best = tree_best_root_child(&self.tree, self.root_node)
-        self.stats["root"] = self._root_stats()
-        self.stats["tree_nodes"] = self.tree.n
-        if best < 0:  # the arena could not hold the root's children
-            self.k.legal_actions(self.root, self.acts)
-            return self.acts[0]
-        return <int32_t>self.tree.nodes[best].key
+        return self._tree_result()
 
-    def _search_worlds(self, int player):
-        """PIMC: one tree per resampled world; each world votes for its most visited
-        action; most votes win, then most visits overall."""
-        cdef int w, W = self.worlds
-        cdef int64_t limit = self.budget.limit, used = 0
-        cdef double t0 = rc_now(), deadline = self.budget.deadline
-        cdef int32_t best
-        votes = {}
-        totals = {}
-        for w in range(W):
-            memcpy(self.scratch2, self.root, self.k.state_size)
-            self.k.resample(self.scratch2, player, &self.rng)
-            memcpy(self.tree_state, self.scratch2, self.k.state_size)
-            self.budget.used = 0
-            self.budget.expired = 0
-            self.budget.limit = max(1, limit // W) if limit > 0 else 0
-            if deadline > 0:
-                self.budget.deadline = t0 + (deadline - t0) * (w + 1) / W
-            self._tree_reset()
-            self._run(self.tree_state, player)
-            used += self.budget.used
-            best = tree_best_root_child(&self.tree, self.root_node)
-            if best < 0:
-                continue
-            key = self.tree.nodes[best].key
-            votes[key] = votes.get(key, 0) + 1
-            for a, n, v in self._root_stats():
-                t = totals.setdefault(a, [0, 0.0])
-                t[0] += n
-                t[1] += v
-        self.have_tree = False
-        self.budget.used = used
-        self.stats["votes"] = votes
-        self.stats["root"] = sorted((a, n, v) for a, (n, v) in totals.items())
-        if not votes:
-            self.k.legal_actions(self.root, self.acts)
-            return self.acts[0]
-        return max(votes, key=lambda a: (votes[a], totals[a][0], -a))
+    cdef int32_t _search_world(self, const void *world, int player) except -2:
+        """One PIMC world: a fresh tree; its most visited action."""
+        self._tree_reset()
+        self._run(world, player)
+        return self._tree_choice()
+
+    cdef list _world_scores(self):
+        """Visits (the tie-break) and summed rewards per root action."""
+        return self._root_stats()
 
     cdef int _iterate(self, const void *start, int player) except -1 nogil:
         cdef const rc_kernel *k = self.k
@@ -136,8 +101,8 @@ cdef class MCTSAgent(TreeAgent):
         cdef int32_t node = self.root_node, child, a
         cdef int p, n
         memcpy(s, start, k.state_size)
-        self.path[0] = node
-        self.path_len = 1
+        self.path_len = 0
+        self._push(node)
         while True:
             p = k.current_player(s)
             if p == RC_TERMINAL:
@@ -145,16 +110,9 @@ cdef class MCTSAgent(TreeAgent):
             if p == RC_CHANCE:
                 a = rc_sample_chance(k, s, &self.rng, self.acts, self.probs)
                 k.apply(s, a)
-                child = tree_find_child(&self.tree, node, <uint32_t>a)
-                if child < 0:
-                    child = tree_add_child(&self.tree, node, <uint32_t>a, -1)
-                    if child >= 0:
-                        self.path[self.path_len] = child
-                        self.path_len += 1
+                node = self._chance_child(node, <uint32_t>a)
+                if node < 0:
                     break
-                node = child
-                self.path[self.path_len] = node
-                self.path_len += 1
                 continue
             if not self.tree.nodes[node].expanded:
                 if self.tree.nodes[node].visits == 0 and node != self.root_node:
@@ -165,8 +123,7 @@ cdef class MCTSAgent(TreeAgent):
             child = self._select_ucb(node)
             k.apply(s, <int32_t>self.tree.nodes[child].key)
             node = child
-            self.path[self.path_len] = node
-            self.path_len += 1
+            self._push(node)
             if self.tree.nodes[node].visits == 0:
                 break
         self._rollout(s, self.rewards)

@@ -8,20 +8,21 @@
 * :mod:`romecore_search.parallel`: root parallelism over worker processes.
 
 This module adds what the plugins' ``romecore_agents`` hooks share: the parameter tables
-and :func:`agent_spec`, which wraps an agent class into an :class:`AgentSpec` (with
+(each agent's table, built from these, is the one place its defaults live: the agent classes
+take their values from it through :func:`romecore.spec.param_values`) and
+:func:`agent_spec`, which wraps an agent class into an :class:`AgentSpec` (with
 ``workers=K`` turning into root parallelism where the agent supports it).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from romecore.errors import AgentSpecError
-from romecore.spec import AgentSpec
+from romecore.spec import AgentSpec, ParamTable
 
-__all__ = ["BUDGET_PARAMS", "ROLLOUT_PARAMS", "TREE_PARAMS", "agent_spec"]
-
-ParamTable = Mapping[str, tuple[type, Any, str]]
+__all__ = ["BUDGET_PARAMS", "ROLLOUT_PARAMS", "TREE_PARAMS", "PIMC_PARAMS", "WORKERS_PARAMS",
+           "agent_spec"]
 
 #: Budget per move: whichever of the given limits comes first.
 BUDGET_PARAMS: ParamTable = {
@@ -43,6 +44,15 @@ TREE_PARAMS: ParamTable = {
     "c": (float, 0.7, "UCB exploration constant (rewards lie in [0, 1])"),
     **ROLLOUT_PARAMS,
     "max_nodes": (int, 1_000_000, "cap on tree nodes (32 bytes each); search goes on without growing"),
+}
+
+#: Determinized search over resampled worlds (mcts, alphabeta).
+PIMC_PARAMS: ParamTable = {
+    "pimc": (int, 1, "hidden information: resampled worlds searched, voting (1: the world handed in)"),
+}
+
+#: Added to the table of an agent registered with ``parallel=True``; the factory takes it.
+WORKERS_PARAMS: ParamTable = {
     "workers": (int, 1, "root parallelism: processes searching each move"),
 }
 
@@ -50,7 +60,7 @@ TREE_PARAMS: ParamTable = {
 def agent_spec(name: str, cls: Callable[..., Any], params: ParamTable, description: str,
                parallel: bool = False) -> AgentSpec:
     """An :class:`AgentSpec` whose factory builds ``cls(game, seed, **params)``; with
-    ``parallel`` the ``workers`` parameter selects root parallelism."""
+    ``parallel`` the spec also takes ``workers`` (root parallelism when above 1)."""
 
     def factory(game: Any, seed: int | None, **values: Any) -> Any:
         from romecore_search.core import seed64
@@ -63,8 +73,6 @@ def agent_spec(name: str, cls: Callable[..., Any], params: ParamTable, descripti
             from romecore_search.parallel import RootParallelAgent
 
             return RootParallelAgent(name, game, s, workers, dict(values, workers=1))
-        if parallel:
-            values.pop("workers", None)
         return cls(game, s, **values)
 
-    return AgentSpec(name, factory, dict(params), description)
+    return AgentSpec(name, factory, {**params, **(WORKERS_PARAMS if parallel else {})}, description)

@@ -12,7 +12,7 @@
 Everything below marked ``inline`` is compiled into each plugin that cimports it, so the
 hot loops of MCTS, ISMCTS, alpha-beta and greedy never leave C.
 """
-from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, INT32_MAX
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 from libc.math cimport sqrt, log
@@ -106,23 +106,29 @@ cdef inline void tree_free(rc_tree *t) noexcept nogil:
     t.cap = 0
 
 
+cdef inline int arena_grow(void **data, int32_t *cap, size_t item, int32_t max_cap) noexcept nogil:
+    """Doubles an arena of ``*cap`` items of ``item`` bytes, to at most ``max_cap``; -1
+    (the arena unchanged) when it is at ``max_cap`` already or memory runs out."""
+    cdef int32_t c = cap[0]
+    cdef void *grown
+    if c >= max_cap:
+        return -1
+    c = c * 2 if c <= max_cap // 2 else max_cap
+    grown = realloc(data[0], item * <size_t>c)
+    if grown == NULL:
+        return -1
+    data[0] = grown
+    cap[0] = c
+    return 0
+
+
 cdef inline int32_t tree_new(rc_tree *t, uint32_t key, int mover) noexcept nogil:
     """A fresh unlinked node; -1 when the arena is full (the caller then stops growing)."""
-    cdef int32_t cap
-    cdef rc_node *grown
     cdef rc_node *nd
-    if t.n >= t.cap:
-        if t.cap >= t.max_nodes:
-            return -1
-        cap = t.cap * 2
-        if cap > t.max_nodes:
-            cap = t.max_nodes
-        grown = <rc_node *>realloc(t.nodes, sizeof(rc_node) * cap)
-        if grown == NULL:
+    if t.n >= t.cap and arena_grow(<void **>&t.nodes, &t.cap, sizeof(rc_node), t.max_nodes) < 0:
+        if t.cap < t.max_nodes:
             t.max_nodes = t.cap  # out of memory: stop growing, keep searching
-            return -1
-        t.nodes = grown
-        t.cap = cap
+        return -1
     nd = &t.nodes[t.n]
     nd.key = key
     nd.first_child = -1
@@ -225,18 +231,19 @@ cdef inline void *stack_at(rc_stack *st, int32_t i) noexcept nogil:
 
 cdef inline int32_t stack_push(rc_stack *st, const void *s) noexcept nogil:
     """Copies s into a new slot; its index, or -1 when memory runs out."""
-    cdef int32_t cap
-    cdef char *grown
-    if st.n >= st.cap:
-        cap = st.cap * 2
-        grown = <char *>realloc(st.data, <size_t>st.size * cap)
-        if grown == NULL:
-            return -1
-        st.data = grown
-        st.cap = cap
+    if st.n >= st.cap and arena_grow(<void **>&st.data, &st.cap, st.size, INT32_MAX) < 0:
+        return -1
     memcpy(st.data + <size_t>st.size * st.n, s, st.size)
     st.n += 1
     return st.n - 1
+
+
+cdef inline void play_chance(const rc_kernel *k, void *s, rc_rng *rng, int32_t *acts,
+                             double *probs) noexcept nogil:
+    """Plays s's pending chance events (outcomes drawn from ``rng``) up to the next
+    decision or the end; ``acts`` and ``probs`` are scratch lists of max_legal entries."""
+    while k.current_player(s) == RC_CHANCE:
+        k.apply(s, rc_sample_chance(k, s, rng, acts, probs))
 
 
 # ---------------------------------------------------------------------------------------
@@ -257,11 +264,12 @@ cdef class SearchAgent:
     cdef readonly double time_limit  # seconds per move; 0: none
     cdef rc_budget budget         # the move in progress
     cdef int32_t *acts            # scratch lists of max_legal entries
-    cdef int32_t *acts2
     cdef double *probs
     cdef char *root               # the struct being searched from
     cdef char *scratch            # a second struct (rollouts, probes)
     cdef char *scratch2
+    cdef char *world              # the resampled world a PIMC search is in
+    cdef readonly int worlds      # 1: search the world handed in; N: PIMC over N resamples
     cdef readonly Evaluator evaluator   # None: none needed or none registered
     cdef int rollout_policy
     cdef double rollout_eps
@@ -279,6 +287,10 @@ cdef class SearchAgent:
     cdef int _setup_budget(self, int64_t default_limit) except -1
     cdef void _seed_move(self, const void *s, int player) noexcept nogil
     cdef int32_t _search(self, int player) except -2
+    cdef int32_t _first_legal(self) noexcept nogil
+    cdef int32_t _search_worlds(self, int player) except -2
+    cdef int32_t _search_world(self, const void *world, int player) except -2
+    cdef list _world_scores(self)
     cdef int _evaluate(self, const void *s, double *out) except -1 nogil
     cdef int _rollout(self, void *s, double *out) except -1 nogil
-    cdef int32_t _greedy_action(self, const void *s, int player, int n) except -2 nogil
+    cdef int32_t _greedy_action(self, const void *s, const int32_t *acts, int n, int player) except -2 nogil

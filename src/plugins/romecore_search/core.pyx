@@ -156,34 +156,20 @@ cdef class SearchAgent:
     shared between threads (its calls serialise); separate agents search in parallel."""
 
     def __cinit__(self, *args, **kwargs):
-        self.acts = NULL
-        self.acts2 = NULL
-        self.probs = NULL
-        self.root = NULL
-        self.scratch = NULL
-        self.scratch2 = NULL
+        # C fields start zeroed (NULL buffers, no limits); Python ones None.
         self.stats = {}
-        self.spec = None
-        self.evaluator = None
-        self.owner = 0
+        self.worlds = 1
         self.lock = PyThread_allocate_lock()
         if self.lock == NULL:
             raise MemoryError()
 
-    def _configure(self, Game game, seed, int64_t limit=0, double time=0.0, evaluator=None,
-                   rollout="random", double eps=0.1, int cutoff=0):
+    def _configure(self, Game game, seed, int64_t limit, double time, evaluator):
         """Common parameters: budget (``limit`` iterations and/or ``time`` seconds per
-        move), evaluator, rollout policy (``random`` or ``greedy`` by the evaluator with
-        exploration ``eps``) and rollout ``cutoff`` (steps after which the evaluator
-        replaces the rest of the playout; 0 plays to the end)."""
+        move) and evaluator; allocates the scratch buffers."""
         if not isinstance(game, Game):
             raise TypeError("game must be a romecore Game")
-        if limit < 0 or time < 0 or cutoff < 0:
-            raise AgentSpecError("budgets and cutoff must not be negative")
-        if not 0.0 <= eps <= 1.0:
-            raise AgentSpecError(f"eps={eps} is not in [0, 1]")
-        if rollout not in ROLLOUTS:
-            raise AgentSpecError(f"rollout={rollout!r}: choose one of {', '.join(ROLLOUTS)}")
+        if limit < 0 or time < 0:
+            raise AgentSpecError("budgets must not be negative")
         self.game = game
         self.k = game.k
         self.nplayers = game.num_players()
@@ -191,29 +177,47 @@ cdef class SearchAgent:
         self.iter_limit = limit
         self.time_limit = time
         self.evaluator = resolve_evaluator(game, evaluator)
-        self.rollout_policy = ROLLOUTS[rollout]
-        self.rollout_eps = eps
-        self.cutoff = cutoff
-        if self.rollout_policy == ROLLOUT_GREEDY and self.evaluator is None:
-            self.evaluator = resolve_evaluator(game, "default")
         cdef int ml = self.k.max_legal
         self.acts = <int32_t *>malloc(sizeof(int32_t) * ml)
-        self.acts2 = <int32_t *>malloc(sizeof(int32_t) * ml)
         self.probs = <double *>malloc(sizeof(double) * ml)
         self.root = <char *>malloc(self.k.state_size)
         self.scratch = <char *>malloc(self.k.state_size)
         self.scratch2 = <char *>malloc(self.k.state_size)
-        if (self.acts == NULL or self.acts2 == NULL or self.probs == NULL or self.root == NULL
-                or self.scratch == NULL or self.scratch2 == NULL):
+        self.world = <char *>malloc(self.k.state_size)
+        if (self.acts == NULL or self.probs == NULL or self.root == NULL or self.scratch == NULL
+                or self.scratch2 == NULL or self.world == NULL):
             raise MemoryError()
+
+    def _configure_rollouts(self, rollout, double eps, int cutoff):
+        """Rollout policy (``random``, or ``greedy`` by the evaluator with exploration
+        ``eps``: the game's default evaluator when none is set) and ``cutoff`` (steps after
+        which the evaluator replaces the rest of the playout; 0 plays to the end).  After
+        :meth:`_configure`."""
+        if cutoff < 0:
+            raise AgentSpecError("cutoff must not be negative")
+        if not 0.0 <= eps <= 1.0:
+            raise AgentSpecError(f"eps={eps} is not in [0, 1]")
+        if rollout not in ROLLOUTS:
+            raise AgentSpecError(f"rollout={rollout!r}: choose one of {', '.join(ROLLOUTS)}")
+        self.rollout_policy = ROLLOUTS[rollout]
+        self.rollout_eps = eps
+        self.cutoff = cutoff
+        if self.rollout_policy == ROLLOUT_GREEDY and self.evaluator is None:
+            self.evaluator = resolve_evaluator(self.game, "default")
+
+    def _configure_pimc(self, int pimc):
+        """PIMC: ``pimc`` resampled worlds per move (0 or 1: the world handed in)."""
+        if pimc < 0:
+            raise AgentSpecError("pimc must be >= 0")
+        self.worlds = pimc if pimc > 1 else 1
 
     def __dealloc__(self):
         free(self.acts)
-        free(self.acts2)
         free(self.probs)
         free(self.root)
         free(self.scratch)
         free(self.scratch2)
+        free(self.world)
         if self.lock != NULL:
             PyThread_free_lock(self.lock)
 
@@ -321,6 +325,59 @@ cdef class SearchAgent:
     cdef int32_t _search(self, int player) except -2:
         raise NotImplementedError(f"{type(self).__name__} does not implement _search")
 
+    cdef int32_t _first_legal(self) noexcept nogil:
+        """The root's first legal action: the move when a search found none."""
+        self.k.legal_actions(self.root, self.acts)
+        return self.acts[0]
+
+    cdef int32_t _search_worlds(self, int player) except -2:
+        """PIMC (for ``worlds`` > 1, the budget started): searches that many resamples of
+        the root from ``player``'s knowledge, each with an even share of the budget; each
+        world votes for its move.  Most votes win, then the highest sum over the worlds of
+        the first score of :meth:`_world_scores`, then the lower action.  ``stats``:
+        ``votes`` and ``root``, the summed scores per action."""
+        cdef int w, W = self.worlds
+        cdef int64_t limit = self.budget.limit, used = 0
+        cdef double t0 = rc_now(), deadline = self.budget.deadline
+        cdef int32_t a
+        votes = {}
+        totals = {}
+        for w in range(W):
+            memcpy(self.world, self.root, self.k.state_size)
+            self.k.resample(self.world, player, &self.rng)
+            self.budget.used = 0
+            self.budget.expired = 0
+            self.budget.limit = max(1, limit // W) if limit > 0 else 0
+            if deadline > 0:
+                self.budget.deadline = t0 + (deadline - t0) * (w + 1) / W
+            a = self._search_world(self.world, player)
+            used += self.budget.used
+            if a < 0:
+                continue
+            votes[a] = votes.get(a, 0) + 1
+            for act, *scores in self._world_scores():
+                t = totals.get(act)
+                if t is None:
+                    totals[act] = scores
+                else:
+                    for i, x in enumerate(scores):
+                        t[i] += x
+        self.budget.used = used
+        self.stats["votes"] = votes
+        self.stats["root"] = sorted((act, *t) for act, t in totals.items())
+        if not votes:
+            return self._first_legal()
+        return max(votes, key=lambda x: (votes[x], totals[x][0] if x in totals else 0, -x))
+
+    cdef int32_t _search_world(self, const void *world, int player) except -2:
+        """One PIMC world's search (the budget set): its move, or -1 for none."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement PIMC")
+
+    cdef list _world_scores(self):
+        """After :meth:`_search_world`: ``[(action, score, ...), ...]``, summed over the
+        worlds (the first score breaks ties between equal votes)."""
+        return []
+
     cdef int _evaluate(self, const void *s, double *out) except -1 nogil:
         """Values in [0, 1] per player: exact returns at the end, else the evaluator's
         estimate (a draw between everyone when there is no evaluator)."""
@@ -337,20 +394,20 @@ cdef class SearchAgent:
             return 0
         return rc_evaluate(self.evaluator, self.game, s, self.nplayers, out)
 
-    cdef int32_t _greedy_action(self, const void *s, int player, int n) except -2 nogil:
-        """Among ``self.acts[:n]`` (legal at s), the action whose result the evaluator
-        rates best for ``player`` (ties: the first).  Uses scratch2."""
+    cdef int32_t _greedy_action(self, const void *s, const int32_t *acts, int n, int player) except -2 nogil:
+        """Among ``acts[:n]`` (legal at s), the action whose result the evaluator rates
+        best for ``player`` (ties: the first).  Uses scratch2."""
         cdef double vals[RC_MAX_PLAYERS]
         cdef double best = -1.0
-        cdef int32_t a = self.acts[0]
+        cdef int32_t a = acts[0]
         cdef int i
         for i in range(n):
             memcpy(self.scratch2, s, self.k.state_size)
-            self.k.apply(self.scratch2, self.acts[i])
+            self.k.apply(self.scratch2, acts[i])
             self._evaluate(self.scratch2, vals)
             if vals[player] > best:
                 best = vals[player]
-                a = self.acts[i]
+                a = acts[i]
         return a
 
     cdef int _rollout(self, void *s, double *out) except -1 nogil:
@@ -375,7 +432,7 @@ cdef class SearchAgent:
                 if n == 1:
                     a = self.acts[0]
                 elif greedy and rc_rng_double(&self.rng) >= self.rollout_eps:
-                    a = self._greedy_action(s, p, n)
+                    a = self._greedy_action(s, self.acts, n, p)
                 else:
                     a = self.acts[rc_rng_below(&self.rng, n)]
             k.apply(s, a)

@@ -17,6 +17,10 @@ cdef class TreeAgent(SearchAgent):
     cdef double *rewards
 
     cdef int _tree_reset(self) except -1
+    cdef void _push(self, int32_t node) noexcept nogil
+    cdef int32_t _chance_child(self, int32_t node, uint32_t key) noexcept nogil
+    cdef int32_t _tree_choice(self) noexcept nogil
+    cdef int32_t _tree_result(self) except -2
     cdef int _run(self, const void *start, int player) except -1
     cdef int _iterate(self, const void *start, int player) except -1 nogil
     cdef int32_t _select_ucb(self, int32_t node) noexcept nogil

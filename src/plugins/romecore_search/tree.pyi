@@ -1,9 +1,12 @@
 """Type stubs of romecore_search.tree (Cython)."""
+from typing import Any
+
+from romecore.core.state import Game
 from romecore_search.core import SearchAgent
 
 class TreeAgent(SearchAgent):
     c: float
     max_nodes: int
-    def _configure_tree(self, c: float, max_nodes: int) -> None: ...
+    def _configure_tree(self, game: Game, seed: int | None, p: dict[str, Any]) -> None: ...
     @property
     def tree_size(self) -> int: ...

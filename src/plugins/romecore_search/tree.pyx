@@ -7,8 +7,8 @@ from libc.math cimport log, sqrt
 
 from romecore.core.kernel cimport rc_kernel, rc_rng_below, RC_MAX_PLAYERS
 from romecore_search.core cimport (
-    SearchAgent, rc_tree, rc_node, rc_stack, tree_init, tree_free, tree_new, budget_done,
-    stack_init, stack_free, stack_at, stack_push,
+    SearchAgent, rc_tree, rc_node, rc_stack, tree_init, tree_free, tree_new, tree_add_child,
+    tree_find_child, tree_best_root_child, budget_done, stack_init, stack_free, stack_at, stack_push,
 )
 from romecore.errors import AgentSpecError
 
@@ -17,15 +17,20 @@ cdef class TreeAgent(SearchAgent):
     """A search agent with a node arena (MCTS, ISMCTS)."""
 
     def __cinit__(self, *args, **kwargs):
-        self.tree.nodes = NULL
-        self.tree.n = 0
-        self.path = NULL
-        self.rewards = NULL
         self.root_node = -1
 
-    def _configure_tree(self, double c, int max_nodes):
-        """Tree parameters: the UCB constant and the node arena's cap (the tree stops
-        growing there; search goes on with rollouts from its leaves)."""
+    def _configure_tree(self, game, seed, dict p):
+        """The parameters every tree search shares (``TREE_PARAMS``, values from the
+        agent's table): budget, rollouts, the evaluator (``auto``: the game's default when
+        a cutoff or greedy rollouts need one), the UCB constant and the node arena's cap
+        (the tree stops growing there; search goes on with rollouts from its leaves)."""
+        cdef double c = p["c"]
+        cdef int max_nodes = p["max_nodes"]
+        evaluator = p["evaluator"]
+        if evaluator == "auto":
+            evaluator = "default" if (p["cutoff"] > 0 or p["rollout"] == "greedy") else None
+        self._configure(game, seed, p["simulations"], p["time"], evaluator)
+        self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"])
         if c < 0:
             raise AgentSpecError(f"c={c} must not be negative")
         if max_nodes < 16:
@@ -53,6 +58,37 @@ cdef class TreeAgent(SearchAgent):
         if self.root_node < 0:
             raise MemoryError()
         return 0
+
+    cdef void _push(self, int32_t node) noexcept nogil:
+        """Appends ``node`` to the iteration's path."""
+        self.path[self.path_len] = node
+        self.path_len += 1
+
+    cdef int32_t _chance_child(self, int32_t node, uint32_t key) noexcept nogil:
+        """Follows the chance outcome seen as ``key`` from ``node``, putting the child on
+        the path; -1 where the iteration stops: the child is new (created here, the
+        rollout starts from it) or the arena is full."""
+        cdef int32_t ch = tree_find_child(&self.tree, node, key)
+        if ch >= 0:
+            self._push(ch)
+            return ch
+        ch = tree_add_child(&self.tree, node, key, -1)
+        if ch >= 0:
+            self._push(ch)
+        return -1
+
+    cdef int32_t _tree_choice(self) noexcept nogil:
+        """The most visited root child's action; -1 when the root has no child."""
+        cdef int32_t best = tree_best_root_child(&self.tree, self.root_node)
+        return <int32_t>self.tree.nodes[best].key if best >= 0 else -1
+
+    cdef int32_t _tree_result(self) except -2:
+        """The move after a search (the tree's choice, else the first legal action), with
+        the root statistics and the tree size in ``stats``."""
+        cdef int32_t a = self._tree_choice()
+        self.stats["root"] = self._root_stats()
+        self.stats["tree_nodes"] = self.tree.n
+        return a if a >= 0 else self._first_legal()
 
     cdef int _run(self, const void *start, int player) except -1:
         """Iterates from ``start`` until the budget is spent (at least once)."""
