@@ -345,6 +345,11 @@ def test_inconsistent_dicts_are_rejected():
     # a tile at a water source with its aqueduct not started
     gray = site(3, 0)
     _bad(g, hills=[[2, 0], [-2, 0], [-2, 2]], tiles=[tile(spoke(gray, 0), GREEN)])
+    with pytest.raises(romecore.SerializationError, match="game over without three empty"):
+        make(g, phase="over")
+    with pytest.raises(romecore.SerializationError, match="empty while fountains remain"):
+        make(g, tiles=[tile(spoke(i, k), GREEN) for k in (0, 2, 4)],
+             sites=[{"site": [1, 1], "empty": True}])
 
 
 def test_a_snapshot_with_junk_in_the_struct_padding_is_refused():

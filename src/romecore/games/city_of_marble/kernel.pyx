@@ -1229,7 +1229,7 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     cdef int32_t buf[64]
     cdef int owned[CM_MAXP]
     cdef int pts[CM_MAXP]
-    cdef int fountains = 0, bridges_taken = 0, covered_bridges = 0
+    cdef int fountains = 0, empty_sites = 0, bridges_taken = 0, covered_bridges = 0
     cdef uint64_t rem
     cdef bint touched
     cdef const uint8_t *raw = <const uint8_t *>vs
@@ -1362,6 +1362,8 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
             return "an incomplete site holds a building"
         if st == SITE_FOUNTAIN:
             fountains += 1
+        elif st == SITE_EMPTY:
+            empty_sites += 1
         elif st < SITE_FOUNTAIN:
             p = (st - SITE_BUILDING) >> 2
             c = (st - SITE_BUILDING) & 3
@@ -1373,6 +1375,8 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
             pts[p] += COL_POINTS[c]
     if fountains > N_FOUNTAINS:
         return "too many fountains"
+    if empty_sites and fountains < N_FOUNTAINS:
+        return "a site left empty while fountains remain"
     for p in range(n):
         if owned[p] > N_CUBES:
             return "more buildings than cubes"
@@ -1503,6 +1507,8 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
         return "second aqueduct piece with nowhere to go"
     if ph == PH_SITE and not any_bits(s.legal_pl, CM_PLW):
         return "tile play with no legal placement"
+    if ph == PH_OVER and empty_stacks(s) < N_FINAL_EMPTY:
+        return "game over without three empty stacks"
     if ph != PH_OVER and cm_legal(vs, buf) == 0:
         return "no legal action in a live state"
     return NULL
