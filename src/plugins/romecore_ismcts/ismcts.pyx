@@ -13,12 +13,10 @@ probabilities and keyed by what the observer sees of them.
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 from libc.math cimport log, sqrt
 
-from romecore.core.kernel cimport (
-    rc_kernel, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
-)
+from romecore.core.kernel cimport rc_kernel, rc_rng_below, RC_HIDDEN
 from romecore_search.core cimport rc_node, tree_add_child
 from romecore_search.tree cimport TreeAgent
 from romecore.spec import param_values
@@ -78,101 +76,92 @@ cdef class ISMCTSAgent(TreeAgent):
                 m += 1
         return self.acts[self.pick[rc_rng_below(&self.rng, m) if m > 1 else 0]]
 
-    cdef int _iterate(self, const void *start, int player) except -1 nogil:
+    cdef void _enter_world(self, void *s, int player) noexcept nogil:
+        """A fresh world from the searching player's information state."""
+        self.k.resample(s, player, &self.rng)
+
+    cdef uint32_t _chance_key(self, const void *s, int player, int32_t a) noexcept nogil:
+        """What the searching player sees of the outcome."""
+        return self.k.observe_action(s, player, a)
+
+    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil:
+        """Among the edges legal in this world: an untried one (expanded, then the walk
+        stops), else UCB with availability counts; a hidden edge is played as a random
+        action that looks like it."""
         cdef const rc_kernel *k = self.k
-        cdef void *s = self.scratch
         cdef rc_node *nodes
-        cdef int32_t node = self.root_node, ch, best, a
+        cdef int32_t ch, best, a
         cdef uint32_t key, S
-        cdef int p, n, i, j, nh, untried
+        cdef int n, i, j, nh, untried
         cdef double v, bv
-        memcpy(s, start, k.state_size)
-        k.resample(s, player, &self.rng)
-        self.path_len = 0
-        self._push(node)
-        while True:
-            p = k.current_player(s)
-            if p == RC_TERMINAL:
-                break
-            if p == RC_CHANCE:
-                a = rc_sample_chance(k, s, &self.rng, self.acts, self.probs)
-                key = k.observe_action(s, player, a)
-                k.apply(s, a)
-                node = self._chance_child(node, key)
-                if node < 0:
-                    break
-                continue
-            # The observer's view of this world's legal actions.
-            n = k.legal_actions(s, self.acts)
-            if self.stamp >= 0xFFFFFFF0u:
-                memset(self.mark, 0, sizeof(uint32_t) * k.num_actions)
-                self.stamp = 0
-            self.stamp += 2
-            S = self.stamp
-            nh = 0
-            for i in range(n):
-                key = <uint32_t>self.acts[i] if p == player else k.observe_action(s, player, self.acts[i])
-                if key >= <uint32_t>k.num_actions and not (key & RC_HIDDEN):
-                    key |= RC_HIDDEN  # out of contract: never index the mark table with it
-                self.keys[i] = key
-                if key & RC_HIDDEN:
-                    if self._hidden_index(key, nh) < 0:
-                        self.hidden[nh] = key
-                        self.hidden_seen[nh] = 0
-                        nh += 1
-                else:
-                    self.mark[key] = S
-            # Availability: every existing child whose edge is legal here.
-            nodes = self.tree.nodes
-            ch = nodes[node].first_child
-            while ch >= 0:
-                key = nodes[ch].key
-                if key & RC_HIDDEN:
-                    j = self._hidden_index(key, nh)
-                    if j >= 0:
-                        self.hidden_seen[j] = 1
-                        nodes[ch].avail += 1
-                elif self.mark[key] == S:
-                    self.mark[key] = S + 1
+        # The observer's view of this world's legal actions.
+        n = k.legal_actions(s, self.acts)
+        if self.stamp >= 0xFFFFFFF0u:
+            memset(self.mark, 0, sizeof(uint32_t) * k.num_actions)
+            self.stamp = 0
+        self.stamp += 2
+        S = self.stamp
+        nh = 0
+        for i in range(n):
+            key = <uint32_t>self.acts[i] if p == player else k.observe_action(s, player, self.acts[i])
+            if key >= <uint32_t>k.num_actions and not (key & RC_HIDDEN):
+                key |= RC_HIDDEN  # out of contract: never index the mark table with it
+            self.keys[i] = key
+            if key & RC_HIDDEN:
+                if self._hidden_index(key, nh) < 0:
+                    self.hidden[nh] = key
+                    self.hidden_seen[nh] = 0
+                    nh += 1
+            else:
+                self.mark[key] = S
+        # Availability: every existing child whose edge is legal here.
+        nodes = self.tree.nodes
+        ch = nodes[node].first_child
+        while ch >= 0:
+            key = nodes[ch].key
+            if key & RC_HIDDEN:
+                j = self._hidden_index(key, nh)
+                if j >= 0:
+                    self.hidden_seen[j] = 1
                     nodes[ch].avail += 1
-                ch = nodes[ch].next_sibling
-            # Untried edges: legal here, no child yet.  Expand one and roll out.
-            untried = 0
-            for i in range(n):
-                if not (self.keys[i] & RC_HIDDEN) and self.mark[self.keys[i]] == S:
-                    self.pick[untried] = i
-                    untried += 1
-            for j in range(nh):
-                if not self.hidden_seen[j]:
-                    self.pick[untried] = -1 - j
-                    untried += 1
-            if untried:
-                j = self.pick[rc_rng_below(&self.rng, untried) if untried > 1 else 0]
-                key = self.keys[j] if j >= 0 else self.hidden[-1 - j]
-                a = self._concrete(key, n)
-                k.apply(s, a)
-                ch = tree_add_child(&self.tree, node, key, p)
-                if ch >= 0:
-                    self.tree.nodes[ch].avail = 1
-                    self._push(ch)
-                break
-            # Every legal edge has a child: UCB with availability counts.
-            best = -1
-            bv = -1.0
-            ch = nodes[node].first_child
-            while ch >= 0:
-                key = nodes[ch].key
-                if (self.mark[key] == S + 1) if not (key & RC_HIDDEN) else (self._hidden_index(key, nh) >= 0):
-                    v = nodes[ch].value / nodes[ch].visits + \
-                        self.c * sqrt(log(<double>nodes[ch].avail) / nodes[ch].visits)
-                    if v > bv:
-                        bv = v
-                        best = ch
-                ch = nodes[ch].next_sibling
-            a = self._concrete(nodes[best].key, n)
+            elif self.mark[key] == S:
+                self.mark[key] = S + 1
+                nodes[ch].avail += 1
+            ch = nodes[ch].next_sibling
+        # Untried edges: legal here, no child yet.  Expand one and roll out.
+        untried = 0
+        for i in range(n):
+            if not (self.keys[i] & RC_HIDDEN) and self.mark[self.keys[i]] == S:
+                self.pick[untried] = i
+                untried += 1
+        for j in range(nh):
+            if not self.hidden_seen[j]:
+                self.pick[untried] = -1 - j
+                untried += 1
+        if untried:
+            j = self.pick[rc_rng_below(&self.rng, untried) if untried > 1 else 0]
+            key = self.keys[j] if j >= 0 else self.hidden[-1 - j]
+            a = self._concrete(key, n)
             k.apply(s, a)
-            node = best
-            self._push(node)
-        self._rollout(s, self.rewards)
-        self._backprop()
-        return 0
+            ch = tree_add_child(&self.tree, node, key, p)
+            if ch >= 0:
+                self.tree.nodes[ch].avail = 1
+                self._push(ch)
+            return -1
+        # Every legal edge has a child: UCB with availability counts.
+        best = -1
+        bv = -1.0
+        ch = nodes[node].first_child
+        while ch >= 0:
+            key = nodes[ch].key
+            if (self.mark[key] == S + 1) if not (key & RC_HIDDEN) else (self._hidden_index(key, nh) >= 0):
+                v = nodes[ch].value / nodes[ch].visits + \
+                    self.c * sqrt(log(<double>nodes[ch].avail) / nodes[ch].visits)
+                if v > bv:
+                    bv = v
+                    best = ch
+            ch = nodes[ch].next_sibling
+        a = self._concrete(nodes[best].key, n)
+        k.apply(s, a)
+        self._push(best)
+        return best

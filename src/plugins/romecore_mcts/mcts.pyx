@@ -14,13 +14,10 @@
 * Tree reuse: the tree is kept between moves; the next move looks for its position among
   the old tree's nodes (replaying visited edges) and keeps that subtree.
 """
-from libc.stdint cimport int32_t, uint32_t, int64_t
+from libc.stdint cimport int32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
 
-from romecore.core.kernel cimport (
-    rc_kernel, rc_sample_chance, RC_CHANCE, RC_TERMINAL,
-)
 from romecore_search.core cimport tree_expand
 from romecore_search.tree cimport TreeAgent
 from romecore.errors import AgentSpecError
@@ -95,37 +92,19 @@ cdef class MCTSAgent(TreeAgent):
         """Visits (the tie-break) and summed rewards per root action."""
         return self._root_stats()
 
-    cdef int _iterate(self, const void *start, int player) except -1 nogil:
-        cdef const rc_kernel *k = self.k
-        cdef void *s = self.scratch
-        cdef int32_t node = self.root_node, child, a
-        cdef int p, n
-        memcpy(s, start, k.state_size)
-        self.path_len = 0
-        self._push(node)
-        while True:
-            p = k.current_player(s)
-            if p == RC_TERMINAL:
-                break
-            if p == RC_CHANCE:
-                a = rc_sample_chance(k, s, &self.rng, self.acts, self.probs)
-                k.apply(s, a)
-                node = self._chance_child(node, <uint32_t>a)
-                if node < 0:
-                    break
-                continue
-            if not self.tree.nodes[node].expanded:
-                if self.tree.nodes[node].visits == 0 and node != self.root_node:
-                    break  # a leaf seen for the first time: roll out from it
-                n = k.legal_actions(s, self.acts)
-                if tree_expand(&self.tree, node, self.acts, n, p) < 0:
-                    break  # the arena is full: roll out from here
-            child = self._select_ucb(node)
-            k.apply(s, <int32_t>self.tree.nodes[child].key)
-            node = child
-            self._push(node)
-            if self.tree.nodes[node].visits == 0:
-                break
-        self._rollout(s, self.rewards)
-        self._backprop()
-        return 0
+    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil:
+        """Expands a node whole on its second visit (the root at once); an unvisited child
+        first, then UCB1.  Stops at a leaf seen for the first time, or when the arena is
+        full."""
+        cdef int32_t child
+        cdef int n
+        if not self.tree.nodes[node].expanded:
+            if self.tree.nodes[node].visits == 0 and node != self.root_node:
+                return -1  # a leaf seen for the first time: roll out from it
+            n = self.k.legal_actions(s, self.acts)
+            if tree_expand(&self.tree, node, self.acts, n, p) < 0:
+                return -1  # the arena is full: roll out from here
+        child = self._select_ucb(node)
+        self.k.apply(s, <int32_t>self.tree.nodes[child].key)
+        self._push(child)
+        return -1 if self.tree.nodes[child].visits == 0 else child

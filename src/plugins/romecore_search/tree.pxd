@@ -1,8 +1,9 @@
 # cython: language_level=3
 """Tree search on top of :class:`SearchAgent`: the node arena, the iteration loop under the
-budget, UCB selection, backpropagation, the root statistics and tree reuse (finding the new
-root in the old tree by replaying its edges).  MCTS and ISMCTS differ only in
-``_iterate``."""
+budget, one iteration's walk (chance sampled, then a rollout and backpropagation), UCB
+selection, the root statistics and tree reuse (finding the new root in the old tree by
+replaying its edges).  MCTS and ISMCTS differ in how a decision descends (``_descend``) and
+in what an iteration's world and chance edges are (``_enter_world``, ``_chance_key``)."""
 from libc.stdint cimport int32_t, uint32_t, int64_t
 from romecore_search.core cimport SearchAgent, rc_tree
 
@@ -23,6 +24,9 @@ cdef class TreeAgent(SearchAgent):
     cdef int32_t _tree_result(self) except -2
     cdef int _run(self, const void *start, int player) except -1
     cdef int _iterate(self, const void *start, int player) except -1 nogil
+    cdef void _enter_world(self, void *s, int player) noexcept nogil
+    cdef uint32_t _chance_key(self, const void *s, int player, int32_t a) noexcept nogil
+    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil
     cdef int32_t _select_ucb(self, int32_t node) noexcept nogil
     cdef void _backprop(self) noexcept nogil
     cdef list _root_stats(self)

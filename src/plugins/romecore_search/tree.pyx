@@ -5,7 +5,9 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
 from libc.math cimport log, sqrt
 
-from romecore.core.kernel cimport rc_kernel, rc_rng_below, RC_MAX_PLAYERS
+from romecore.core.kernel cimport (
+    rc_kernel, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
+)
 from romecore_search.core cimport (
     SearchAgent, rc_tree, rc_node, rc_stack, tree_init, tree_free, tree_new, tree_add_child,
     tree_find_child, tree_best_root_child, budget_done, stack_init, stack_free, stack_at, stack_push,
@@ -101,8 +103,48 @@ cdef class TreeAgent(SearchAgent):
         return 0
 
     cdef int _iterate(self, const void *start, int player) except -1 nogil:
-        with gil:
-            raise NotImplementedError("_iterate")
+        """One iteration from a copy of ``start`` (``_enter_world`` may redraw it): down
+        the tree, chance outcomes drawn with the kernel's probabilities and decisions taken
+        by ``_descend``, then a rollout from where the walk stops, its rewards backed up
+        along the path."""
+        cdef const rc_kernel *k = self.k
+        cdef void *s = self.scratch
+        cdef int32_t node = self.root_node, a
+        cdef uint32_t key
+        cdef int p
+        memcpy(s, start, k.state_size)
+        self._enter_world(s, player)
+        self.path_len = 0
+        self._push(node)
+        while True:
+            p = k.current_player(s)
+            if p == RC_TERMINAL:
+                break
+            if p == RC_CHANCE:
+                a = rc_sample_chance(k, s, &self.rng, self.acts, self.probs)
+                key = self._chance_key(s, player, a)
+                k.apply(s, a)
+                node = self._chance_child(node, key)
+            else:
+                node = self._descend(s, node, p, player)
+            if node < 0:
+                break
+        self._rollout(s, self.rewards)
+        self._backprop()
+        return 0
+
+    cdef void _enter_world(self, void *s, int player) noexcept nogil:
+        """The iteration's world, made from the copy of its start (here: kept as is)."""
+        pass
+
+    cdef uint32_t _chance_key(self, const void *s, int player, int32_t a) noexcept nogil:
+        """The edge key of chance outcome ``a`` at s (here: the outcome itself)."""
+        return <uint32_t>a
+
+    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil:
+        """Player ``p`` decides at ``node`` (position s): plays the chosen edge on s, puts
+        its child on the path and returns it, or -1 where the walk stops for a rollout."""
+        return -1
 
     cdef int32_t _select_ucb(self, int32_t node) noexcept nogil:
         """A child of an expanded node: a random unvisited one while any is left, else
