@@ -371,6 +371,27 @@ def test_school_draws_from_the_bottom_are_known_to_the_placer():
         _round_trips(w)
 
 
+def test_school_cards_drawn_from_another_deck_are_refused():
+    """Found by fuzzing: keeping one and putting the other under the School's deck would
+    file a deck II card under deck III."""
+    st, cupid, market = _bottom_position()
+    st.apply_action(st.string_to_action("build School"))
+    st.apply_action(st.string_to_action("build School at (2,2)"))
+    st.apply_action(st.string_to_action("School draws from deck III"))
+    d = st.to_dict()
+    other = d["decks"][1]["pool"].pop()
+    d["drawn"] = [cupid, other]
+    d["known"][other] = [1]
+    d["box"].append(market)
+    d["known"].pop(market)
+    with pytest.raises(romecore.SerializationError, match="another deck"):
+        st.game.state_from_dict(d)
+    d["drawn"], d["box"] = [cupid, market], d["box"][:-1]
+    d["decks"][1]["pool"].append(other)
+    d["known"][market], d["known"][other] = [0, 1], []
+    assert st.game.state_from_dict(d) == st
+
+
 def test_a_school_draw_mixing_unknown_and_placed_cards_looks_the_same_in_every_world():
     """Deck III holds one unknown card above player 0's two: player 1's School draws all
     three.  Player 0 knows two of them; the third may be any deck III card player 0

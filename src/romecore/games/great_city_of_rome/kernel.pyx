@@ -1167,7 +1167,9 @@ cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
 # Validation of a struct from outside
 
 cdef const char *gc_validate(const void *vs) noexcept nogil:
-    """NULL when every field is in range and the zones, cities and phase agree."""
+    """NULL when every field is in range and the zones, cities and phase agree as in a
+    state the game could reach, so that every legal step from it stays within the
+    kernel's arrays and gives a state this accepts too."""
     cdef const GCState *s = <const GCState *>vs
     cdef int n = s.nplayers, p, q, c, d, k, i, t, z, cnt
     cdef int zone_count[Z_DRAWN + 1]
@@ -1361,6 +1363,8 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         c = s.drawn[i]
         if c >= GC_NDECKCARDS or s.loc[c] != Z_DRAWN or (i and s.drawn[i - 1] >= c):
             return "drawn list does not match the drawn cards"
+        if CARD_DECK[c] != (1 if s.phase <= PH_DRAFT_PICK else s.school_deck):
+            return "drawn card from another deck than the draft's or the School's"
     for i in range(s.drawn_n, GC_MAXDRAWN):
         if s.drawn[i]:
             return "unused drawn slot is not zero"
