@@ -76,9 +76,12 @@ magistrates may leave now) ``, "seat"}`` (offset from the turn player of the nex
 
 Loading: left-out fields keep a fresh game's values; ``phase`` defaults to ``action`` when
 three hills are given; ``stacks`` default to the tiles no one holds; ``points`` to the
-buildings' points.  The struct is validated, so inconsistent dicts raise
-``SerializationError``.
+buildings' points.  Every field is type- and range-checked first (counts within the
+components, lists within their size, flags true/false, a hill or site listed once), then
+the struct is validated, so wrong or inconsistent dicts raise ``SerializationError``.
 
 Observations hide only the bridge values of other players (``bridges: null`` with their
-``bridge_count``) until the game ends.
+``bridge_count``) until the game ends; so does ``render(p)`` (``str(state)`` shows them all).
+The map labels each vertex row with its leftmost vertex ``(q,r)``; ``q`` grows by one at
+each vertex to the right.
 """
