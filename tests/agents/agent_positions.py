@@ -6,11 +6,34 @@ from __future__ import annotations
 import romecore
 
 GAME = "great_city_of_rome"
-A_PLACE, A_BUILD, A_PRODUCE, A_END = 0, 64, 94, 95
-MARKET = 10
-RES2 = 4
-#: Cells next to the starting Residential 2 at (3, 3): (2, 3), (4, 3), (3, 4).
-NEXT_TO_HOUSE = {A_PLACE + 2 * 8 + 3, A_PLACE + 4 * 8 + 3, A_PLACE + 3 * 8 + 4}
+#: Actions by name (``state.string_to_action``), so the tests do not depend on the encoding.
+BUILD_MARKET = "build Market"
+END_TURN = "end turn"
+#: The Market on a cell next to the starting Residential 2 at (3, 3): (2, 3), (4, 3), (3, 4).
+MARKET_NEXT_TO_HOUSE = ("build Market at (2,3)", "build Market at (4,3)", "build Market at (3,4)")
+
+
+def action(state: romecore.State, name: str) -> int:
+    """The legal action named ``name`` in ``state`` (IllegalActionError if none is)."""
+    return state.string_to_action(name)
+
+
+def action_if_legal(state: romecore.State, name: str) -> int | None:
+    """The legal action named ``name``, or None when no legal action has that name."""
+    try:
+        return state.string_to_action(name)
+    except romecore.IllegalActionError:
+        return None
+
+
+def build_market(state: romecore.State) -> int:
+    """Choosing the Market in :func:`last_turn`'s position (the winning choice)."""
+    return action(state, BUILD_MARKET)
+
+
+def next_to_house(state: romecore.State) -> set[int]:
+    """In :func:`last_turn_place`'s position, the three winning cells for the Market."""
+    return {action(state, name) for name in MARKET_NEXT_TO_HOUSE}
 
 
 def last_turn(players: int = 2) -> romecore.State:
@@ -41,5 +64,17 @@ def last_turn(players: int = 2) -> romecore.State:
 def last_turn_place(players: int = 2) -> romecore.State:
     """As :func:`last_turn`, the Market chosen: only the three cells next to the house win."""
     state = last_turn(players)
-    state.apply_action(A_BUILD + MARKET)
+    state.apply_action(build_market(state))
     return state
+
+
+def __getattr__(name: str):
+    """Old numeric names, still read by tests/agents/test_heuristics_gcor.py; derived from
+    the action names, never hard-coded.  New tests use the functions above."""
+    if name == "NEXT_TO_HOUSE":
+        return next_to_house(last_turn_place(2))
+    if name == "A_BUILD":  # the first building choice ("build <building>", no cell)
+        state = last_turn(2)
+        return next(a for a in range(state.game.num_distinct_actions())
+                    if state.action_to_string(a).startswith("build ") and " at (" not in state.action_to_string(a))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,8 +19,9 @@ VARIANTS = ["paranoid,chance=star2", "paranoid,chance=star1", "paranoid,chance=s
 def test_finds_the_winning_build(players, variant):
     state = ap.last_turn(players)
     agent = romecore.make_agent(f"alphabeta:depth=4,algorithm={variant}", game=state.game, seed=1)
-    assert agent.step(state) == ap.A_BUILD + ap.MARKET
-    assert agent.step(ap.last_turn_place(players)) in ap.NEXT_TO_HOUSE
+    assert agent.step(state) == ap.build_market(state)
+    place = ap.last_turn_place(players)
+    assert agent.step(place) in ap.next_to_house(place)
 
 
 def end_of_round_position(seed: int) -> romecore.State:
@@ -36,9 +37,10 @@ def end_of_round_position(seed: int) -> romecore.State:
             state.apply_random_chance()
             continue
         legal = state.legal_actions()
-        if ap.A_END in legal and len(legal) > 1 and state.to_dict()["round"] > 1:
+        end = ap.action_if_legal(state, ap.END_TURN)
+        if end is not None and len(legal) > 1 and state.to_dict()["round"] > 1:
             after = state.clone()
-            after.apply_action(ap.A_END)
+            after.apply_action(end)
             if after.is_chance_node():
                 return state
         state.apply_action(rng.choice(legal))
@@ -118,7 +120,7 @@ def test_unfinished_turns_are_searched_past_the_horizon():
     state = ap.last_turn(2)
     short = romecore.make_agent("alphabeta:depth=1,extend=0", game=state.game, seed=1)
     short.step(state)
-    assert dict(short.stats["values"])[ap.A_BUILD + ap.MARKET] < 1.0
+    assert dict(short.stats["values"])[ap.build_market(state)] < 1.0
     extended = romecore.make_agent("alphabeta:depth=1,extend=8", game=state.game, seed=1)
-    assert extended.step(state) == ap.A_BUILD + ap.MARKET
-    assert dict(extended.stats["values"])[ap.A_BUILD + ap.MARKET] == 1.0
+    assert extended.step(state) == ap.build_market(state)
+    assert dict(extended.stats["values"])[ap.build_market(state)] == 1.0

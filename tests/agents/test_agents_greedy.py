@@ -12,8 +12,9 @@ import agent_positions as ap
 def test_finds_the_winning_build(players):
     state = ap.last_turn(players)
     agent = romecore.make_agent("greedy", game=state.game, seed=1)
-    assert agent.step(state) == ap.A_BUILD + ap.MARKET
-    assert agent.step(ap.last_turn_place(players)) in ap.NEXT_TO_HOUSE
+    assert agent.step(state) == ap.build_market(state)
+    place = ap.last_turn_place(players)
+    assert agent.step(place) in ap.next_to_house(place)
 
 
 def test_values_cover_every_action():
@@ -22,8 +23,8 @@ def test_values_cover_every_action():
     agent.step(state)
     values = dict(agent.stats["values"])
     assert sorted(values) == state.legal_actions()
-    assert values[ap.A_BUILD + ap.MARKET] == 1.0
-    assert values[ap.A_END] == 0.0
+    assert values[ap.build_market(state)] == 1.0
+    assert values[ap.action(state, ap.END_TURN)] == 0.0
 
 
 def test_one_decision_lookahead_judges_the_half_move():
@@ -33,8 +34,8 @@ def test_one_decision_lookahead_judges_the_half_move():
     agent = romecore.make_agent("greedy:lookahead=action", game=state.game, seed=1)
     agent.step(state)
     values = dict(agent.stats["values"])
-    assert values[ap.A_END] == 0.0
-    assert values[ap.A_BUILD + ap.MARKET] < 1.0
+    assert values[ap.action(state, ap.END_TURN)] == 0.0
+    assert values[ap.build_market(state)] < 1.0
 
 
 def test_greedy_beats_random():

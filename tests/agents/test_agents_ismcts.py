@@ -12,8 +12,9 @@ import agent_positions as ap
 def test_finds_the_winning_build(players):
     state = ap.last_turn(players)
     agent = romecore.make_agent("ismcts:simulations=2000", game=state.game, seed=1)
-    assert agent.step(state) == ap.A_BUILD + ap.MARKET
-    assert agent.step(ap.last_turn_place(players)) in ap.NEXT_TO_HOUSE
+    assert agent.step(state) == ap.build_market(state)
+    place = ap.last_turn_place(players)
+    assert agent.step(place) in ap.next_to_house(place)
 
 
 def test_root_statistics_and_availability():

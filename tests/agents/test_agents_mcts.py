@@ -12,8 +12,9 @@ import agent_positions as ap
 def test_finds_the_winning_build(players):
     state = ap.last_turn(players)
     agent = romecore.make_agent("mcts:simulations=2000", game=state.game, seed=1)
-    assert agent.step(state) == ap.A_BUILD + ap.MARKET
-    assert agent.step(ap.last_turn_place(players)) in ap.NEXT_TO_HOUSE
+    assert agent.step(state) == ap.build_market(state)
+    place = ap.last_turn_place(players)
+    assert agent.step(place) in ap.next_to_house(place)
 
 
 def test_root_statistics_add_up():
@@ -50,7 +51,7 @@ def test_reuse_off_starts_fresh():
 def test_pimc_votes_across_worlds():
     state = ap.last_turn()
     agent = romecore.make_agent("mcts:simulations=1200,pimc=4", game=state.game, seed=5)
-    assert agent.step(state) == ap.A_BUILD + ap.MARKET
+    assert agent.step(state) == ap.build_market(state)
     assert sum(agent.stats["votes"].values()) == 4
     assert agent.stats["iterations"] == 1200
 

@@ -34,14 +34,15 @@ def ismcts2(game):
 def test_workers_merge_root_statistics(mcts2):
     state = ap.last_turn()
     mcts2.reseed(7)
-    assert mcts2.step(state) == ap.A_BUILD + ap.MARKET
+    assert mcts2.step(state) == ap.build_market(state)
     root = mcts2.stats["root"]
     assert sum(n for _, n, _ in root) == 800  # both workers' visits
     assert mcts2.stats["iterations"] == 800
     mcts2.reseed(7)
-    assert mcts2.step(state) == ap.A_BUILD + ap.MARKET
+    assert mcts2.step(state) == ap.build_market(state)
     assert mcts2.stats["root"] == root  # same seed, same searches
-    assert mcts2.step(ap.last_turn_place()) in ap.NEXT_TO_HOUSE
+    place = ap.last_turn_place()
+    assert mcts2.step(place) in ap.next_to_house(place)
 
 
 def test_workers_search_differently_from_one_process(game, mcts2):
@@ -91,7 +92,7 @@ def test_workers_agent_shared_by_two_threads(mcts2):
     for th in threads:
         th.join(60)
     assert not errors and not any(th.is_alive() for th in threads)
-    assert results == [alone, alone] and alone == ap.A_BUILD + ap.MARKET
+    assert results == [alone, alone] and alone == ap.build_market(state)
     assert mcts2.stats["root"] == root  # both searches merged exactly what one does
 
 
