@@ -59,6 +59,7 @@ cdef extern from "rc_kernel.h" nogil:
         int32_t (*sample_chance)(const void *s, rc_rng *rng) noexcept nogil
         void (*apply)(void *s, int32_t action) noexcept nogil
         void (*returns)(const void *s, double *out) noexcept nogil
+        void (*scores)(const void *s, int32_t *out) noexcept nogil
         void (*resample)(void *s, int player, rc_rng *rng) noexcept nogil
         uint32_t (*observe_action)(const void *s, int observer, int32_t action) noexcept nogil
         const char *(*validate)(const void *s) noexcept nogil

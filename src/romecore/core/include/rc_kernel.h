@@ -6,6 +6,9 @@
  * with no allocation and no Python).  Search plugins drive any game through this table
  * alone, so one search implementation serves all games at C speed.
  *
+ * How a kernel fills this table (names, sections, bounds, the step-then-forced pattern) is
+ * written once in KERNELS.md beside this file.
+ *
  * Conventions
  *   - Players are 0..n-1.  current_player() returns RC_CHANCE at a chance node and
  *     RC_TERMINAL when the game is over.
@@ -15,6 +18,7 @@
  *   - apply() assumes its action is legal (callers check against legal_actions()); it
  *     never allocates.
  *   - returns() is meaningful at a terminal state: winners share 1.0, others get 0.0.
+ *   - scores() writes each player's points as final scoring would count them now.
  *   - resample(s, p, rng) rewrites everything p cannot see with a world drawn uniformly
  *     from those consistent with p's knowledge (as the game keeps it in the struct).
  *   - observe_action(s, p, a) says what player p perceives when action a is applied at s:
@@ -30,7 +34,7 @@
 #include "rc_rng.h"
 #include "rc_bits.h"
 
-#define RC_ABI_VERSION 1
+#define RC_ABI_VERSION 2
 #define RC_CHANCE (-1)
 #define RC_TERMINAL (-4)
 #define RC_MAX_PLAYERS 5
@@ -55,6 +59,7 @@ typedef struct rc_kernel {
     int32_t (*sample_chance)(const void *s, rc_rng *rng);
     void (*apply)(void *s, int32_t action);
     void (*returns)(const void *s, double *out);
+    void (*scores)(const void *s, int32_t *out);               /* one per player */
     void (*resample)(void *s, int player, rc_rng *rng);
     uint32_t (*observe_action)(const void *s, int observer, int32_t action);
     const char *(*validate)(const void *s);
