@@ -11,7 +11,6 @@ hooks (``_action_to_string``, ``_to_dict``, ``_load_dict``, ``_observation``, ``
 import json
 import operator
 import os
-import reprlib
 
 import msgpack
 
@@ -28,6 +27,7 @@ from romecore.core.kernel cimport (
     rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_sample_chance, rc_random_step, rc_hash_bytes,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_MAX_PARAMS, RC_HIDDEN,
 )
+from romecore.core.dictread import read_int, read_list, show as _show
 from romecore.errors import (
     ArgumentTypeError, IllegalActionError, InvalidArgumentError, SerializationError,
 )
@@ -60,26 +60,8 @@ cdef inline uint64_t _seed64(object seed) except? 0:
 
 
 cdef list _int_list(object xs, str what, object lo, object hi, Py_ssize_t max_len):
-    """``xs`` checked to be a list of at most ``max_len`` ints in lo..hi (bools refused)."""
-    if not isinstance(xs, list):
-        raise SerializationError(f"dict {what} must be a list, got {type(xs).__name__}")
-    if len(xs) > max_len:
-        raise SerializationError(f"dict {what} has {len(xs)} entries, at most {max_len}")
-    for x in xs:
-        if type(x) is not int or not lo <= x <= hi:
-            raise SerializationError(f"dict {what} holds {_short(x)}, not an int in {lo}..{hi}")
-    return xs
-
-
-def _short(x):
-    """A short, safe rendering of a value from outside for an error message: never the
-    whole of a huge or deeply nested value, and never an exception of its own."""
-    if type(x) is int and x.bit_length() > 64:
-        return f"an int of {x.bit_length()} bits"
-    try:
-        return reprlib.repr(x)
-    except Exception:
-        return f"a {type(x).__name__}"
+    """``xs`` read as a list of at most ``max_len`` ints in lo..hi."""
+    return [read_int(x, what, lo, hi) for x in read_list(xs, what, max_len)]
 
 
 cdef inline Py_ssize_t _bin_head_len(Py_ssize_t n):
@@ -227,9 +209,9 @@ cdef class Game:
                 return st
         fields = _unpack_envelope(blob)
         if fields[2] != self.game_id:
-            raise SerializationError(f"snapshot is of game {_short(fields[2])}, not {self.game_id!r}")
+            raise SerializationError(f"snapshot is of game {_show(fields[2])}, not {self.game_id!r}")
         if fields[3] != self._options:
-            raise SerializationError(f"snapshot options {_short(fields[3])} differ from this game's "
+            raise SerializationError(f"snapshot options {_show(fields[3])} differ from this game's "
                                      f"{self._options!r}")
         return self._load_fields(fields)
 
@@ -265,7 +247,7 @@ cdef class Game:
     def _load_fields(self, list fields):
         cdef bytes sb, rb, hb
         if fields[4] != self.k.state_version:
-            raise SerializationError(f"snapshot has state layout {_short(fields[4])}; this build reads "
+            raise SerializationError(f"snapshot has state layout {_show(fields[4])}; this build reads "
                                      f"layout {self.k.state_version}")
         sb, rb, hb = fields[5], fields[6], fields[7]
         if len(sb) != self.k.state_size:
@@ -294,10 +276,10 @@ cdef class Game:
             raise SerializationError(f"state_from_dict expects a dict, got {type(d).__name__}")
         g = d.get("game", self.game_id)
         if g != self.game_id:
-            raise SerializationError(f"dict is of game {_short(g)}, not {self.game_id!r}")
+            raise SerializationError(f"dict is of game {_show(g)}, not {self.game_id!r}")
         opts = d.get("options")
         if opts is not None and (not isinstance(opts, dict) or opts != self._options):
-            raise SerializationError(f"dict options {_short(opts)} differ from this game's {self._options!r}")
+            raise SerializationError(f"dict options {_show(opts)} differ from this game's {self._options!r}")
         cdef State st = self._new_state()
         self.k.init(st.s, self.params)
         try:
@@ -333,7 +315,7 @@ def _unpack_envelope(blob):
     if fields[0] != _MAGIC:
         raise SerializationError("snapshot is not a romecore envelope (bad magic)")
     if fields[1] != SNAPSHOT_FORMAT:
-        raise SerializationError(f"snapshot format {_short(fields[1])} is not supported "
+        raise SerializationError(f"snapshot format {_show(fields[1])} is not supported "
                                  f"(this build reads format {SNAPSHOT_FORMAT})")
     if not isinstance(fields[2], str) or not isinstance(fields[3], dict):
         raise SerializationError("snapshot game id or options are malformed")
@@ -446,7 +428,7 @@ cdef class State:
         ``seed``, default 0) and its ``history``, if any."""
         rng = d.get("rng")
         if rng is not None:
-            _int_list(rng, "rng", 0, 0xFFFFFFFFFFFFFFFF, 4)
+            rng = _int_list(rng, "rng", 0, 0xFFFFFFFFFFFFFFFF, 4)
             if len(rng) != 4 or not any(rng):
                 raise SerializationError("dict rng must be four 64-bit words, not all zero")
             for i in range(4):
@@ -458,7 +440,7 @@ cdef class State:
             rc_rng_seed(&self.rng, _seed64(seed))
         hist = d.get("history")
         if hist is not None:
-            _int_list(hist, "history", 0, self.k.num_actions - 1, 1 << 22)
+            hist = _int_list(hist, "history", 0, self.k.num_actions - 1, 1 << 22)
             self._reserve_history(len(hist))
             for a in hist:
                 self._push_history(a)
@@ -569,7 +551,7 @@ cdef class State:
         try:
             v = operator.index(action)
         except TypeError:
-            raise IllegalActionError(f"action {_short(action)}: an action is an int, "
+            raise IllegalActionError(f"action {_show(action)}: an action is an int, "
                                      f"not {type(action).__name__}") from None
         if not -2147483648 <= v <= 2147483647:
             raise IllegalActionError(f"action {v}: out of range 0..{self.k.num_actions - 1}")
@@ -651,9 +633,9 @@ cdef class State:
         if len(prefix) == 1:
             return prefix[0]
         if len(prefix) > 1:
-            raise IllegalActionError(f"{_short(text)} is ambiguous: " +
+            raise IllegalActionError(f"{_show(text)} is ambiguous: " +
                                      ", ".join(repr(self._action_to_string(a)) for a in prefix[:8]))
-        raise IllegalActionError(f"no legal action is named {_short(text)}")
+        raise IllegalActionError(f"no legal action is named {_show(text)}")
 
     # -- copies and history -------------------------------------------------------------
     def clone(self):
