@@ -20,9 +20,9 @@ import resource
 import time
 
 import pytest
-from test_bench_search import start_position
 
 import romecore
+from test_bench_search import start_position
 
 SIMULATIONS = 2000
 ROUNDS = 5

@@ -31,7 +31,7 @@ def test_simulate_prints_a_results_table():
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
     assert "6 games" in lines[0]
-    rows = [l for l in lines if l.strip().split(" ")[0].isdigit()]
+    rows = [line for line in lines if line.strip().split(" ")[0].isdigit()]
     assert len(rows) == 3
     wins = sum(float(r.split()[2]) for r in rows)
     assert abs(wins - 6) < 1e-9  # every game's win is shared out

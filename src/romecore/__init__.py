@@ -7,6 +7,9 @@
 True
 """
 
+from romecore.agents import Agent
+from romecore.api import deserialize, list_agents, list_games, load_game, make_agent, make_evaluator
+from romecore.core.state import CHANCE, TERMINAL, Game, State
 from romecore.errors import (
     AgentSpecError,
     ArgumentTypeError,
@@ -17,10 +20,7 @@ from romecore.errors import (
     SerializationError,
     UnknownGameError,
 )
-from romecore.core.state import CHANCE, TERMINAL, Game, State
-from romecore.api import deserialize, list_agents, list_games, load_game, make_agent, make_evaluator
 from romecore.hookspecs import hookimpl
-from romecore.agents import Agent
 
 __version__ = "0.1.0"
 

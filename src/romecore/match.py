@@ -16,7 +16,8 @@ import signal
 import threading
 import time
 import traceback
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import romecore
 from romecore.core.state import Game, State
@@ -59,7 +60,7 @@ class _MoveAlarm:
             self.armed = False
             raise _MoveTimeout()
 
-    def __enter__(self) -> "_MoveAlarm":
+    def __enter__(self) -> _MoveAlarm:
         if self.on:
             self._old = signal.signal(signal.SIGALRM, self._tick)
             period = max(0.005, self.seconds / 4)

@@ -26,8 +26,9 @@ import io
 import json
 import math
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO
 
 import msgpack
 
@@ -136,7 +137,7 @@ class GameRecord:
         return d
 
     @classmethod
-    def from_dict(cls, d: Any) -> "GameRecord":
+    def from_dict(cls, d: Any) -> GameRecord:
         """Checks every field of ``d`` (as :meth:`to_dict` makes it, from JSON or msgpack)
         and builds the record; raises :class:`RecordError` naming the first bad field."""
         if not isinstance(d, dict):

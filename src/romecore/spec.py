@@ -6,8 +6,9 @@ romecore turns them into :class:`~romecore.Game` objects, agents and evaluators.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from romecore.errors import AgentSpecError, GameOptionError
 
@@ -84,7 +85,7 @@ class GameSpec:
                                  tuple(range(self.min_players, self.max_players + 1)),
                                  "number of players")
         out: dict[str, Any] = {"players": players_opt.coerce(given.get("players", self.default_players))}
-        for name, value in given.items():
+        for name in given:
             if name != "players" and name not in known:
                 valid = ", ".join(["players", *known])
                 raise GameOptionError(f"{self.game_id} has no option {name!r} (options: {valid})")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
+import agent_positions as ap
 import pytest
 
 import romecore
-import agent_positions as ap
 
 VARIANTS = ["paranoid,chance=star2", "paranoid,chance=star1", "paranoid,chance=sample",
             "brs,chance=star2", "brs,chance=sample"]

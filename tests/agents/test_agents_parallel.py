@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import time
 
+import agent_positions as ap
 import pytest
 
 import romecore
-import agent_positions as ap
 
 
 @pytest.fixture(scope="module")

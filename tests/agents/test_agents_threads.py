@@ -117,7 +117,7 @@ def test_one_agent_shared_by_four_threads(gid, name, same_state):
 
     done = [move for moves in run_threads(work, THREADS) for move in moves]
     assert len(done) == THREADS * ROUNDS * len(states)
-    for i, state, action in done:
+    for _, state, action in done:
         assert action in state.legal_actions(), f"{name} chose illegal action {action}"
     if AGENTS[name][1]:
         assert [a for i, _, a in done] == [expected[i] for i, _, _ in done]

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import romecore
 from romecore.spec import AgentSpec
-from romecore_search import agent_spec
-
 from romecore_alphabeta.alphabeta import PARAMS, AlphaBetaAgent
+from romecore_search import agent_spec
 
 __all__ = ["AlphaBetaAgent", "PARAMS"]
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import romecore
 from romecore.spec import AgentSpec
-from romecore_search import agent_spec
-
 from romecore_ismcts.ismcts import PARAMS, ISMCTSAgent
+from romecore_search import agent_spec
 
 __all__ = ["ISMCTSAgent", "PARAMS"]
 

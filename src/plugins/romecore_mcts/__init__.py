@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import romecore
 from romecore.spec import AgentSpec
-from romecore_search import agent_spec
-
 from romecore_mcts.mcts import PARAMS, MCTSAgent
+from romecore_search import agent_spec
 
 __all__ = ["MCTSAgent", "PARAMS"]
 

@@ -16,7 +16,8 @@ take their values from it through :func:`romecore.spec.param_values`) and
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from romecore.errors import AgentSpecError
 from romecore.spec import AgentSpec, ParamTable

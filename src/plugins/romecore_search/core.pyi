@@ -1,5 +1,6 @@
 """Type stubs of romecore_search.core (Cython)."""
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from romecore.core.evaluator import Evaluator
 from romecore.core.state import Game, State

@@ -13,7 +13,8 @@ import concurrent.futures
 import multiprocessing
 import threading
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import romecore
 from romecore.errors import AgentSpecError, RomecoreError

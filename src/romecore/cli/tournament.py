@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import click
 
@@ -99,11 +100,11 @@ def command(game_id: str, players: int | None, agents: tuple[str, ...], num_game
     romecore tournament great_city_of_rome -p 3 -a "mcts:simulations=500" -a random -g 300
     romecore tournament great_city_of_rome --backend ray --address auto -g 10000
     """
+    import time
+
     from rich.console import Console
 
     from romecore import tournament
-
-    import time
 
     game = load_game_or_exit(game_id, players, options)
     if resume and overwrite:

@@ -1,6 +1,7 @@
 """Type stubs for romecore.core.evaluator (a Cython module)."""
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from romecore.core.state import State
 
@@ -14,4 +15,6 @@ class Evaluator:
 class PyEvaluator(Evaluator):
     def __init__(self, fn: Callable[[State], Sequence[float]], game_id: str = "", name: str = "python") -> None: ...
 
-def merge_weights(defaults: dict[str, float], overrides: dict[str, Any], game: Any, game_id: str) -> dict[str, float]: ...
+def merge_weights(
+    defaults: dict[str, float], overrides: dict[str, Any], game: Any, game_id: str
+) -> dict[str, float]: ...

@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 try:
     import numpy as np

@@ -21,13 +21,23 @@ import sys
 import tempfile
 import time
 from collections import deque
+from collections.abc import Sequence
 from multiprocessing.connection import wait
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from romecore.tournament.schedule import GameTask
-from romecore.tournament.worker import (STATUS_ENV, WORKER_COMMAND, WorkerStatus,
-                                        forfeit_result, load_plugins, pack, play_task,
-                                        split_frames, unpack, write_frame)
+from romecore.tournament.worker import (
+    STATUS_ENV,
+    WORKER_COMMAND,
+    WorkerStatus,
+    forfeit_result,
+    load_plugins,
+    pack,
+    play_task,
+    split_frames,
+    unpack,
+    write_frame,
+)
 
 __all__ = ["Sink", "TournamentError", "InlineBackend", "LocalBackend"]
 

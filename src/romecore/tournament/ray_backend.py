@@ -13,7 +13,8 @@ played again, up to ``retries`` times.
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from romecore.tournament.local import Sink, TournamentError
 from romecore.tournament.schedule import GameTask
@@ -72,7 +73,8 @@ class RayBackend:
             try:
                 ray.init(address=self.address, **kwargs)
             except Exception as e:
-                raise TournamentError(f"cannot connect to Ray at {self.address or 'a new local instance'}: {e}") from None
+                where = self.address or "a new local instance"
+                raise TournamentError(f"cannot connect to Ray at {where}: {e}") from None
         try:
             remote = ray.remote(num_cpus=1, max_retries=0)(_play_remote)
             width = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))

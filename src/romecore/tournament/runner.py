@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.resultsfile import ResultsFile, make_header
 from romecore.tournament.schedule import GameTask, make_task
-from romecore.tournament.stats import (Failure, Forfeit, GameSummary, TournamentResult,
-                                       agent_labels, summarise)
+from romecore.tournament.stats import Failure, Forfeit, GameSummary, TournamentResult, agent_labels, summarise
 from romecore.tournament.worker import load_plugins
 
 __all__ = ["run", "BACKENDS"]
@@ -200,8 +200,15 @@ def run(
 def _progress_bar() -> Any:
     """A rich progress bar on stderr: bar, done/total, games/s, ETA."""
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                               TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     from rich.text import Text
 
     class GamesPerSecond(ProgressColumn):

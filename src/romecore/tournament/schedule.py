@@ -12,8 +12,8 @@ be played again alone (a worker crash, ``--resume``) and comes out the same.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 __all__ = ["GameTask", "derive_seed", "lineup", "game_seed", "make_task", "SEATING_SCHEME"]
 

@@ -22,8 +22,9 @@ the games an agent played to their end.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 __all__ = ["GameSummary", "AgentRow", "Failure", "Forfeit", "TournamentResult", "wilson_interval",
            "summarise", "seat_ranks"]
@@ -42,13 +43,13 @@ class GameSummary:
     forfeit: int | None = None  # the seat that forfeited the game
 
     @classmethod
-    def from_summary(cls, d: dict) -> "GameSummary":
+    def from_summary(cls, d: dict) -> GameSummary:
         """From the summary a worker sends with each finished game."""
         return cls(int(d["index"]), tuple(d["lineup"]), tuple(d["returns"]), tuple(d["scores"]),
                    tuple(d["think_seconds"]), tuple(d["moves"]), d.get("forfeit"))
 
     @classmethod
-    def from_record(cls, rec: dict) -> "GameSummary":
+    def from_record(cls, rec: dict) -> GameSummary:
         meta = rec["meta"]
         forfeit = rec.get("forfeit")
         return cls(int(meta["index"]), tuple(meta["lineup"]), tuple(rec["returns"]),

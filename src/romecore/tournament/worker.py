@@ -1,11 +1,12 @@
 """The worker side: plays one game from a task given as plain data.
 
-Workers receive agents as spec strings and the start state as a msgpack snapshot, and
-send back the game record (as its JSON line) and a summary, all msgpack-encoded: nothing is pickled, so a
-worker can be a local process or a Ray task on another machine with another Python
-build.  A pool worker is a fresh interpreter (see :data:`WORKER_COMMAND`) talking length-prefixed msgpack over its stdin and stdout, so it never
-imports the caller's ``__main__`` (no ``if __name__ == "__main__"`` guard needed); it
-ignores SIGINT (the parent decides when to stop) and exits when its input closes.
+Workers receive agents as spec strings and the start state as a msgpack snapshot, and send
+back the game record (as its JSON line) and a summary, all msgpack-encoded: nothing is
+pickled, so a worker can be a local process or a Ray task on another machine with another
+Python build.  A pool worker is a fresh interpreter (see :data:`WORKER_COMMAND`) talking
+length-prefixed msgpack over its stdin and stdout, so it never imports the caller's
+``__main__`` (no ``if __name__ == "__main__"`` guard needed); it ignores SIGINT (the parent
+decides when to stop) and exits when its input closes.
 
 An agent that raises, returns an illegal move or overruns the task's per-move time limit
 forfeits its game (:func:`romecore.match.play_game`): that is a result, not a failure.
@@ -24,7 +25,8 @@ import struct
 import sys
 import time
 import traceback
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import msgpack
 
