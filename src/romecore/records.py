@@ -26,7 +26,7 @@ import io
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -102,7 +102,7 @@ class GameRecord:
     actions: list[int] = field(default_factory=list)
     players: list[int] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)
-    scores: list[float] = field(default_factory=list)
+    scores: Sequence[float] = field(default_factory=list)
     think_seconds: list[float] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
     start: bytes | None = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from romecore.errors import RomecoreError
@@ -51,7 +53,7 @@ def _step_through(rec, step: bool | None, board: bool) -> None:
     from romecore import records
 
     if step is None:
-        step = click.get_text_stream("stdin").isatty() and click.get_text_stream("stdout").isatty()
+        step = sys.stdin.isatty() and sys.stdout.isatty()
     opts = ", ".join(f"{k}={v}" for k, v in rec.options.items())
     click.echo(f"{rec.game_id} ({opts}), seed {rec.seed}, {len(rec.actions)} actions")
     for seat, agent in enumerate(rec.agents):

@@ -23,7 +23,7 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from multiprocessing.connection import wait
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from romecore.tournament.schedule import GameTask
 from romecore.tournament.worker import (
@@ -86,6 +86,12 @@ def _child_env(status_fd: int) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     env[STATUS_ENV] = str(status_fd)
     return env
+
+
+def _waitable(workers: list[_Worker]) -> list[Any]:
+    """The workers as ``multiprocessing.connection.wait`` takes them: it accepts any object
+    with a ``fileno()``, which its type stubs do not say."""
+    return cast(list[Any], workers)
 
 
 class _Worker:
@@ -227,10 +233,10 @@ class LocalBackend:
                 now = time.monotonic()
                 busy = [w.started + self.time_limit - now for w in pool if w.queue]
                 timeout = min([0.5, *busy]) if busy else 0.5
-                ready = set(wait(pool, max(0.0, timeout)))
+                ready = set(wait(_waitable(pool), max(0.0, timeout)))
                 if fast and ready:
                     time.sleep(0.002)  # let other results arrive: one wake-up for several
-                    ready.update(wait(pool, 0))
+                    ready.update(wait(_waitable(pool), 0))
                 for k, w in enumerate(pool):
                     lost = None
                     if w in ready:

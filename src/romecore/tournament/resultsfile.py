@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, BinaryIO
 
 from romecore.records import RECORD_KIND, GameRecord, RecordError, append_jsonl
 from romecore.tournament.local import TournamentError
@@ -50,6 +50,7 @@ class ResultsFile:
         if exists and not (resume or overwrite):
             raise TournamentError(f"{self.path} already exists: resume it with --resume "
                                   f"(resume=True) or start again with --overwrite")
+        self._f: BinaryIO
         try:
             if exists and resume:
                 keep = self._load()

@@ -135,7 +135,7 @@ def play_task(task: dict) -> dict:
                   for spec, s in zip(task["agents"], task["agent_seeds"])]
         watch = None
         if _status is not None:
-            _status.begin(index)
+            _status.begin(index if isinstance(index, int) else -1)
             watch = _status.set
         record = play_game(game, agents, task["seed"], state=state, forfeits=True,
                            move_time_limit=task.get("move_time_limit"), watch=watch)
