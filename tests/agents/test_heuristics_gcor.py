@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import agent_positions as ap
 import pytest
 
 import romecore
-import agent_positions as ap
 
 
 @pytest.fixture

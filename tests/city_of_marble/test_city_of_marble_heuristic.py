@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from cm_helpers import BLUE, GREEN, YELLOW, game, make, rim, site, spoke, tile
 
 import romecore
-from cm_helpers import BLUE, GREEN, YELLOW, game, make, rim, site, spoke, tile
 
 heuristics = pytest.importorskip("romecore_heuristics.city_of_marble")
 

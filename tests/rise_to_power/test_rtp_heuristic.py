@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from rtp_helpers import position, rtp
 
 import romecore
-from rtp_helpers import position, rtp
 
 
 def play_until(st, rng, round_, phase="place"):
