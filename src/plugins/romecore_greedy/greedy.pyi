@@ -3,6 +3,7 @@ from typing import Any
 
 from romecore.core.state import Game
 from romecore_search.core import SearchAgent
+from romecore_search import BUDGET_PARAMS as BUDGET_PARAMS
 
 PARAMS: dict[str, tuple[type, Any, str]]
 
