@@ -15,6 +15,7 @@ cdef enum:
     RP_NPTYPES = 3         # Villa, Arena, Army Camp
     RP_DICE = 4
     RP_NRANKS = 5
+    RP_MAX_GAME_LENGTH = 3200   # actions in one game, forced steps included (kernel.pyx)
     RP_NONE = 0xFF
 
     # phases

@@ -1258,8 +1258,8 @@ cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil:
     return 0
 
 
-cdef void apply_raw(RPState *s, int32_t a) noexcept nogil:
-    """One action, and the bookkeeping it triggers; no automatic steps."""
+cdef void rp_step(RPState *s, int32_t a) noexcept nogil:
+    """One decision or chance outcome and its direct effects; no forced steps."""
     cdef int ph = s.phase, p = s.actor, k, c, t, v, q, ab
     cdef uint32_t bit, cands
     cdef RPGroup *g
@@ -1510,22 +1510,28 @@ cdef inline int32_t quick_forced(const RPState *s) noexcept nogil:
     return UNKNOWN
 
 
-cdef void rp_apply(void *vs, int32_t a) noexcept nogil:
-    """Applies a legal action, then every step that has a single legal action."""
-    cdef RPState *s = <RPState *>vs
+cdef void rp_forced(RPState *s) noexcept nogil:
+    """Takes every step with a single legal action (chance included) until a player or
+    chance has a real choice or the game ends; each step moves the game on, so a game's
+    length bounds the loop."""
     cdef int32_t buf[MAX_LEGAL]
     cdef int guard
     cdef int32_t f
-    apply_raw(s, a)
-    for guard in range(100000):  # a true bound: every step moves the game on
+    for guard in range(RP_MAX_GAME_LENGTH):
         f = quick_forced(s)
         if f == OPEN:
             return
         if f == UNKNOWN:
-            if rp_legal(vs, buf) != 1:
+            if rp_legal(s, buf) != 1:
                 return
             f = buf[0]
-        apply_raw(s, f)
+        rp_step(s, f)
+
+
+cdef void rp_apply(void *vs, int32_t a) noexcept nogil:
+    """Applies a legal action, then every step that has a single legal action."""
+    rp_step(<RPState *>vs, a)
+    rp_forced(<RPState *>vs)
 
 
 cdef void rp_returns(const void *vs, double *out) noexcept nogil:
@@ -1545,6 +1551,16 @@ cdef void rp_returns(const void *vs, double *out) noexcept nogil:
             nwin += 1
     for p in range(s.nplayers):
         out[p] = 1.0 / nwin if key[p] == best else 0.0
+
+
+cdef void rp_scores(const void *vs, int32_t *out) noexcept nogil:
+    """Each player's total as final scoring would count it now."""
+    cdef const RPState *s = <const RPState *>vs
+    cdef int32_t sc[SC_N]
+    cdef int p
+    for p in range(s.nplayers):
+        rp_score(s, p, sc)
+        out[p] = sc[SC_TOTAL]
 
 
 cdef uint32_t rp_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
@@ -1959,7 +1975,7 @@ RP_KERNEL.max_legal = MAX_LEGAL
 # 2 provinces + 18 parameters and re-rolls, Proconsul's worst), Military 4 + 4, Senate 4,
 # Black Market 5 purchases + 4 x (5 face-down draws x 2 + done), forum 12 + 2 x 2, shows
 # 31 cards + 4 + 2: 605 a round, 3025 a game.
-RP_KERNEL.max_game_length = 3200
+RP_KERNEL.max_game_length = RP_MAX_GAME_LENGTH
 RP_KERNEL.init = rp_init
 RP_KERNEL.num_players = rp_num_players
 RP_KERNEL.current_player = rp_current_player
@@ -1968,6 +1984,7 @@ RP_KERNEL.chance_outcomes = rp_chance_outcomes
 RP_KERNEL.sample_chance = rp_sample_chance
 RP_KERNEL.apply = rp_apply
 RP_KERNEL.returns = rp_returns
+RP_KERNEL.scores = rp_scores
 RP_KERNEL.resample = rp_resample
 RP_KERNEL.observe_action = rp_observe_action
 RP_KERNEL.validate = rp_validate

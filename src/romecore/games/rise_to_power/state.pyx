@@ -249,14 +249,6 @@ cdef class RiseToPowerState(State):
         return f"it is not one of the legal actions in the {PHASES[ph]} phase"
 
     # -- scores ---------------------------------------------------------------------------
-    def _scores(self):
-        cdef int32_t out[SC_N]
-        res = []
-        for p in range(_st(self).nplayers):
-            rp_score(_st(self), p, out)
-            res.append(out[SC_TOTAL])
-        return res
-
     def _score_breakdown(self, int p):
         cdef int32_t out[SC_N]
         cdef RPState *s = _st(self)
@@ -619,7 +611,7 @@ cdef class RiseToPowerState(State):
             "activation": d["activation"],
             "resolution": d["resolution"],
             "scoring": d["scoring"],
-            "scores": self._scores(),
+            "scores": self.scores(),
         }
 
     # -- drawing --------------------------------------------------------------------------
@@ -662,7 +654,7 @@ cdef class RiseToPowerState(State):
             f"{pr} ({_PROV[_PROV_ID[pr]].power})" for pr in d["rows"]["provinces"]) or "-"))
         lines.append("senate row:    " + (", ".join(c["card"] for c in d["rows"]["senate"]) or "-"))
         lines.append("arena row:     " + (", ".join(c["card"] for c in d["rows"]["arena"]) or "-"))
-        scores = self._scores()
+        scores = self.scores()
         for p in range(n):
             pd = d["players"][p]
             forum = "/".join(str(v) for v in pd["forum"].values())
