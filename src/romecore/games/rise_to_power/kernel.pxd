@@ -4,18 +4,37 @@ Python state class and the heuristic read it through.  See kernel.pyx for the ru
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
 
 cdef enum:
+    # bounds (kernel.pyx asserts them against data.py at import)
+    RP_MINP = 2
     RP_MAXP = 4
     RP_NPROV = 20
     RP_NSENATE = 25
     RP_NARENA = 31         # Arena cards
     RP_NATYPES = 17        # Arena card types
     RP_NREGIONS = 7
+    RP_NRANKS = 5          # show ranks
+    RP_NERAS = 3
+    RP_NINTRIGUE = 5       # Intrigue titles (data.INTRIGUE_TITLES)
+    RP_INTRIGUE_ALL = (1 << RP_NINTRIGUE) - 1
+    RP_ROUNDS = 5
     RP_NTRACKS = 3         # Military, Senate, Black Market
     RP_NRES = 3            # Olives, Wine, Jewelry
     RP_NPTYPES = 3         # Villa, Arena, Army Camp
-    RP_DICE = 4
-    RP_NRANKS = 5
-    RP_MAX_GAME_LENGTH = 3200   # actions in one game, forced steps included (kernel.pyx)
+    RP_DICE = 4            # Power Dice per player, and dice (sections) per track
+    RP_FACES = 6
+    RP_DIE_SLOTS = 8       # unplaced dice counted per face 0..6, one spare slot (zero)
+    # the longest legal list: every die placement, done and every Senate card (chance
+    # lists are at most one Senate card each)
+    RP_MAXLEGAL = RP_NTRACKS * RP_FACES + 1 + RP_NSENATE
+    # A true bound on the actions of one game (forced steps included), per round with 4
+    # players: deal 13, roll 16, Tribunus phase 4 + 3 (one Tribunus card at most),
+    # turn-order ties 3, placement 16 turns x 2, phase-2 activations at most 20 cards x
+    # (1 activation + 2 provinces + 18 parameters and re-rolls, Proconsul's worst),
+    # Military 4 + 4, Senate 4, Black Market 5 purchases + 4 x (5 face-down draws x 2 +
+    # done), forum 12 + 2 x 2, shows 31 cards + 4 + 2: 605 a round, 3025 a game.
+    RP_MAX_GAME_LENGTH = 3200
+
+    # sentinel: an empty byte field
     RP_NONE = 0xFF
 
     # phases
@@ -42,28 +61,36 @@ cdef enum:
     PH_SHOW = 20           # scoring: `actor` chooses a secret show
     PH_OVER = 21
 
-    # actions
-    A_PLACE = 0            # + track * 6 + face - 1: place an unplaced die of that face
-    A_DONE = 18            # pass / end turn / done / decline / no show
-    A_ACTIVATE = 19        # + Senate card id
-    A_PROVINCE = 44        # + province id: place a card on it / conquer it / discard it
-    A_SENATE = 64          # + Senate card id: take it from the row / discard it
-    A_BUY = 89             # + Arena type: buy a face-up card
-    A_DRAW = 106           # buy a face-down card (5 coins)
-    A_SHOW = 107           # + Arena type: add a card of the type to the show
-    A_DIE = 124            # + face 0..6: an unplaced die of that face
-    A_PLACED = 131         # + track * 4 + position: a placed die
-    A_PLUS = 143
-    A_MINUS = 144
-    A_PLAYER = 145         # + player
-    CH_DIE = 149           # + face - 1
-    CH_PROVINCE = 155      # + province id
-    CH_SENATE = 175        # + Senate card id (the lowest id of identical cards)
-    CH_ARENA = 200         # + Arena type
-    CH_SEAT = 217          # + player: round 1 tie, this player goes next
-    RP_NUM_ACTIONS = 221
+    # action ids: consecutive blocks (the package docstring's table; a test checks it)
+    A_PLACE = 0                                 # + track * 6 + face - 1: place an unplaced die
+    A_DONE = A_PLACE + RP_NTRACKS * RP_FACES    # pass / end turn / done / decline / no show
+    A_ACTIVATE = A_DONE + 1                     # + Senate card id
+    A_PROVINCE = A_ACTIVATE + RP_NSENATE        # + province id: place a card on it / conquer / discard
+    A_SENATE = A_PROVINCE + RP_NPROV            # + Senate card id: take it from the row / discard it
+    A_BUY = A_SENATE + RP_NSENATE               # + Arena type: buy a face-up card
+    A_DRAW = A_BUY + RP_NATYPES                 # buy a face-down card (5 coins)
+    A_SHOW = A_DRAW + 1                         # + Arena type: add a card of the type to the show
+    A_DIE = A_SHOW + RP_NATYPES                 # + face 0..6: an unplaced die of that face
+    A_PLACED = A_DIE + RP_FACES + 1             # + track * 4 + position: a placed die
+    A_PLUS = A_PLACED + RP_NTRACKS * RP_DICE    # Vicarius: +1
+    A_MINUS = A_PLUS + 1                        # Vicarius: -1
+    A_PLAYER = A_MINUS + 1                      # + player
+    CH_DIE = A_PLAYER + RP_MAXP                 # + face - 1
+    CH_PROVINCE = CH_DIE + RP_FACES             # + province id
+    CH_SENATE = CH_PROVINCE + RP_NPROV          # + Senate card id (the lowest id of identical cards)
+    CH_ARENA = CH_SENATE + RP_NSENATE           # + Arena type
+    CH_SEAT = CH_ARENA + RP_NATYPES             # + player: round 1 tie, this player goes next
+    RP_NUM_ACTIONS = CH_SEAT + RP_MAXP
 
-    # abilities (data.py names them)
+    # score categories (rp_score out[])
+    SC_FORUM = 0
+    SC_ARENA = 1
+    SC_SENATE = 2
+    SC_REGIONS = 3
+    SC_TOTAL = 4
+    SC_N = 5
+
+    # Senate card abilities (data.py names them)
     AB_MILITARY_BONUS = 0
     AB_COIN_BONUS = 1
     AB_REROLL_PLACED_MILITARY = 2
@@ -83,14 +110,6 @@ cdef enum:
     AB_STEAL = 16
     AB_SHOW_BONUS = 17
     AB_N = 18
-
-    # score categories (rp_score out[])
-    SC_FORUM = 0
-    SC_ARENA = 1
-    SC_SENATE = 2
-    SC_REGIONS = 3
-    SC_TOTAL = 4
-    SC_N = 5
 
 ctypedef struct RPGroup:
     uint8_t n                      # dice in the group
@@ -127,7 +146,7 @@ ctypedef struct RPState:
     uint8_t nord[RP_MAXP]          # the new order, being formed in phase 1
     uint8_t nord_n
     int8_t adj[RP_MAXP]            # Tribunus changes to each dice sum this round
-    uint8_t dice[RP_MAXP][8]       # unplaced dice: count per face 0..6
+    uint8_t dice[RP_MAXP][RP_DIE_SLOTS]  # unplaced dice: count per face 0..6
     uint8_t tord[RP_NTRACKS][RP_MAXP]   # players on each track, leftmost section first
     RPGroup grp[RP_NTRACKS][RP_MAXP]    # each player's group on each track
     uint8_t forum[RP_MAXP][RP_NRES]
@@ -154,25 +173,28 @@ ctypedef struct RPState:
     uint8_t greko                  # players whose show bonus (Intrigue Greko) is active
     uint8_t pad[2]
 
+# Queries
 cdef int rp_row_size(int n) noexcept nogil
 cdef uint32_t rp_province_mask(int n) noexcept nogil
 cdef uint32_t rp_senate_mask(int n, int intrigue) noexcept nogil
-cdef int rp_group_index(const RPState *s, int t, int p) noexcept nogil
-cdef int rp_ngroups(const RPState *s, int t) noexcept nogil
-cdef int rp_group_sum(const RPState *s, int t, int p) noexcept nogil
+cdef int rp_arena_type(int card) noexcept nogil
+cdef int rp_ability(int card) noexcept nogil
 cdef int rp_dice_sum(const RPState *s, int p) noexcept nogil
+cdef int rp_ngroups(const RPState *s, int t) noexcept nogil
+cdef int rp_group_index(const RPState *s, int t, int p) noexcept nogil
+cdef int rp_group_sum(const RPState *s, int t, int p) noexcept nogil
+cdef int rp_chance_kind(const RPState *s) noexcept nogil
+# Scoring
+cdef int rp_forum_points(const RPState *s, int p, int track) noexcept nogil
 cdef int rp_show_rank(const uint8_t *counts) noexcept nogil
 cdef int rp_show_vp(const RPState *s, int p, int *rank, int *cost) noexcept nogil
-cdef void rp_score(const RPState *s, int p, int32_t *out) noexcept nogil
 cdef int rp_region_points(const RPState *s, int p, int region) noexcept nogil
 cdef int rp_senate_endgame(const RPState *s, int p, int card) noexcept nogil
 cdef int rp_hand_cost(const RPState *s, int p) noexcept nogil
-cdef int rp_forum_points(const RPState *s, int p, int track) noexcept nogil
-cdef int rp_arena_type(int card) noexcept nogil
-cdef int rp_ability(int card) noexcept nogil
-cdef int rp_chance_kind(const RPState *s) noexcept nogil
-cdef const char *rp_validate(const void *vs) noexcept nogil
-cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil
+cdef void rp_score(const RPState *s, int p, int32_t *out) noexcept nogil
+# Interface
 cdef int rp_current_player(const void *vs) noexcept nogil
-
+cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil
 cdef void rp_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
+# Validation
+cdef const char *rp_validate(const void *vs) noexcept nogil

@@ -39,16 +39,24 @@ from romecore.core.kernel cimport (
 
 from romecore.games.rise_to_power import data as _data
 
-# ---------------------------------------------------------------------------------------
-# Tables (filled from data.py below)
+
+# =======================================================================================
+# Tables: the C copies of data.py's tables (filled at import, below)
 
 cdef enum:
-    MAX_LEGAL = 64
     CTX_PLACE = 0        # phase 2, before the turn's die
     CTX_AFTER = 1        # phase 2, after it
     CTX_TRIBUNUS = 2     # phase 1
     CTX_FORUM = 3        # phase 4, forum scoring
     CTX_SHOW = 4         # phase 4, the show
+    CTX_N = 5
+    FACES_MASK = (2 << RP_FACES) - 2   # bit v for each face 1..6
+    # limits validate puts on counters the rules bound only loosely
+    MAX_VP = 60          # forum or arena VP
+    MAX_BONUS = 8        # military or coin bonus in one round
+    MIN_ADJ = -8         # Tribunus change to a dice sum
+    MAX_ADJ = 20
+    MAX_BUDGET = 40      # strength or coins left in a resolution
     CAT_ROMAN = 0
     CAT_BEAST = 1
     CAT_BARBARIAN = 2
@@ -63,9 +71,9 @@ cdef uint8_t P_RES[RP_NPROV]
 cdef uint8_t P_REGION[RP_NPROV]
 cdef uint32_t P_TYPE_MASK[RP_NPTYPES]
 cdef uint32_t P_RES_MASK[RP_NRES]
-cdef uint32_t P_ERA_MASK[3]
+cdef uint32_t P_ERA_MASK[RP_NERAS]
 cdef uint32_t P_REGION_MASK[RP_NREGIONS]
-cdef uint32_t P_GAME[5]
+cdef uint32_t P_GAME[RP_MAXP + 1]
 cdef uint8_t S_ERA[RP_NSENATE]
 cdef uint8_t S_SYM[RP_NSENATE]
 cdef uint8_t S_NSYM[RP_NSENATE]
@@ -76,152 +84,36 @@ cdef uint8_t S_PTYPE[RP_NSENATE]
 cdef uint8_t S_CANON[RP_NSENATE]       # lowest id of the identical cards
 cdef uint32_t S_TWIN_LOWER[RP_NSENATE] # identical cards with a lower id
 cdef uint32_t S_TWINS[RP_NSENATE]      # identical cards, itself included
-cdef uint32_t S_ERA_MASK[3]
-cdef uint32_t S_CTX_MASK[5]            # cards whose ability suits each CTX_* moment
-cdef uint32_t S_GAME[5][32]
+cdef uint32_t S_ERA_MASK[RP_NERAS]
+cdef uint32_t S_CTX_MASK[CTX_N]           # cards whose ability suits each CTX_* moment
+cdef uint32_t S_GAME[RP_MAXP + 1][RP_INTRIGUE_ALL + 1]
 cdef uint8_t A_TYPE[RP_NARENA]
 cdef uint8_t AT_CAT[RP_NATYPES]
 cdef uint8_t AT_COST[RP_NATYPES]
 cdef uint32_t AT_MASK[RP_NATYPES]
 cdef uint8_t RANK_VP[RP_NRANKS]
-cdef uint8_t ROW_SIZE[5]
-cdef uint8_t ERA_ROUNDS[3]            # rounds whose rows come from each era
-cdef uint8_t SCORING_ROUND[6]
+cdef uint8_t ROW_SIZE[RP_MAXP + 1]
+cdef uint8_t ERA_ROUNDS[RP_NERAS]           # rounds whose rows come from each era
+cdef uint8_t SCORING_ROUND[RP_ROUNDS + 1]
 cdef int ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
 cdef int REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA, FACES
 cdef int SHOW_BONUS_AMOUNT             # Intrigue Greko Maximus: + VP and + rank
 cdef uint32_t ARENA_ALL = (1u << RP_NARENA) - 1
 
 
-def _load_tables():
-    global ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
-    global REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA, FACES
-    global SHOW_BONUS_AMOUNT
-    d = _data
-    ab_codes = {d.MILITARY_BONUS: AB_MILITARY_BONUS, d.COIN_BONUS: AB_COIN_BONUS,
-                d.REROLL_PLACED_MILITARY: AB_REROLL_PLACED_MILITARY,
-                d.REROLL_UNPLACED: AB_REROLL_UNPLACED, d.INVERT: AB_INVERT, d.SHIFT: AB_SHIFT,
-                d.CONSUL: AB_CONSUL, d.TURN_ORDER_SELF: AB_TURN_ORDER_SELF,
-                d.TURN_ORDER_OTHER: AB_TURN_ORDER_OTHER, d.LOWER_PLACED: AB_LOWER_PLACED,
-                d.FORUM_MOVE: AB_FORUM_MOVE, d.ENDGAME_REGIONS: AB_ENDGAME_REGIONS,
-                d.ENDGAME_TYPE: AB_ENDGAME_TYPE, d.ENDGAME_PAIRS: AB_ENDGAME_PAIRS,
-                d.REROLL_ANY: AB_REROLL_ANY, d.DISCARD_PROVINCE: AB_DISCARD_PROVINCE,
-                d.STEAL: AB_STEAL, d.SHOW_BONUS: AB_SHOW_BONUS}
-    assert len(ab_codes) == AB_N
-    assert len(d.PROVINCES) == RP_NPROV and len(d.SENATE) == RP_NSENATE
-    assert len(d.ARENA) == RP_NATYPES and len(d.REGIONS) == RP_NREGIONS
-    assert d.SECTIONS == 4 and d.DICE == RP_DICE and len(d.TRACKS) == RP_NTRACKS
-    assert len(d.SHOW_RANKS) == RP_NRANKS and d.FACES == 6
-    memset(P_TYPE_MASK, 0, sizeof(P_TYPE_MASK))
-    memset(P_RES_MASK, 0, sizeof(P_RES_MASK))
-    memset(P_ERA_MASK, 0, sizeof(P_ERA_MASK))
-    memset(P_REGION_MASK, 0, sizeof(P_REGION_MASK))
-    for i, pr in enumerate(d.PROVINCES):
-        P_ERA[i] = pr.era
-        P_POWER[i] = pr.power
-        P_TYPE[i] = d.PROVINCE_TYPES.index(pr.type)
-        P_RES[i] = d.RESOURCES.index(pr.resource)
-        P_REGION[i] = d.REGIONS.index(pr.region)
-        P_TYPE_MASK[P_TYPE[i]] |= 1u << i
-        P_RES_MASK[P_RES[i]] |= 1u << i
-        P_ERA_MASK[pr.era - 1] |= 1u << i
-        P_REGION_MASK[P_REGION[i]] |= 1u << i
-    memset(P_GAME, 0, sizeof(P_GAME))
-    memset(S_GAME, 0, sizeof(S_GAME))
-    for n in (2, 3, 4):
-        for i in d.provinces_in_game(n):
-            P_GAME[n] |= 1u << i
-        for mask in range(32):
-            for c in d.senate_in_game(n, mask):
-                S_GAME[n][mask] |= 1u << c
-    memset(S_ERA_MASK, 0, sizeof(S_ERA_MASK))
-    for c, card in enumerate(d.SENATE):
-        S_ERA[c] = card.era
-        S_SYM[c] = d.PROVINCE_TYPES.index(card.symbol)
-        S_NSYM[c] = card.symbols
-        S_AB[c] = ab_codes[card.ability]
-        S_AMOUNT[c] = card.amount
-        S_RES[c] = d.RESOURCES.index(card.resource) if card.resource else RP_NONE
-        S_PTYPE[c] = d.PROVINCE_TYPES.index(card.province_type) if card.province_type else RP_NONE
-        S_ERA_MASK[card.era - 1] |= 1u << c
-        twins = [j for j, o in enumerate(d.SENATE) if _same_card(o, card)]
-        S_CANON[c] = twins[0]
-        S_TWIN_LOWER[c] = 0
-        S_TWINS[c] = 0
-        for j in twins:
-            S_TWINS[c] |= 1u << j
-            if j < c:
-                S_TWIN_LOWER[c] |= 1u << j
-        if card.ability == d.SHOW_BONUS:
-            SHOW_BONUS_AMOUNT = card.amount
-    timing_ctx = {d.PHASE_2: (CTX_PLACE, CTX_AFTER), d.PHASE_1: (CTX_TRIBUNUS,), d.END: ()}
-    memset(S_CTX_MASK, 0, sizeof(S_CTX_MASK))
-    for c, card in enumerate(d.SENATE):
-        timing = d.ABILITY_TIMING[card.ability]
-        if timing == d.SCORING:
-            ctxs = (CTX_FORUM,) if card.ability == d.FORUM_MOVE else (CTX_SHOW,)
-        else:
-            ctxs = timing_ctx[timing]
-        if card.ability == d.CONSUL:
-            ctxs = (CTX_PLACE,)
-        for x in ctxs:
-            S_CTX_MASK[x] |= 1u << c
-    types = d.arena_card_types()
-    assert len(types) == RP_NARENA
-    memset(AT_MASK, 0, sizeof(AT_MASK))
-    for c, t in enumerate(types):
-        A_TYPE[c] = t
-        AT_MASK[t] |= 1u << c
-    for t, at in enumerate(d.ARENA):
-        AT_CAT[t] = d.CATEGORIES.index(at.category)
-        AT_COST[t] = at.cost
-    for r, (_name, vp) in enumerate(d.SHOW_RANKS):
-        RANK_VP[r] = vp
-    memset(ROW_SIZE, 0, sizeof(ROW_SIZE))
-    for n, k in d.ROW_SIZE.items():
-        ROW_SIZE[n] = k
-    memset(ERA_ROUNDS, 0, sizeof(ERA_ROUNDS))
-    memset(SCORING_ROUND, 0, sizeof(SCORING_ROUND))
-    assert d.ROUNDS == 5 and list(d.ERA_OF_ROUND) == sorted(d.ERA_OF_ROUND)
-    for e in d.ERA_OF_ROUND:
-        ERA_ROUNDS[e - 1] += 1
-    for r in d.SCORING_ROUNDS:
-        SCORING_ROUND[r] = 1
-    ROUNDS = d.ROUNDS
-    FORUM_MAX = d.FORUM_MAX
-    ARCHES = d.ARCHES
-    FACE_DOWN_COST = d.FACE_DOWN_COST
-    ARENA_ROW = d.ARENA_ROW
-    SHOW_MIN = d.SHOW_MIN
-    BEST_SHOW_BONUS = d.BEST_SHOW_BONUS
-    REGION_MAJORITY_VP = d.REGION_MAJORITY_VP
-    REGION_ALL_VP = d.REGION_ALL_VP
-    REGION_TIE_VP = d.REGION_TIE_VP
-    DISCARD_ERA = d.DISCARD_PROVINCE_ERA
-    FACES = d.FACES
-
-
-def _same_card(a, b):
-    """Two Senate cards are interchangeable in play when only their 2-player status
-    differs (the two Legatus)."""
-    return a._replace(two_player=True) == b._replace(two_player=True)
-
-
-_load_tables()
-
-# ---------------------------------------------------------------------------------------
-# Small queries
+# =======================================================================================
+# Queries: read-only facts about a state
 
 cdef int rp_row_size(int n) noexcept nogil:
-    return ROW_SIZE[n] if 2 <= n <= 4 else 0
+    return ROW_SIZE[n] if RP_MINP <= n <= RP_MAXP else 0
 
 
 cdef uint32_t rp_province_mask(int n) noexcept nogil:
-    return P_GAME[n] if 2 <= n <= 4 else 0
+    return P_GAME[n] if RP_MINP <= n <= RP_MAXP else 0
 
 
 cdef uint32_t rp_senate_mask(int n, int intrigue) noexcept nogil:
-    return S_GAME[n][intrigue & 31] if 2 <= n <= 4 else 0
+    return S_GAME[n][intrigue & RP_INTRIGUE_ALL] if RP_MINP <= n <= RP_MAXP else 0
 
 
 cdef int rp_arena_type(int card) noexcept nogil:
@@ -242,7 +134,7 @@ cdef inline uint32_t owned_provinces(const RPState *s) noexcept nogil:
 
 cdef inline int unplaced(const RPState *s, int p) noexcept nogil:
     cdef int v, n = 0
-    for v in range(7):
+    for v in range(RP_FACES + 1):
         n += s.dice[p][v]
     return n
 
@@ -250,7 +142,7 @@ cdef inline int unplaced(const RPState *s, int p) noexcept nogil:
 cdef int rp_dice_sum(const RPState *s, int p) noexcept nogil:
     """Sum of the player's unplaced dice (all of them in phase 1)."""
     cdef int v, n = 0
-    for v in range(7):
+    for v in range(RP_FACES + 1):
         n += v * s.dice[p][v]
     return n
 
@@ -294,28 +186,11 @@ cdef inline uint32_t lowest_in(uint32_t set_, uint32_t of) noexcept nogil:
     return m & (~m + 1)
 
 
-# ---------------------------------------------------------------------------------------
-# Dice on the tracks
-
-cdef inline void canonical(RPGroup *g) noexcept nogil:
-    """Sorts the middle dice (neither leftmost nor rightmost) in descending order: only
-    the leftmost (ordering), the rightmost (next die) and the sum matter."""
-    cdef int i, j
-    cdef uint8_t x
-    for i in range(2, g.n - 1):
-        x = g.d[i]
-        j = i - 1
-        while j >= 1 and g.d[j] < x:
-            g.d[j + 1] = g.d[j]
-            j -= 1
-        g.d[j + 1] = x
-
-
 cdef inline uint32_t face_mask(const RPState *s, int p) noexcept nogil:
     """Bit v set for each face v (1..6) among p's unplaced dice."""
     cdef uint32_t m = 0
     cdef int v
-    for v in range(1, 7):
+    for v in range(1, RP_FACES + 1):
         if s.dice[p][v]:
             m |= 1u << v
     return m
@@ -333,65 +208,32 @@ cdef inline uint32_t track_faces(const RPState *s, int p, int t) noexcept nogil:
             return 0
         r = g.d[g.n - 1]
         if s.consul:
-            return 0x7Eu & ~((2u << r) - 1)
-        return ((2u << r) - 2) & 0x7Eu
-    return 0 if s.consul else 0x7Eu
+            return FACES_MASK & ~((2u << r) - 1)
+        return ((2u << r) - 2) & FACES_MASK
+    return 0 if s.consul else FACES_MASK
 
 
-cdef inline void place_die(RPState *s, int p, int t, int v) noexcept nogil:
-    cdef RPGroup *g = &s.grp[t][p]
-    cdef int k, pos, ng
-    s.dice[p][v] -= 1
-    if g.n:
-        g.d[g.n] = v
-        g.n += 1
-        canonical(g)
-        return
-    ng = rp_ngroups(s, t)
-    pos = ng
-    for k in range(ng):
-        if s.grp[t][s.tord[t][k]].d[0] > v:
-            pos = k
-            break
-    for k in range(ng, pos, -1):
-        s.tord[t][k] = s.tord[t][k - 1]
-    s.tord[t][pos] = p
-    g.n = 1
-    g.d[0] = v
+cdef int rp_chance_kind(const RPState *s) noexcept nogil:
+    """In PH_DEAL: 0 a province is dealt next, 1 a Senate card, 2 an Arena card; -1 the
+    rows are complete."""
+    cdef int k = ROW_SIZE[s.nplayers]
+    if rc_popcount32(s.p_row) < k and s.p_deck:
+        return 0
+    if rc_popcount32(s.s_row) < k and s.s_deck:
+        return 1
+    if rc_popcount32(s.a_row) < ARENA_ROW and s.a_deck:
+        return 2
+    return -1
 
 
-cdef inline void move_to_front(RPState *s, int t, int p) noexcept nogil:
-    cdef int k = rp_group_index(s, t, p)
-    while k > 0:
-        s.tord[t][k] = s.tord[t][k - 1]
-        k -= 1
-    s.tord[t][0] = p
+cdef inline uint32_t era_pool(uint32_t deck, const uint32_t *era_masks) noexcept nogil:
+    """The part of a deck that is drawn next: its earliest era still there."""
+    cdef int e
+    for e in range(RP_NERAS):
+        if deck & era_masks[e]:
+            return deck & era_masks[e]
+    return 0
 
-
-cdef inline void lower_die(RPState *s, int p, int t, int pos) noexcept nogil:
-    """Senator: the die drops by one; a 1 becomes a 0 that leads its group, and the group
-    moves to the leftmost section."""
-    cdef RPGroup *g = &s.grp[t][p]
-    cdef int k
-    if g.d[pos] > 1:
-        g.d[pos] -= 1
-        canonical(g)
-        return
-    for k in range(pos, 0, -1):
-        g.d[k] = g.d[k - 1]
-    g.d[0] = 0
-    canonical(g)
-    move_to_front(s, t, p)
-
-
-cdef inline void clear_tracks(RPState *s) noexcept nogil:
-    memset(s.tord, RP_NONE, sizeof(s.tord))
-    memset(s.grp, 0, sizeof(s.grp))
-    memset(s.dice, 0, sizeof(s.dice))
-
-
-# ---------------------------------------------------------------------------------------
-# Turn order
 
 cdef inline uint32_t compute_order(const RPState *s, const int8_t *adj) noexcept nogil:
     """The order (packed one byte per seat) that the sums with Tribunus changes `adj`
@@ -441,8 +283,112 @@ cdef inline int order_candidates(const RPState *s, uint32_t *cands) noexcept nog
     return rc_popcount32(m)
 
 
-# ---------------------------------------------------------------------------------------
-# Scoring
+cdef inline bint any_placed_at_least(const RPState *s, int p, int lo) noexcept nogil:
+    cdef int t, k
+    for t in range(RP_NTRACKS):
+        for k in range(s.grp[t][p].n):
+            if s.grp[t][p].d[k] >= lo:
+                return True
+    return False
+
+
+cdef inline bint consul_possible(const RPState *s, int p) noexcept nogil:
+    cdef int t, v
+    cdef const RPGroup *g
+    for t in range(RP_NTRACKS):
+        g = &s.grp[t][p]
+        if g.n == 0 or g.n >= RP_DICE:
+            continue
+        for v in range(g.d[g.n - 1] + 1, RP_FACES + 1):
+            if s.dice[p][v]:
+                return True
+    return False
+
+
+cdef inline bint target_ok(const RPState *s, int c, int p, int q) noexcept nogil:
+    """Whether player q is a target with an effect for card c activated by p."""
+    cdef int ab = S_AB[c]
+    if ab == AB_TURN_ORDER_OTHER:
+        return q != p and order_changes(s, q, S_AMOUNT[c])
+    if ab == AB_REROLL_ANY:
+        return unplaced(s, q) > 0
+    if ab == AB_STEAL:
+        return q != p and s.forum[q][S_RES[c]] > 0
+    return False
+
+
+ctypedef struct Facts:
+    int unplaced          # p's unplaced dice
+    uint32_t free         # p's unexhausted provinces
+
+
+cdef inline void gather(const RPState *s, int p, Facts *f) noexcept nogil:
+    f.unplaced = unplaced(s, p)
+    f.free = s.p_own[p] & ~s.p_exh
+
+
+cdef bint card_usable(const RPState *s, int p, int c, int ctx, const Facts *f) noexcept nogil:
+    """Whether p may activate Senate card c now: it is p's, unexhausted, has its
+    province(s) free, suits the moment and would have an effect."""
+    cdef int ab = S_AB[c], q
+    cdef bint phase2 = ctx == CTX_PLACE or ctx == CTX_AFTER
+    if not ((s.s_own[p] >> c) & 1) or (s.s_exh >> c) & 1:
+        return False
+    if rc_popcount32(f.free & (P_RES_MASK[S_RES[c]] if ab == AB_FORUM_MOVE else P_TYPE_MASK[S_SYM[c]])) < S_NSYM[c]:
+        return False
+    if ab == AB_MILITARY_BONUS:
+        return phase2 and (s.grp[T_MILITARY][p].n > 0 or f.unplaced > 0)
+    if ab == AB_COIN_BONUS:
+        return phase2 and (s.grp[T_MARKET][p].n > 0 or f.unplaced > 0)
+    if ab == AB_REROLL_PLACED_MILITARY:
+        return phase2 and s.grp[T_MILITARY][p].n > 0
+    if ab == AB_REROLL_UNPLACED or ab == AB_INVERT or ab == AB_SHIFT:
+        return phase2 and f.unplaced > 0
+    if ab == AB_CONSUL:
+        return ctx == CTX_PLACE and consul_possible(s, p)
+    if ab == AB_LOWER_PLACED:
+        return phase2 and any_placed_at_least(s, p, 1)
+    if ab == AB_REROLL_ANY or ab == AB_STEAL or ab == AB_TURN_ORDER_OTHER:
+        if ab == AB_TURN_ORDER_OTHER:
+            if ctx != CTX_TRIBUNUS:
+                return False
+        elif not phase2:
+            return False
+        for q in range(s.nplayers):
+            if target_ok(s, c, p, q):
+                return True
+        return False
+    if ab == AB_DISCARD_PROVINCE:
+        return phase2 and (owned_provinces(s) & P_ERA_MASK[DISCARD_ERA - 1]) != 0
+    if ab == AB_TURN_ORDER_SELF:
+        return ctx == CTX_TRIBUNUS and order_changes(s, p, -<int>S_AMOUNT[c])
+    if ab == AB_FORUM_MOVE:
+        return ctx == CTX_FORUM and S_RES[c] == s.ftrack and s.forum[p][S_RES[c]] < FORUM_MAX
+    if ab == AB_SHOW_BONUS:
+        return ctx == CTX_SHOW and rc_popcount32(s.a_show[p]) >= SHOW_MIN
+    return False
+
+
+cdef inline int add_activations(const RPState *s, int p, int ctx, int32_t *out, int n) noexcept nogil:
+    cdef uint32_t avail = s.s_own[p] & ~s.s_exh
+    cdef uint32_t m = avail & S_CTX_MASK[ctx]
+    cdef int c
+    cdef Facts f
+    if s.consul or not m:
+        return n
+    gather(s, p, &f)
+    while m:
+        c = rc_pop_lsb32(&m)
+        if avail & S_TWIN_LOWER[c]:
+            continue  # an identical card with a lower id stands for it
+        if card_usable(s, p, c, ctx, &f):
+            out[n] = A_ACTIVATE + c
+            n += 1
+    return n
+
+
+# =======================================================================================
+# Scoring: one player's points by category, as final scoring would count them now
 
 cdef int rp_forum_points(const RPState *s, int p, int track) noexcept nogil:
     """1 VP for at least one of the resource, plus 1 per player strictly lower."""
@@ -583,137 +529,77 @@ cdef void rp_score(const RPState *s, int p, int32_t *out) noexcept nogil:
     out[SC_TOTAL] = out[SC_FORUM] + out[SC_ARENA] + out[SC_SENATE] + out[SC_REGIONS]
 
 
-# ---------------------------------------------------------------------------------------
-# Senate card activation
+# =======================================================================================
+# Changes: small mutators, each keeping the struct's invariants
 
-cdef inline bint any_placed_at_least(const RPState *s, int p, int lo) noexcept nogil:
-    cdef int t, k
-    for t in range(RP_NTRACKS):
-        for k in range(s.grp[t][p].n):
-            if s.grp[t][p].d[k] >= lo:
-                return True
-    return False
-
-
-cdef inline bint consul_possible(const RPState *s, int p) noexcept nogil:
-    cdef int t, v
-    cdef const RPGroup *g
-    for t in range(RP_NTRACKS):
-        g = &s.grp[t][p]
-        if g.n == 0 or g.n >= RP_DICE:
-            continue
-        for v in range(g.d[g.n - 1] + 1, 7):
-            if s.dice[p][v]:
-                return True
-    return False
+cdef inline void canonical(RPGroup *g) noexcept nogil:
+    """Sorts the middle dice (neither leftmost nor rightmost) in descending order: only
+    the leftmost (ordering), the rightmost (next die) and the sum matter."""
+    cdef int i, j
+    cdef uint8_t x
+    for i in range(2, g.n - 1):
+        x = g.d[i]
+        j = i - 1
+        while j >= 1 and g.d[j] < x:
+            g.d[j + 1] = g.d[j]
+            j -= 1
+        g.d[j + 1] = x
 
 
-cdef inline bint target_ok(const RPState *s, int c, int p, int q) noexcept nogil:
-    """Whether player q is a target with an effect for card c activated by p."""
-    cdef int ab = S_AB[c]
-    if ab == AB_TURN_ORDER_OTHER:
-        return q != p and order_changes(s, q, S_AMOUNT[c])
-    if ab == AB_REROLL_ANY:
-        return unplaced(s, q) > 0
-    if ab == AB_STEAL:
-        return q != p and s.forum[q][S_RES[c]] > 0
-    return False
+cdef inline void place_die(RPState *s, int p, int t, int v) noexcept nogil:
+    cdef RPGroup *g = &s.grp[t][p]
+    cdef int k, pos, ng
+    s.dice[p][v] -= 1
+    if g.n:
+        g.d[g.n] = v
+        g.n += 1
+        canonical(g)
+        return
+    ng = rp_ngroups(s, t)
+    pos = ng
+    for k in range(ng):
+        if s.grp[t][s.tord[t][k]].d[0] > v:
+            pos = k
+            break
+    for k in range(ng, pos, -1):
+        s.tord[t][k] = s.tord[t][k - 1]
+    s.tord[t][pos] = p
+    g.n = 1
+    g.d[0] = v
 
 
-ctypedef struct Facts:
-    int unplaced          # p's unplaced dice
-    uint32_t free         # p's unexhausted provinces
+cdef inline void move_to_front(RPState *s, int t, int p) noexcept nogil:
+    cdef int k = rp_group_index(s, t, p)
+    while k > 0:
+        s.tord[t][k] = s.tord[t][k - 1]
+        k -= 1
+    s.tord[t][0] = p
 
 
-cdef inline void gather(const RPState *s, int p, Facts *f) noexcept nogil:
-    f.unplaced = unplaced(s, p)
-    f.free = s.p_own[p] & ~s.p_exh
+cdef inline void lower_die(RPState *s, int p, int t, int pos) noexcept nogil:
+    """Senator: the die drops by one; a 1 becomes a 0 that leads its group, and the group
+    moves to the leftmost section."""
+    cdef RPGroup *g = &s.grp[t][p]
+    cdef int k
+    if g.d[pos] > 1:
+        g.d[pos] -= 1
+        canonical(g)
+        return
+    for k in range(pos, 0, -1):
+        g.d[k] = g.d[k - 1]
+    g.d[0] = 0
+    canonical(g)
+    move_to_front(s, t, p)
 
 
-cdef bint card_usable(const RPState *s, int p, int c, int ctx, const Facts *f) noexcept nogil:
-    """Whether p may activate Senate card c now: it is p's, unexhausted, has its
-    province(s) free, suits the moment and would have an effect."""
-    cdef int ab = S_AB[c], q
-    cdef bint phase2 = ctx == CTX_PLACE or ctx == CTX_AFTER
-    if not ((s.s_own[p] >> c) & 1) or (s.s_exh >> c) & 1:
-        return False
-    if rc_popcount32(f.free & (P_RES_MASK[S_RES[c]] if ab == AB_FORUM_MOVE else P_TYPE_MASK[S_SYM[c]])) < S_NSYM[c]:
-        return False
-    if ab == AB_MILITARY_BONUS:
-        return phase2 and (s.grp[T_MILITARY][p].n > 0 or f.unplaced > 0)
-    if ab == AB_COIN_BONUS:
-        return phase2 and (s.grp[T_MARKET][p].n > 0 or f.unplaced > 0)
-    if ab == AB_REROLL_PLACED_MILITARY:
-        return phase2 and s.grp[T_MILITARY][p].n > 0
-    if ab == AB_REROLL_UNPLACED or ab == AB_INVERT or ab == AB_SHIFT:
-        return phase2 and f.unplaced > 0
-    if ab == AB_CONSUL:
-        return ctx == CTX_PLACE and consul_possible(s, p)
-    if ab == AB_LOWER_PLACED:
-        return phase2 and any_placed_at_least(s, p, 1)
-    if ab == AB_REROLL_ANY or ab == AB_STEAL or ab == AB_TURN_ORDER_OTHER:
-        if ab == AB_TURN_ORDER_OTHER:
-            if ctx != CTX_TRIBUNUS:
-                return False
-        elif not phase2:
-            return False
-        for q in range(s.nplayers):
-            if target_ok(s, c, p, q):
-                return True
-        return False
-    if ab == AB_DISCARD_PROVINCE:
-        return phase2 and (owned_provinces(s) & P_ERA_MASK[DISCARD_ERA - 1]) != 0
-    if ab == AB_TURN_ORDER_SELF:
-        return ctx == CTX_TRIBUNUS and order_changes(s, p, -<int>S_AMOUNT[c])
-    if ab == AB_FORUM_MOVE:
-        return ctx == CTX_FORUM and S_RES[c] == s.ftrack and s.forum[p][S_RES[c]] < FORUM_MAX
-    if ab == AB_SHOW_BONUS:
-        return ctx == CTX_SHOW and rc_popcount32(s.a_show[p]) >= SHOW_MIN
-    return False
+cdef inline void clear_tracks(RPState *s) noexcept nogil:
+    memset(s.tord, RP_NONE, sizeof(s.tord))
+    memset(s.grp, 0, sizeof(s.grp))
+    memset(s.dice, 0, sizeof(s.dice))
 
 
-cdef inline int add_activations(const RPState *s, int p, int ctx, int32_t *out, int n) noexcept nogil:
-    cdef uint32_t avail = s.s_own[p] & ~s.s_exh
-    cdef uint32_t m = avail & S_CTX_MASK[ctx]
-    cdef int c
-    cdef Facts f
-    if s.consul or not m:
-        return n
-    gather(s, p, &f)
-    while m:
-        c = rc_pop_lsb32(&m)
-        if avail & S_TWIN_LOWER[c]:
-            continue  # an identical card with a lower id stands for it
-        if card_usable(s, p, c, ctx, &f):
-            out[n] = A_ACTIVATE + c
-            n += 1
-    return n
-
-
-# ---------------------------------------------------------------------------------------
-# Phase transitions
-
-cdef int rp_chance_kind(const RPState *s) noexcept nogil:
-    """In PH_DEAL: 0 a province is dealt next, 1 a Senate card, 2 an Arena card; -1 the
-    rows are complete."""
-    cdef int k = ROW_SIZE[s.nplayers]
-    if rc_popcount32(s.p_row) < k and s.p_deck:
-        return 0
-    if rc_popcount32(s.s_row) < k and s.s_deck:
-        return 1
-    if rc_popcount32(s.a_row) < ARENA_ROW and s.a_deck:
-        return 2
-    return -1
-
-
-cdef inline uint32_t era_pool(uint32_t deck, const uint32_t *era_masks) noexcept nogil:
-    """The part of a deck that is drawn next: its earliest era still there."""
-    cdef int e
-    for e in range(3):
-        if deck & era_masks[e]:
-            return deck & era_masks[e]
-    return 0
-
+# =======================================================================================
+# Turn flow: phases, rounds and turns, one step, and the forced steps after it
 
 cdef inline void begin_round(RPState *s) noexcept nogil:
     s.phase = PH_DEAL
@@ -992,272 +878,6 @@ cdef inline void after_reroll(RPState *s) noexcept nogil:
     finish_activation(s)
 
 
-# ---------------------------------------------------------------------------------------
-# The kernel interface
-
-cdef void rp_init(void *vs, const int32_t *params) noexcept nogil:
-    cdef RPState *s = <RPState *>vs
-    cdef int n = params[0], p
-    if n < 2 or n > 4:
-        n = 4
-    memset(s, 0, sizeof(RPState))
-    s.nplayers = n
-    s.intrigue = params[1] & 31
-    s.round = 1
-    s.a_deck = ARENA_ALL
-    s.s_deck = S_GAME[n][s.intrigue]
-    s.p_deck = P_GAME[n]
-    for p in range(RP_MAXP):
-        s.order[p] = p if p < n else RP_NONE
-        s.nord[p] = RP_NONE
-    clear_tracks(s)
-    s.card = RP_NONE
-    s.prov_first = RP_NONE
-    s.target = RP_NONE
-    s.rr_pos = RP_NONE
-    s.phase = PH_DEAL
-
-
-cdef int rp_num_players(const void *vs) noexcept nogil:
-    return (<const RPState *>vs).nplayers
-
-
-cdef int rp_current_player(const void *vs) noexcept nogil:
-    cdef const RPState *s = <const RPState *>vs
-    cdef int ph = s.phase
-    if ph == PH_OVER:
-        return RC_TERMINAL
-    if ph == PH_DEAL or ph == PH_ROLL or ph == PH_ORDER or ph == PH_REROLL or ph == PH_DRAW:
-        return RC_CHANCE
-    return s.actor
-
-
-cdef int rp_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
-    cdef const RPState *s = <const RPState *>vs
-    cdef int ph = s.phase, n = 0, k, t, total, c
-    cdef uint32_t pool, m, cands
-    if ph == PH_ROLL or ph == PH_REROLL:
-        for k in range(6):
-            acts[k] = CH_DIE + k
-            probs[k] = 1.0 / 6.0
-        return 6
-    if ph == PH_ORDER:
-        k = order_candidates(s, &cands)
-        while cands:
-            acts[n] = CH_SEAT + rc_pop_lsb32(&cands)
-            probs[n] = 1.0 / k
-            n += 1
-        return n
-    k = 2 if ph == PH_DRAW else rp_chance_kind(s)
-    if k == 0:
-        pool = era_pool(s.p_deck, P_ERA_MASK)
-        total = rc_popcount32(pool)
-        while pool:
-            acts[n] = CH_PROVINCE + rc_pop_lsb32(&pool)
-            probs[n] = 1.0 / total
-            n += 1
-        return n
-    if k == 1:
-        pool = era_pool(s.s_deck, S_ERA_MASK)
-        total = rc_popcount32(pool)
-        m = pool
-        while m:
-            c = rc_pop_lsb32(&m)
-            if pool & S_TWIN_LOWER[c]:
-                continue
-            acts[n] = CH_SENATE + c
-            probs[n] = rc_popcount32(pool & S_TWINS[c]) / <double>total
-            n += 1
-        return n
-    if k == 2:
-        total = rc_popcount32(s.a_deck)
-        for t in range(RP_NATYPES):
-            c = rc_popcount32(s.a_deck & AT_MASK[t])
-            if c:
-                acts[n] = CH_ARENA + t
-                probs[n] = c / <double>total
-                n += 1
-        return n
-    return 0
-
-
-cdef int32_t rp_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
-    cdef const RPState *s = <const RPState *>vs
-    cdef int ph = s.phase, k, c, kind
-    cdef uint32_t pool, cands, full
-    if ph == PH_ROLL or ph == PH_REROLL:
-        return CH_DIE + <int32_t>rc_rng_below(rng, 6)
-    if ph == PH_ORDER:
-        k = order_candidates(s, &cands)
-        k = rc_rng_below(rng, k)
-        while k:
-            cands &= cands - 1
-            k -= 1
-        return CH_SEAT + rc_lsb32(cands)
-    kind = 2 if ph == PH_DRAW else rp_chance_kind(s)
-    if kind == 0:
-        pool = era_pool(s.p_deck, P_ERA_MASK)
-    elif kind == 1:
-        pool = era_pool(s.s_deck, S_ERA_MASK)
-    else:
-        pool = s.a_deck
-    full = pool
-    k = rc_rng_below(rng, rc_popcount32(pool))
-    while k:
-        pool &= pool - 1
-        k -= 1
-    c = rc_lsb32(pool)
-    if kind == 0:
-        return CH_PROVINCE + c
-    if kind == 1:
-        return CH_SENATE + rc_lsb32(full & S_TWINS[c])  # the lowest identical card left
-    return CH_ARENA + A_TYPE[c]
-
-
-cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil:
-    cdef const RPState *s = <const RPState *>vs
-    cdef double probs[MAX_LEGAL]
-    cdef int ph = s.phase, p = s.actor, n = 0, t, v, k, c, ab, q, total
-    cdef uint32_t m, avail
-    cdef const RPGroup *g
-    if ph == PH_OVER:
-        return 0
-    if ph == PH_DEAL or ph == PH_ROLL or ph == PH_ORDER or ph == PH_REROLL or ph == PH_DRAW:
-        return rp_chance_outcomes(vs, out, probs)
-    if ph == PH_PLACE:
-        avail = face_mask(s, p)
-        for t in range(RP_NTRACKS):
-            m = track_faces(s, p, t) & avail
-            while m:
-                out[n] = A_PLACE + t * 6 + rc_pop_lsb32(&m) - 1
-                n += 1
-        if n == 0:
-            out[0] = A_DONE  # no die can be placed: pass
-            n = 1
-        return add_activations(s, p, CTX_PLACE, out, n)
-    if ph == PH_AFTER:
-        out[0] = A_DONE
-        return add_activations(s, p, CTX_AFTER, out, 1)
-    if ph == PH_TRIBUNUS:
-        out[0] = A_DONE
-        return add_activations(s, p, CTX_TRIBUNUS, out, 1)
-    if ph == PH_FORUM:
-        out[0] = A_DONE
-        return add_activations(s, p, CTX_FORUM, out, 1)
-    if ph == PH_SHOW:
-        k = rc_popcount32(s.a_show[p])
-        if k == 0 or k >= SHOW_MIN:
-            out[n] = A_DONE
-            n += 1
-        n = add_activations(s, p, CTX_SHOW, out, n)
-        if k + rc_popcount32(s.a_hand[p]) >= SHOW_MIN:
-            for t in range(RP_NATYPES):
-                if s.a_hand[p] & AT_MASK[t]:
-                    out[n] = A_SHOW + t
-                    n += 1
-        return n
-    if ph == PH_PROVINCE:
-        avail = prov_avail(s, p, s.card)
-        if s.prov_first != RP_NONE:
-            avail &= ~((2u << s.prov_first) - 1)
-        m = avail
-        while m:
-            k = rc_pop_lsb32(&m)
-            if s.prov_left >= 2 and not (avail >> (k + 1)):
-                break  # a second province must follow with a higher id
-            out[n] = A_PROVINCE + k
-            n += 1
-        return n
-    if ph == PH_MARK:
-        if s.marks or s.optional:
-            out[n] = A_DONE
-            n += 1
-        for v in range(s.mark_floor, 7):
-            if s.dice[s.target][v]:
-                out[n] = A_DIE + v
-                n += 1
-        return n
-    if ph == PH_PICK_DIE:
-        for v in range(1, 7):
-            if s.dice[s.target][v]:
-                out[n] = A_DIE + v
-                n += 1
-        return n
-    if ph == PH_SHIFT:
-        out[0] = A_PLUS
-        out[1] = A_MINUS
-        return 2
-    if ph == PH_PICK_PLACED:
-        ab = S_AB[s.card]
-        for t in range(RP_NTRACKS):
-            if ab == AB_REROLL_PLACED_MILITARY and t != T_MILITARY:
-                break
-            g = &s.grp[t][p]
-            for k in range(g.n):
-                if ab == AB_LOWER_PLACED and g.d[k] == 0:
-                    continue
-                if 1 < k < g.n - 1 and g.d[k] == g.d[k - 1]:
-                    continue  # equal middle dice are interchangeable
-                out[n] = A_PLACED + t * 4 + k
-                n += 1
-        return n
-    if ph == PH_TARGET:
-        for q in range(s.nplayers):
-            if target_ok(s, s.card, p, q):
-                out[n] = A_PLAYER + q
-                n += 1
-        return n
-    if ph == PH_DISCARD:
-        m = s.s_own[p]
-        while m:
-            c = rc_pop_lsb32(&m)
-            avail = s.s_own[p] & S_TWIN_LOWER[c]
-            avail &= s.s_exh if (s.s_exh >> c) & 1 else ~s.s_exh
-            if avail:
-                continue
-            out[n] = A_SENATE + c
-            n += 1
-        return n
-    if ph == PH_TARGET_PROV:
-        m = owned_provinces(s) & P_ERA_MASK[DISCARD_ERA - 1]
-        while m:
-            out[n] = A_PROVINCE + rc_pop_lsb32(&m)
-            n += 1
-        return n
-    if ph == PH_MILITARY:
-        out[n] = A_DONE
-        n += 1
-        if rc_popcount32(s.p_own[p]) < ARCHES:
-            m = s.p_row & ~((1u << s.floor) - 1)
-            while m:
-                k = rc_pop_lsb32(&m)
-                if P_POWER[k] <= s.budget:
-                    out[n] = A_PROVINCE + k
-                    n += 1
-        return n
-    if ph == PH_SENATE:
-        m = s.s_row
-        while m:
-            c = rc_pop_lsb32(&m)
-            if s.s_row & S_TWIN_LOWER[c]:
-                continue
-            out[n] = A_SENATE + c
-            n += 1
-        return n
-    if ph == PH_MARKET:
-        out[n] = A_DONE
-        n += 1
-        for t in range(s.floor, RP_NATYPES):
-            if s.a_row & AT_MASK[t] and AT_COST[t] <= s.budget:
-                out[n] = A_BUY + t
-                n += 1
-        if s.budget >= FACE_DOWN_COST and s.a_deck:
-            out[n] = A_DRAW
-            n += 1
-        return n
-    return 0
-
-
 cdef void rp_step(RPState *s, int32_t a) noexcept nogil:
     """One decision or chance outcome and its direct effects; no forced steps."""
     cdef int ph = s.phase, p = s.actor, k, c, t, v, q, ab
@@ -1304,8 +924,8 @@ cdef void rp_step(RPState *s, int32_t a) noexcept nogil:
         elif A_ACTIVATE <= a < A_PROVINCE:
             begin_activation(s, a - A_ACTIVATE, ph)
         elif a < A_DONE:
-            t = a // 6
-            place_die(s, p, t, a - t * 6 + 1)
+            t = (a - A_PLACE) // RP_FACES
+            place_die(s, p, t, a - A_PLACE - t * RP_FACES + 1)
             s.consul = 0
             s.phase = PH_AFTER
         else:  # A_SHOW: the copy every player knows goes first, so no knowledge is lost
@@ -1343,8 +963,8 @@ cdef void rp_step(RPState *s, int32_t a) noexcept nogil:
         if s.rr_pos == RP_NONE:
             s.dice[s.target][v] += 1
         else:
-            g = &s.grp[s.rr_pos >> 2][s.target]
-            g.d[s.rr_pos & 3] = v
+            g = &s.grp[s.rr_pos // RP_DICE][s.target]
+            g.d[s.rr_pos % RP_DICE] = v
             canonical(g)
         s.marks -= 1
         after_reroll(s)
@@ -1353,7 +973,7 @@ cdef void rp_step(RPState *s, int32_t a) noexcept nogil:
         ab = S_AB[s.card]
         if ab == AB_INVERT:
             s.dice[s.target][v] -= 1
-            s.dice[s.target][7 - v] += 1
+            s.dice[s.target][RP_FACES + 1 - v] += 1
             finish_activation(s)
         elif ab == AB_SHIFT:
             s.die = v
@@ -1367,12 +987,12 @@ cdef void rp_step(RPState *s, int32_t a) noexcept nogil:
     elif ph == PH_SHIFT:
         v = s.die
         s.dice[s.target][v] -= 1
-        s.dice[s.target][v % 6 + 1 if a == A_PLUS else (v + 4) % 6 + 1] += 1
+        s.dice[s.target][v % RP_FACES + 1 if a == A_PLUS else (v + RP_FACES - 2) % RP_FACES + 1] += 1
         finish_activation(s)
     elif ph == PH_PICK_PLACED:
         k = a - A_PLACED
         if S_AB[s.card] == AB_LOWER_PLACED:
-            lower_die(s, p, k >> 2, k & 3)
+            lower_die(s, p, k // RP_DICE, k % RP_DICE)
             finish_activation(s)
         else:
             s.rr_pos = k
@@ -1514,7 +1134,7 @@ cdef void rp_forced(RPState *s) noexcept nogil:
     """Takes every step with a single legal action (chance included) until a player or
     chance has a real choice or the game ends; each step moves the game on, so a game's
     length bounds the loop."""
-    cdef int32_t buf[MAX_LEGAL]
+    cdef int32_t buf[RP_MAXLEGAL]
     cdef int guard
     cdef int32_t f
     for guard in range(RP_MAX_GAME_LENGTH):
@@ -1526,6 +1146,272 @@ cdef void rp_forced(RPState *s) noexcept nogil:
                 return
             f = buf[0]
         rp_step(s, f)
+
+
+# =======================================================================================
+# Interface: the rc_kernel functions, in the table's order
+
+cdef void rp_init(void *vs, const int32_t *params) noexcept nogil:
+    cdef RPState *s = <RPState *>vs
+    cdef int n = params[0], p
+    if n < RP_MINP or n > RP_MAXP:
+        n = RP_MAXP
+    memset(s, 0, sizeof(RPState))
+    s.nplayers = n
+    s.intrigue = params[1] & RP_INTRIGUE_ALL
+    s.round = 1
+    s.a_deck = ARENA_ALL
+    s.s_deck = S_GAME[n][s.intrigue]
+    s.p_deck = P_GAME[n]
+    for p in range(RP_MAXP):
+        s.order[p] = p if p < n else RP_NONE
+        s.nord[p] = RP_NONE
+    clear_tracks(s)
+    s.card = RP_NONE
+    s.prov_first = RP_NONE
+    s.target = RP_NONE
+    s.rr_pos = RP_NONE
+    s.phase = PH_DEAL
+
+
+cdef int rp_num_players(const void *vs) noexcept nogil:
+    return (<const RPState *>vs).nplayers
+
+
+cdef int rp_current_player(const void *vs) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    cdef int ph = s.phase
+    if ph == PH_OVER:
+        return RC_TERMINAL
+    if ph == PH_DEAL or ph == PH_ROLL or ph == PH_ORDER or ph == PH_REROLL or ph == PH_DRAW:
+        return RC_CHANCE
+    return s.actor
+
+
+cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    cdef double probs[RP_MAXLEGAL]
+    cdef int ph = s.phase, p = s.actor, n = 0, t, v, k, c, ab, q, total
+    cdef uint32_t m, avail
+    cdef const RPGroup *g
+    if ph == PH_OVER:
+        return 0
+    if ph == PH_DEAL or ph == PH_ROLL or ph == PH_ORDER or ph == PH_REROLL or ph == PH_DRAW:
+        return rp_chance_outcomes(vs, out, probs)
+    if ph == PH_PLACE:
+        avail = face_mask(s, p)
+        for t in range(RP_NTRACKS):
+            m = track_faces(s, p, t) & avail
+            while m:
+                out[n] = A_PLACE + t * RP_FACES + rc_pop_lsb32(&m) - 1
+                n += 1
+        if n == 0:
+            out[0] = A_DONE  # no die can be placed: pass
+            n = 1
+        return add_activations(s, p, CTX_PLACE, out, n)
+    if ph == PH_AFTER:
+        out[0] = A_DONE
+        return add_activations(s, p, CTX_AFTER, out, 1)
+    if ph == PH_TRIBUNUS:
+        out[0] = A_DONE
+        return add_activations(s, p, CTX_TRIBUNUS, out, 1)
+    if ph == PH_FORUM:
+        out[0] = A_DONE
+        return add_activations(s, p, CTX_FORUM, out, 1)
+    if ph == PH_SHOW:
+        k = rc_popcount32(s.a_show[p])
+        if k == 0 or k >= SHOW_MIN:
+            out[n] = A_DONE
+            n += 1
+        n = add_activations(s, p, CTX_SHOW, out, n)
+        if k + rc_popcount32(s.a_hand[p]) >= SHOW_MIN:
+            for t in range(RP_NATYPES):
+                if s.a_hand[p] & AT_MASK[t]:
+                    out[n] = A_SHOW + t
+                    n += 1
+        return n
+    if ph == PH_PROVINCE:
+        avail = prov_avail(s, p, s.card)
+        if s.prov_first != RP_NONE:
+            avail &= ~((2u << s.prov_first) - 1)
+        m = avail
+        while m:
+            k = rc_pop_lsb32(&m)
+            if s.prov_left >= 2 and not (avail >> (k + 1)):
+                break  # a second province must follow with a higher id
+            out[n] = A_PROVINCE + k
+            n += 1
+        return n
+    if ph == PH_MARK:
+        if s.marks or s.optional:
+            out[n] = A_DONE
+            n += 1
+        for v in range(s.mark_floor, RP_FACES + 1):
+            if s.dice[s.target][v]:
+                out[n] = A_DIE + v
+                n += 1
+        return n
+    if ph == PH_PICK_DIE:
+        for v in range(1, RP_FACES + 1):
+            if s.dice[s.target][v]:
+                out[n] = A_DIE + v
+                n += 1
+        return n
+    if ph == PH_SHIFT:
+        out[0] = A_PLUS
+        out[1] = A_MINUS
+        return 2
+    if ph == PH_PICK_PLACED:
+        ab = S_AB[s.card]
+        for t in range(RP_NTRACKS):
+            if ab == AB_REROLL_PLACED_MILITARY and t != T_MILITARY:
+                break
+            g = &s.grp[t][p]
+            for k in range(g.n):
+                if ab == AB_LOWER_PLACED and g.d[k] == 0:
+                    continue
+                if 1 < k < g.n - 1 and g.d[k] == g.d[k - 1]:
+                    continue  # equal middle dice are interchangeable
+                out[n] = A_PLACED + t * RP_DICE + k
+                n += 1
+        return n
+    if ph == PH_TARGET:
+        for q in range(s.nplayers):
+            if target_ok(s, s.card, p, q):
+                out[n] = A_PLAYER + q
+                n += 1
+        return n
+    if ph == PH_DISCARD:
+        m = s.s_own[p]
+        while m:
+            c = rc_pop_lsb32(&m)
+            avail = s.s_own[p] & S_TWIN_LOWER[c]
+            avail &= s.s_exh if (s.s_exh >> c) & 1 else ~s.s_exh
+            if avail:
+                continue
+            out[n] = A_SENATE + c
+            n += 1
+        return n
+    if ph == PH_TARGET_PROV:
+        m = owned_provinces(s) & P_ERA_MASK[DISCARD_ERA - 1]
+        while m:
+            out[n] = A_PROVINCE + rc_pop_lsb32(&m)
+            n += 1
+        return n
+    if ph == PH_MILITARY:
+        out[n] = A_DONE
+        n += 1
+        if rc_popcount32(s.p_own[p]) < ARCHES:
+            m = s.p_row & ~((1u << s.floor) - 1)
+            while m:
+                k = rc_pop_lsb32(&m)
+                if P_POWER[k] <= s.budget:
+                    out[n] = A_PROVINCE + k
+                    n += 1
+        return n
+    if ph == PH_SENATE:
+        m = s.s_row
+        while m:
+            c = rc_pop_lsb32(&m)
+            if s.s_row & S_TWIN_LOWER[c]:
+                continue
+            out[n] = A_SENATE + c
+            n += 1
+        return n
+    if ph == PH_MARKET:
+        out[n] = A_DONE
+        n += 1
+        for t in range(s.floor, RP_NATYPES):
+            if s.a_row & AT_MASK[t] and AT_COST[t] <= s.budget:
+                out[n] = A_BUY + t
+                n += 1
+        if s.budget >= FACE_DOWN_COST and s.a_deck:
+            out[n] = A_DRAW
+            n += 1
+        return n
+    return 0
+
+
+cdef int rp_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    cdef int ph = s.phase, n = 0, k, t, total, c
+    cdef uint32_t pool, m, cands
+    if ph == PH_ROLL or ph == PH_REROLL:
+        for k in range(RP_FACES):
+            acts[k] = CH_DIE + k
+            probs[k] = 1.0 / RP_FACES
+        return RP_FACES
+    if ph == PH_ORDER:
+        k = order_candidates(s, &cands)
+        while cands:
+            acts[n] = CH_SEAT + rc_pop_lsb32(&cands)
+            probs[n] = 1.0 / k
+            n += 1
+        return n
+    k = 2 if ph == PH_DRAW else rp_chance_kind(s)
+    if k == 0:
+        pool = era_pool(s.p_deck, P_ERA_MASK)
+        total = rc_popcount32(pool)
+        while pool:
+            acts[n] = CH_PROVINCE + rc_pop_lsb32(&pool)
+            probs[n] = 1.0 / total
+            n += 1
+        return n
+    if k == 1:
+        pool = era_pool(s.s_deck, S_ERA_MASK)
+        total = rc_popcount32(pool)
+        m = pool
+        while m:
+            c = rc_pop_lsb32(&m)
+            if pool & S_TWIN_LOWER[c]:
+                continue
+            acts[n] = CH_SENATE + c
+            probs[n] = rc_popcount32(pool & S_TWINS[c]) / <double>total
+            n += 1
+        return n
+    if k == 2:
+        total = rc_popcount32(s.a_deck)
+        for t in range(RP_NATYPES):
+            c = rc_popcount32(s.a_deck & AT_MASK[t])
+            if c:
+                acts[n] = CH_ARENA + t
+                probs[n] = c / <double>total
+                n += 1
+        return n
+    return 0
+
+
+cdef int32_t rp_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    cdef int ph = s.phase, k, c, kind
+    cdef uint32_t pool, cands, full
+    if ph == PH_ROLL or ph == PH_REROLL:
+        return CH_DIE + <int32_t>rc_rng_below(rng, RP_FACES)
+    if ph == PH_ORDER:
+        k = order_candidates(s, &cands)
+        k = rc_rng_below(rng, k)
+        while k:
+            cands &= cands - 1
+            k -= 1
+        return CH_SEAT + rc_lsb32(cands)
+    kind = 2 if ph == PH_DRAW else rp_chance_kind(s)
+    if kind == 0:
+        pool = era_pool(s.p_deck, P_ERA_MASK)
+    elif kind == 1:
+        pool = era_pool(s.s_deck, S_ERA_MASK)
+    else:
+        pool = s.a_deck
+    full = pool
+    k = rc_rng_below(rng, rc_popcount32(pool))
+    while k:
+        pool &= pool - 1
+        k -= 1
+    c = rc_lsb32(pool)
+    if kind == 0:
+        return CH_PROVINCE + c
+    if kind == 1:
+        return CH_SENATE + rc_lsb32(full & S_TWINS[c])  # the lowest identical card left
+    return CH_ARENA + A_TYPE[c]
 
 
 cdef void rp_apply(void *vs, int32_t a) noexcept nogil:
@@ -1561,17 +1447,6 @@ cdef void rp_scores(const void *vs, int32_t *out) noexcept nogil:
     for p in range(s.nplayers):
         rp_score(s, p, sc)
         out[p] = sc[SC_TOTAL]
-
-
-cdef uint32_t rp_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
-    cdef const RPState *s = <const RPState *>vs
-    if observer == s.actor:
-        return <uint32_t>a
-    if s.phase == PH_SHOW and A_SHOW <= a < A_SHOW + RP_NATYPES:
-        return RC_HIDDEN | 1   # a card joins the show, face down
-    if s.phase == PH_DRAW:
-        return RC_HIDDEN | 2   # a face-down Arena card
-    return <uint32_t>a
 
 
 cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
@@ -1622,8 +1497,19 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
         s.a_hand[q] = held & ~show
 
 
-# ---------------------------------------------------------------------------------------
-# Validation of a struct from outside
+cdef uint32_t rp_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
+    cdef const RPState *s = <const RPState *>vs
+    if observer == s.actor:
+        return <uint32_t>a
+    if s.phase == PH_SHOW and A_SHOW <= a < A_SHOW + RP_NATYPES:
+        return RC_HIDDEN | 1   # a card joins the show, face down
+    if s.phase == PH_DRAW:
+        return RC_HIDDEN | 2   # a face-down Arena card
+    return <uint32_t>a
+
+
+# =======================================================================================
+# Validation: a struct from outside, as a sequence of named checks
 
 cdef inline bint ability_phase(int ph) noexcept nogil:
     return PH_PROVINCE <= ph <= PH_TARGET_PROV
@@ -1640,7 +1526,7 @@ cdef inline const char *check_decks(const RPState *s, int K) noexcept nogil:
         if s.phase == PH_OVER:
             total = K * ROUNDS
         end = 0
-        for e in range(3):  # era e holds the cards of its rounds not dealt yet
+        for e in range(RP_NERAS):  # era e holds the cards of its rounds not dealt yet
             size = K * ERA_ROUNDS[e]
             end += size
             expect = end - total
@@ -1670,7 +1556,7 @@ cdef inline const char *check_cards(const RPState *s) noexcept nogil:
             for i in range(RP_NRES):
                 if s.forum[p][i]:
                     return "an unused seat holds something"
-            for i in range(8):
+            for i in range(RP_DIE_SLOTS):
                 if s.dice[p][i]:
                     return "an unused seat holds something"
             continue
@@ -1717,8 +1603,11 @@ cdef inline const char *check_dice(const RPState *s, int ep) noexcept nogil:
     cdef uint32_t seen
     cdef const RPGroup *g
     for p in range(RP_MAXP):
-        if s.dice[p][7] or s.dice[p][0]:
-            return "unplaced die with face 0 or 7"
+        for v in range(RP_FACES + 1, RP_DIE_SLOTS):
+            if s.dice[p][v]:
+                return "unplaced die with a face above 6"
+        if s.dice[p][0]:
+            return "unplaced die with face 0"
     for t in range(RP_NTRACKS):
         seen = 0
         k = rp_ngroups(s, t)
@@ -1735,7 +1624,7 @@ cdef inline const char *check_dice(const RPState *s, int ep) noexcept nogil:
             if g.n > RP_DICE or (g.n > 0) != ((seen >> q) & 1):
                 return "group size does not match the track"
             for i in range(RP_DICE):
-                if (i < g.n and g.d[i] > 6) or (i >= g.n and g.d[i]):
+                if (i < g.n and g.d[i] > RP_FACES) or (i >= g.n and g.d[i]):
                     return "die face out of range"
             for i in range(2, g.n - 1):
                 if g.d[i] > g.d[i - 1]:
@@ -1744,7 +1633,7 @@ cdef inline const char *check_dice(const RPState *s, int ep) noexcept nogil:
             return "dice on a track outside phases 2 and 3"
     for p in range(n):
         total = 0
-        for v in range(7):
+        for v in range(RP_FACES + 1):
             total += s.dice[p][v]
         for t in range(RP_NTRACKS):
             total += s.grp[t][p].n
@@ -1795,15 +1684,15 @@ cdef inline const char *check_activation(const RPState *s) noexcept nogil:
         return "target out of range"
     if s.target != s.actor and not (ab == AB_REROLL_ANY and (ph == PH_PICK_DIE or ph == PH_REROLL)):
         return "target set for a card that targets no one"
-    if s.marks > RP_DICE or s.mark_floor > 6 or s.passes > 1 or s.optional > 1 or s.die > 6:
+    if s.marks > RP_DICE or s.mark_floor > RP_FACES or s.passes > 1 or s.optional > 1 or s.die > RP_FACES:
         return "re-roll counters out of range"
     if ph == PH_REROLL and s.marks == 0:
         return "re-roll with nothing to re-roll"
     if ph != PH_MARK and ph != PH_REROLL and (s.marks or s.mark_floor or s.passes or s.optional):
         return "re-roll counters outside a re-roll"
     if s.rr_pos != RP_NONE:
-        if ph != PH_REROLL or ab != AB_REROLL_PLACED_MILITARY or (s.rr_pos >> 2) != T_MILITARY \
-                or (s.rr_pos & 3) >= s.grp[T_MILITARY][s.actor].n or s.marks != 1:
+        if ph != PH_REROLL or ab != AB_REROLL_PLACED_MILITARY or (s.rr_pos // RP_DICE) != T_MILITARY \
+                or (s.rr_pos % RP_DICE) >= s.grp[T_MILITARY][s.actor].n or s.marks != 1:
             return "placed re-roll out of place"
     if ph == PH_MARK and ab != AB_REROLL_UNPLACED:
         return "re-roll marks for a card that does not re-roll"
@@ -1834,10 +1723,10 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
     cdef uint32_t seen
     cdef bint in_act
     cdef const char *msg
-    cdef int32_t buf[MAX_LEGAL]
-    if n < 2 or n > 4:
+    cdef int32_t buf[RP_MAXLEGAL]
+    if n < RP_MINP or n > RP_MAXP:
         return "nplayers must be 2, 3 or 4"
-    if s.intrigue > 31:
+    if s.intrigue > RP_INTRIGUE_ALL:
         return "intrigue mask out of range"
     if s.round < 1 or s.round > ROUNDS:
         return "round out of range"
@@ -1862,9 +1751,10 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
     if ph != PH_OVER and ep >= PH_FORUM and not SCORING_ROUND[s.round]:
         return "scoring outside a scoring round"
     for p in range(n):
-        if s.vp_forum[p] > 60 or s.vp_arena[p] > 60 or s.mil_bonus[p] > 8 or s.coin_bonus[p] > 8:
+        if s.vp_forum[p] > MAX_VP or s.vp_arena[p] > MAX_VP or s.mil_bonus[p] > MAX_BONUS \
+                or s.coin_bonus[p] > MAX_BONUS:
             return "VP or bonus out of range"
-        if s.adj[p] < -8 or s.adj[p] > 20:
+        if s.adj[p] < MIN_ADJ or s.adj[p] > MAX_ADJ:
             return "Tribunus change out of range"
         for i in range(RP_NRES):
             if s.forum[p][i] > FORUM_MAX:
@@ -1933,9 +1823,9 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
         t = T_MILITARY if ph == PH_MILITARY else T_SENATE if ph == PH_SENATE else T_MARKET
         if s.rpos >= rp_ngroups(s, t) or s.actor != s.tord[t][s.rpos]:
             return "resolving a section that is not there"
-        if ph == PH_MILITARY and (s.floor > RP_NPROV or s.budget > 40):
+        if ph == PH_MILITARY and (s.floor > RP_NPROV or s.budget > MAX_BUDGET):
             return "military resolution counters out of range"
-        if (ph == PH_MARKET or ph == PH_DRAW) and (s.floor >= RP_NATYPES or s.budget > 40):
+        if (ph == PH_MARKET or ph == PH_DRAW) and (s.floor >= RP_NATYPES or s.budget > MAX_BUDGET):
             return "market resolution counters out of range"
         if ph == PH_DRAW and not s.a_deck:
             return "face-down draw from an empty deck"
@@ -1961,20 +1851,137 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
     return NULL
 
 
-# ---------------------------------------------------------------------------------------
+# =======================================================================================
+# Tables from data: fills the Tables section from data.py at import
+
+def _load_tables():
+    global ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
+    global REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA, FACES
+    global SHOW_BONUS_AMOUNT
+    d = _data
+    ab_codes = {d.MILITARY_BONUS: AB_MILITARY_BONUS, d.COIN_BONUS: AB_COIN_BONUS,
+                d.REROLL_PLACED_MILITARY: AB_REROLL_PLACED_MILITARY,
+                d.REROLL_UNPLACED: AB_REROLL_UNPLACED, d.INVERT: AB_INVERT, d.SHIFT: AB_SHIFT,
+                d.CONSUL: AB_CONSUL, d.TURN_ORDER_SELF: AB_TURN_ORDER_SELF,
+                d.TURN_ORDER_OTHER: AB_TURN_ORDER_OTHER, d.LOWER_PLACED: AB_LOWER_PLACED,
+                d.FORUM_MOVE: AB_FORUM_MOVE, d.ENDGAME_REGIONS: AB_ENDGAME_REGIONS,
+                d.ENDGAME_TYPE: AB_ENDGAME_TYPE, d.ENDGAME_PAIRS: AB_ENDGAME_PAIRS,
+                d.REROLL_ANY: AB_REROLL_ANY, d.DISCARD_PROVINCE: AB_DISCARD_PROVINCE,
+                d.STEAL: AB_STEAL, d.SHOW_BONUS: AB_SHOW_BONUS}
+    assert len(ab_codes) == AB_N
+    assert len(d.PROVINCES) == RP_NPROV and len(d.SENATE) == RP_NSENATE
+    assert len(d.ARENA) == RP_NATYPES and len(d.REGIONS) == RP_NREGIONS
+    assert d.SECTIONS == RP_DICE and d.DICE == RP_DICE and len(d.TRACKS) == RP_NTRACKS
+    assert len(d.SHOW_RANKS) == RP_NRANKS and d.FACES == RP_FACES
+    assert len(d.ERAS) == RP_NERAS and len(d.INTRIGUE_TITLES) == RP_NINTRIGUE
+    assert min(d.ROW_SIZE) == RP_MINP and max(d.ROW_SIZE) == RP_MAXP
+    memset(P_TYPE_MASK, 0, sizeof(P_TYPE_MASK))
+    memset(P_RES_MASK, 0, sizeof(P_RES_MASK))
+    memset(P_ERA_MASK, 0, sizeof(P_ERA_MASK))
+    memset(P_REGION_MASK, 0, sizeof(P_REGION_MASK))
+    for i, pr in enumerate(d.PROVINCES):
+        P_ERA[i] = pr.era
+        P_POWER[i] = pr.power
+        P_TYPE[i] = d.PROVINCE_TYPES.index(pr.type)
+        P_RES[i] = d.RESOURCES.index(pr.resource)
+        P_REGION[i] = d.REGIONS.index(pr.region)
+        P_TYPE_MASK[P_TYPE[i]] |= 1u << i
+        P_RES_MASK[P_RES[i]] |= 1u << i
+        P_ERA_MASK[pr.era - 1] |= 1u << i
+        P_REGION_MASK[P_REGION[i]] |= 1u << i
+    memset(P_GAME, 0, sizeof(P_GAME))
+    memset(S_GAME, 0, sizeof(S_GAME))
+    for n in range(RP_MINP, RP_MAXP + 1):
+        for i in d.provinces_in_game(n):
+            P_GAME[n] |= 1u << i
+        for mask in range(RP_INTRIGUE_ALL + 1):
+            for c in d.senate_in_game(n, mask):
+                S_GAME[n][mask] |= 1u << c
+    memset(S_ERA_MASK, 0, sizeof(S_ERA_MASK))
+    for c, card in enumerate(d.SENATE):
+        S_ERA[c] = card.era
+        S_SYM[c] = d.PROVINCE_TYPES.index(card.symbol)
+        S_NSYM[c] = card.symbols
+        S_AB[c] = ab_codes[card.ability]
+        S_AMOUNT[c] = card.amount
+        S_RES[c] = d.RESOURCES.index(card.resource) if card.resource else RP_NONE
+        S_PTYPE[c] = d.PROVINCE_TYPES.index(card.province_type) if card.province_type else RP_NONE
+        S_ERA_MASK[card.era - 1] |= 1u << c
+        twins = [j for j, o in enumerate(d.SENATE) if _same_card(o, card)]
+        S_CANON[c] = twins[0]
+        S_TWIN_LOWER[c] = 0
+        S_TWINS[c] = 0
+        for j in twins:
+            S_TWINS[c] |= 1u << j
+            if j < c:
+                S_TWIN_LOWER[c] |= 1u << j
+        if card.ability == d.SHOW_BONUS:
+            SHOW_BONUS_AMOUNT = card.amount
+    timing_ctx = {d.PHASE_2: (CTX_PLACE, CTX_AFTER), d.PHASE_1: (CTX_TRIBUNUS,), d.END: ()}
+    memset(S_CTX_MASK, 0, sizeof(S_CTX_MASK))
+    for c, card in enumerate(d.SENATE):
+        timing = d.ABILITY_TIMING[card.ability]
+        if timing == d.SCORING:
+            ctxs = (CTX_FORUM,) if card.ability == d.FORUM_MOVE else (CTX_SHOW,)
+        else:
+            ctxs = timing_ctx[timing]
+        if card.ability == d.CONSUL:
+            ctxs = (CTX_PLACE,)
+        for x in ctxs:
+            S_CTX_MASK[x] |= 1u << c
+    types = d.arena_card_types()
+    assert len(types) == RP_NARENA
+    memset(AT_MASK, 0, sizeof(AT_MASK))
+    for c, t in enumerate(types):
+        A_TYPE[c] = t
+        AT_MASK[t] |= 1u << c
+    for t, at in enumerate(d.ARENA):
+        AT_CAT[t] = d.CATEGORIES.index(at.category)
+        AT_COST[t] = at.cost
+    for r, (_name, vp) in enumerate(d.SHOW_RANKS):
+        RANK_VP[r] = vp
+    memset(ROW_SIZE, 0, sizeof(ROW_SIZE))
+    for n, k in d.ROW_SIZE.items():
+        ROW_SIZE[n] = k
+    memset(ERA_ROUNDS, 0, sizeof(ERA_ROUNDS))
+    memset(SCORING_ROUND, 0, sizeof(SCORING_ROUND))
+    assert d.ROUNDS == RP_ROUNDS and list(d.ERA_OF_ROUND) == sorted(d.ERA_OF_ROUND)
+    for e in d.ERA_OF_ROUND:
+        ERA_ROUNDS[e - 1] += 1
+    for r in d.SCORING_ROUNDS:
+        SCORING_ROUND[r] = 1
+    ROUNDS = d.ROUNDS
+    FORUM_MAX = d.FORUM_MAX
+    ARCHES = d.ARCHES
+    FACE_DOWN_COST = d.FACE_DOWN_COST
+    ARENA_ROW = d.ARENA_ROW
+    SHOW_MIN = d.SHOW_MIN
+    BEST_SHOW_BONUS = d.BEST_SHOW_BONUS
+    REGION_MAJORITY_VP = d.REGION_MAJORITY_VP
+    REGION_ALL_VP = d.REGION_ALL_VP
+    REGION_TIE_VP = d.REGION_TIE_VP
+    DISCARD_ERA = d.DISCARD_PROVINCE_ERA
+    FACES = d.FACES
+
+
+def _same_card(a, b):
+    """Two Senate cards are interchangeable in play when only their 2-player status
+    differs (the two Legatus)."""
+    return a._replace(two_player=True) == b._replace(two_player=True)
+
+
+_load_tables()
+
+
+# =======================================================================================
+# Kernel table: RP_KERNEL filled slot by slot, and kernel_capsule
 
 cdef rc_kernel RP_KERNEL
 RP_KERNEL.abi_version = RC_ABI_VERSION
 RP_KERNEL.state_size = sizeof(RPState)
 RP_KERNEL.state_version = 1
 RP_KERNEL.num_actions = RP_NUM_ACTIONS
-RP_KERNEL.max_legal = MAX_LEGAL
-# A true bound on the actions of one game (forced steps included), per round with 4
-# players: deal 13, roll 16, Tribunus phase 4 + 3 (one Tribunus card at most), turn-order
-# ties 3, placement 16 turns x 2, phase-2 activations at most 20 cards x (1 activation +
-# 2 provinces + 18 parameters and re-rolls, Proconsul's worst), Military 4 + 4, Senate 4,
-# Black Market 5 purchases + 4 x (5 face-down draws x 2 + done), forum 12 + 2 x 2, shows
-# 31 cards + 4 + 2: 605 a round, 3025 a game.
+RP_KERNEL.max_legal = RP_MAXLEGAL
 RP_KERNEL.max_game_length = RP_MAX_GAME_LENGTH
 RP_KERNEL.init = rp_init
 RP_KERNEL.num_players = rp_num_players

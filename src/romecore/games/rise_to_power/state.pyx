@@ -147,7 +147,7 @@ cdef class RiseToPowerState(State):
         cdef RPState *s = _st(self)
         cdef int ph = s.phase, t, v, k
         if A_PLACE <= a < A_DONE:
-            t, v = divmod(a - A_PLACE, 6)
+            t, v = divmod(a - A_PLACE, RP_FACES)
             return f"place a {v + 1} on {_data.TRACKS[t]}" + (" with Consul" if s.consul else "")
         if a == A_DONE:
             return {PH_PLACE: "pass (no die can be placed)", PH_AFTER: "end turn",
@@ -183,28 +183,28 @@ cdef class RiseToPowerState(State):
             if ph == PH_PICK_DIE and s.card < RP_NSENATE:
                 ab = rp_ability(s.card)
                 if ab == AB_INVERT:
-                    return f"invert a {v} into a {7 - v}"
+                    return f"invert a {v} into a {RP_FACES + 1 - v}"
                 if ab == AB_SHIFT:
                     return f"change a {v}"
                 return f"re-roll P{s.target}'s {v}"
             return f"die {v}"
         if A_PLACED <= a < A_PLUS:
-            t, k = divmod(a - A_PLACED, 4)
+            t, k = divmod(a - A_PLACED, RP_DICE)
             verb = "re-roll" if ph == PH_PICK_PLACED and s.card < RP_NSENATE and \
                 rp_ability(s.card) == AB_REROLL_PLACED_MILITARY else "lower"
             g = self._group(t, s.actor)
             what = f"the {g[k]}" if k < len(g) else "the die"
             return f"{verb} {what} at position {k + 1} on {_data.TRACKS[t]}"
         if a == A_PLUS or a == A_MINUS:
-            v = s.die if 1 <= s.die <= 6 else 1
-            w = v % 6 + 1 if a == A_PLUS else (v + 4) % 6 + 1
+            v = s.die if 1 <= s.die <= RP_FACES else 1
+            w = v % RP_FACES + 1 if a == A_PLUS else (v + RP_FACES - 2) % RP_FACES + 1
             return f"{'raise' if a == A_PLUS else 'lower'} the {v} to a {w}"
         if A_PLAYER <= a < CH_DIE:
             return f"target P{a - A_PLAYER}"
         if CH_DIE <= a < CH_PROVINCE:
             v = a - CH_DIE + 1
             if ph == PH_ROLL:
-                return f"P{s.step // 4} rolls a {v}"
+                return f"P{s.step // RP_DICE} rolls a {v}"
             return f"the re-roll gives a {v}"
         if CH_PROVINCE <= a < CH_SENATE:
             return f"province dealt: {_PROV[a - CH_PROVINCE].name}"
@@ -221,7 +221,7 @@ cdef class RiseToPowerState(State):
         if ph in (PH_DEAL, PH_ROLL, PH_ORDER, PH_REROLL, PH_DRAW):
             return "this is a chance node: apply one of chance_outcomes()"
         if A_PLACE <= a < A_DONE and ph == PH_PLACE:
-            t, v = divmod(a - A_PLACE, 6)
+            t, v = divmod(a - A_PLACE, RP_FACES)
             v += 1
             if not s.dice[p][v]:
                 return f"you have no unplaced {v}"
@@ -297,7 +297,7 @@ cdef class RiseToPowerState(State):
                 "passes": s.passes,
                 "optional": bool(s.optional),
                 "die": s.die,
-                "placed_die": None if s.rr_pos == RP_NONE else [s.rr_pos >> 2, s.rr_pos & 3],
+                "placed_die": None if s.rr_pos == RP_NONE else [s.rr_pos // RP_DICE, s.rr_pos % RP_DICE],
             }
         return {
             "round": s.round,
@@ -530,7 +530,7 @@ cdef class RiseToPowerState(State):
             elif not isinstance(pd_, list) or len(pd_) != 2:
                 _bad("placed_die must be [track, position] or null")
             else:
-                s.rr_pos = _ival(pd_[0], "placed_die track", 0, RP_NTRACKS - 1) * 4 \
+                s.rr_pos = _ival(pd_[0], "placed_die track", 0, RP_NTRACKS - 1) * RP_DICE \
                     + _ival(pd_[1], "placed_die position", 0, RP_DICE - 1)
         res = _dict(d, "resolution")
         s.rpos = _int(res, "section", 0, 0, RP_MAXP - 1)
