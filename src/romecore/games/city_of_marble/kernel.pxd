@@ -1,35 +1,39 @@
 # cython: language_level=3
-"""Rome: City of Marble kernel: the state struct, the action ids and the C functions the
-Python state class and the heuristic read it through.  See kernel.pyx for the rules and
-``romecore.games.city_of_marble`` for the encoding."""
+"""Rome: City of Marble kernel: the bounds, the action ids, the struct and the C functions the
+Python state class and the heuristic read it through (in the order of KERNELS.md).  See
+kernel.pyx for the rules and ``romecore.games.city_of_marble`` for the encoding."""
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 
 cdef enum:
+    # bounds (data.py's values; kernel.pyx asserts them against the data at import)
     CM_MAXP = 4
     CM_NCOL = 4
+    CM_NPAIRS = 6         # colour pairs of a two-stack draw
     CM_MAXSITES = 40      # bitset capacity (the board file has 37 sites)
-    CM_TRIW = 4           # 64-bit words of a triangle set (10 sites a word)
-    CM_PLW = 6            # 64-bit words of a placement set (7 sites a word)
+    CM_SITE_TRIS = 6      # triangles of a site
+    CM_SITE_PLS = 9       # placements of a site: 6 spokes, 3 across rim edges
+    CM_TRI_SITES = 10     # sites per 64-bit word of a triangle set
+    CM_PL_SITES = 7       # sites per 64-bit word of a placement set
+    CM_TRIW = 4           # 64-bit words of a triangle set
+    CM_PLW = 6            # 64-bit words of a placement set
     CM_VERTW = 3          # 64-bit words of a vertex set
-    CM_NTRI = 256         # triangle positions
-    CM_NPL = 384          # placement positions
-    CM_NVERT = 192        # vertex ids
+    CM_NTRI = 64 * CM_TRIW     # triangle positions
+    CM_NPL = 64 * CM_PLW       # placement positions
+    CM_NVERT = 64 * CM_VERTW   # vertex ids
+    CM_NDIR = 6           # lattice directions at a vertex
     CM_NAQ = 3
     CM_AQMAX = 13         # pieces per aqueduct
     CM_NHILLS = 7
-    CM_NBRIDGES = 7
+    CM_NBRIDGES = 7       # bridge spaces
+    CM_NBTILES = 8        # bridge tiles (one stays boxed)
+    CM_NBVAL = 4          # bridge values 1..CM_NBVAL
     CM_NMAG = 3           # magistrates per player
+    CM_MAXLEGAL = CM_MAXSITES  # the site step lists every site; every other list is shorter
+    CM_MAX_GAME_LENGTH = 1000  # actions in one game, forced steps included (kernel.pyx)
 
-    # magistrate locations (mag[][]): a placement position 0..383 means "on that tile"
-    LOC_IMPERIUM = 400    # + colour
-    LOC_TREASURY = 404
-    LOC_CENTRE = 0xFFFF
-
-    # site status (site[])
-    SITE_OPEN = 0
-    SITE_BUILDING = 1     # + 4 * owner + colour
-    SITE_FOUNTAIN = 17
-    SITE_EMPTY = 18       # completed when no fountain was left
+    # the sentinel of every byte table entry that may be empty
+    CM_NONE = 0xFF
+    CM_NO_PL = CM_NPL     # the same for a placement (uint16) entry: one past the last
 
     # phases
     PH_HILLS = 0          # chance: reveal a hill
@@ -44,21 +48,21 @@ cdef enum:
     PH_EXTRA = 9          # two actions done: spend an Imperium tile or end the turn
     PH_OVER = 10
 
-    # actions
-    A_SITE = 0            # + site: the tile goes to this site / resolve this site first
-    A_TILE = 40           # + local placement 0..8 in the chosen site
-    A_PLAY = 49           # + 2 * colour + with_magistrate
-    A_DRAW = 57           # + colour pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
-    A_DRAW1 = 63          # + colour: draw up to two of it (only one stack left)
-    A_RECALL = 67         # + magistrate slot (ascending locations)
-    A_PIPE = 70           # + 6 * aqueduct + direction: one aqueduct piece
-    A_SEND = 88           # + magistrate slot: to the Imperium space / Treasury
-    A_KEEP = 91           # send nobody
-    A_SPEND = 92          # + colour: spend an Imperium tile for one more action
-    A_END = 96            # end the turn
-    CH_HILL = 97          # + hill: chance, this hill is revealed
-    CH_BRIDGE = 104       # + value - 1: chance, the bridge tile taken is worth value
-    CM_NUM_ACTIONS = 108
+    # action ids, each block after the one before
+    A_SITE = 0                          # + site: the tile goes there / resolve it first
+    A_TILE = A_SITE + CM_MAXSITES       # + local placement 0..8 in the chosen site
+    A_PLAY = A_TILE + CM_SITE_PLS       # + 2 * colour + with_magistrate
+    A_DRAW = A_PLAY + 2 * CM_NCOL       # + colour pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+    A_DRAW1 = A_DRAW + CM_NPAIRS        # + colour: draw up to two of it (one stack left)
+    A_RECALL = A_DRAW1 + CM_NCOL        # + magistrate slot (ascending locations)
+    A_PIPE = A_RECALL + CM_NMAG         # + 6 * aqueduct + direction: one aqueduct piece
+    A_SEND = A_PIPE + CM_NDIR * CM_NAQ  # + magistrate slot: to the Imperium space / Treasury
+    A_KEEP = A_SEND + CM_NMAG           # send nobody
+    A_SPEND = A_KEEP + 1                # + colour: spend an Imperium tile for one more action
+    A_END = A_SPEND + CM_NCOL           # end the turn
+    CH_HILL = A_END + 1                 # + hill: chance, this hill is revealed
+    CH_BRIDGE = CH_HILL + CM_NHILLS     # + value - 1: chance, the bridge tile is worth value
+    CM_NUM_ACTIONS = CH_BRIDGE + CM_NBVAL
 
     # score categories (cm_score out[])
     SC_TRACK = 0          # civic buildings, scored during play
@@ -70,6 +74,17 @@ cdef enum:
     SC_IMPERIUM = 6
     SC_TOTAL = 7
     SC_N = 8
+
+    # magistrate locations (mag[][]): a placement position 0..383 means "on that tile"
+    LOC_IMPERIUM = 400    # + colour
+    LOC_TREASURY = LOC_IMPERIUM + CM_NCOL
+    LOC_CENTRE = 0xFFFF   # sorts last
+
+    # site status (site[])
+    SITE_OPEN = 0
+    SITE_BUILDING = 1     # + 4 * owner + colour
+    SITE_FOUNTAIN = SITE_BUILDING + CM_MAXP * CM_NCOL
+    SITE_EMPTY = SITE_FOUNTAIN + 1   # completed when no fountain was left
 
 ctypedef struct CMState:
     uint64_t tri[CM_NCOL][CM_TRIW]   # triangles covered by tiles of each colour
@@ -105,11 +120,12 @@ ctypedef struct CMState:
     uint8_t centre[CM_MAXP][CM_NCOL] # tiles in each player's centre box
     uint8_t imp[CM_MAXP][CM_NCOL]    # Imperium tiles held
     uint8_t coins[CM_MAXP]
-    uint8_t bridges[CM_MAXP][4]      # bridge tiles held, by value 1..4
+    uint8_t bridges[CM_MAXP][CM_NBVAL]   # bridge tiles held, by value 1..4
     uint8_t aq_len[CM_NAQ]           # pieces placed
     uint8_t aq_path[CM_NAQ][CM_AQMAX + 1]   # vertex ids from the water source
     uint8_t site[CM_MAXSITES]        # SITE_* status
 
+# queries
 cdef int cm_nsites() noexcept nogil
 cdef int cm_tile_colour(const CMState *s, int pl) noexcept nogil
 cdef int cm_site_size(const CMState *s, int site) noexcept nogil
@@ -120,13 +136,17 @@ cdef int cm_pipe_dirs(const CMState *s, int a) noexcept nogil
 cdef int cm_buildings(const CMState *s, int p) noexcept nogil
 cdef int cm_fountains(const CMState *s) noexcept nogil
 cdef int cm_bridge_pool(const CMState *s, int value) noexcept nogil
-cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil
-cdef void cm_rebuild_caches(CMState *s) noexcept nogil
-cdef void cm_sort_mags(CMState *s, int p) noexcept nogil
-cdef void cm_advance(CMState *s) noexcept nogil
 cdef bint cm_order_matters(const CMState *s) noexcept nogil
 cdef bint cm_menu_any(const CMState *s) noexcept nogil
-cdef const char *cm_validate(const void *vs) noexcept nogil
+# scoring
+cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil
+# changes
+cdef void cm_rebuild_caches(CMState *s) noexcept nogil
+cdef void cm_sort_mags(CMState *s, int p) noexcept nogil
+# turn flow and the interface
+cdef void cm_step(CMState *s, int32_t a) noexcept nogil
+cdef void cm_forced(CMState *s) noexcept nogil
 cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil
-
 cdef void cm_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
+cdef void cm_scores(const void *vs, int32_t *out) noexcept nogil
+cdef const char *cm_validate(const void *vs) noexcept nogil

@@ -21,7 +21,8 @@ ids (see kernel.pxd):
 
 After the second action a player holding Imperium may ``A_SPEND`` one for one more action
 or ``A_END`` the turn.  Steps with one possible outcome (no decision, or a decision or
-chance event with a single option) are taken in ``cm_advance``.
+chance event with a single option) are taken in ``cm_forced``; ``cm_apply`` is
+``cm_step`` then ``cm_forced``.
 Chance: the three hills (one reveal at a time) and each bridge tile's value, drawn from
 the tiles not yet taken when a player takes it (the same distribution as the face-down
 deal, drawn lazily).
@@ -37,187 +38,73 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule,
-    rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_lsb64, rc_pop_lsb64,
+    rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_lsb32,
+    rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
 from romecore.games.city_of_marble import data as _data
 
-# ---------------------------------------------------------------------------------------
-# Tables (filled from data.py below)
+
+# =======================================================================================
+# Tables: the C copies of data.py's tables (filled at import, see Tables from data)
+
+cdef enum:
+    TRI_SIDES = 3             # edges of a triangle (neighbours, placements holding it)
+    TRI_FIELD = (1 << CM_SITE_TRIS) - 1   # a site's six triangle bits (or six spoke bits)
+    PL_FIELD = (1 << CM_SITE_PLS) - 1     # a site's nine placement bits
+    WORD_BITS = 64            # bits of a set word
+    FORCED_MAX = 8 * CM_MAX_GAME_LENGTH   # passes of cm_forced's loop in one call (see there)
 
 cdef int NSITES, NVERTS
-cdef uint8_t TRI_SITE[CM_NTRI]           # 0xFF: not a triangle
-cdef uint8_t TRI_NBR[CM_NTRI][3]         # edge-adjacent board triangles, 0xFF padded
-cdef uint16_t TRI_PL[CM_NTRI][3]         # placements holding the triangle, 0xFFFF padded
-cdef uint8_t PL_T1[CM_NPL]               # the placement's triangles (0xFF: no placement)
+cdef uint8_t TRI_SITE[CM_NTRI]             # CM_NONE: not a triangle
+cdef uint8_t TRI_NBR[CM_NTRI][TRI_SIDES]   # edge-adjacent board triangles, CM_NONE padded
+cdef uint16_t TRI_PL[CM_NTRI][TRI_SIDES]   # placements holding the triangle, CM_NO_PL padded
+cdef uint8_t PL_T1[CM_NPL]                 # the placement's triangles (CM_NONE: no placement)
 cdef uint8_t PL_T2[CM_NPL]
-cdef uint8_t PL_S1[CM_NPL]               # their sites
+cdef uint8_t PL_S1[CM_NPL]                 # their sites
 cdef uint8_t PL_S2[CM_NPL]
-cdef uint8_t PL_WATER[CM_NPL]            # water sources among its four vertices
+cdef uint8_t PL_WATER[CM_NPL]              # water sources among its four vertices
 cdef uint64_t PL_VALID[CM_PLW]
-cdef uint8_t SITE_NB[CM_MAXSITES][6]     # neighbour across rim edge k (its triangle k + 3);
-                                         # CM_MAXSITES (a dummy) when there is none
-cdef uint64_t WATER_PL[CM_NAQ][CM_PLW]   # placements with the water source among their vertices
+cdef uint8_t SITE_NB[CM_MAXSITES][CM_SITE_TRIS]  # neighbour across rim edge k (its triangle
+                                           # k + 3); CM_MAXSITES (a dummy) when there is none
+cdef uint64_t WATER_PL[CM_NAQ][CM_PLW]     # placements with the water source among their vertices
 cdef uint64_t TRI_VALID[CM_TRIW]
 cdef uint64_t SITE_ADJ[CM_MAXSITES]
-cdef int8_t SITE_HILL[CM_MAXSITES]       # hill index of a hill site, else -1
+cdef uint8_t SITE_HILL[CM_MAXSITES]        # hill index of a hill site, else CM_NONE
 cdef uint8_t HILL_SITE[CM_NHILLS]
 cdef uint8_t BRIDGE_TRI[CM_NBRIDGES]
 cdef uint64_t BRIDGE_MASK[CM_TRIW]
 cdef uint8_t WATER_V[CM_NAQ]
 cdef uint64_t WATER_MASK[CM_VERTW]
-cdef uint8_t VE_NB[CM_NVERT][6]          # neighbour along a side of a board triangle, 0xFF none
-cdef uint8_t VE_TA[CM_NVERT][6]          # triangles beside that edge (0xFF: off the board)
-cdef uint8_t VE_TB[CM_NVERT][6]
-cdef uint16_t VE_PL[CM_NVERT][6]         # its placement when interior, else 0xFFFF
-cdef uint64_t VE_SITES[CM_NVERT][6]      # sites whose hexagon holds it
+cdef uint8_t VE_NB[CM_NVERT][CM_NDIR]      # neighbour along a side of a board triangle, CM_NONE none
+cdef uint8_t VE_TA[CM_NVERT][CM_NDIR]      # triangles beside that edge (CM_NONE: off the board)
+cdef uint8_t VE_TB[CM_NVERT][CM_NDIR]
+cdef uint16_t VE_PL[CM_NVERT][CM_NDIR]     # its placement when interior, else CM_NO_PL
+cdef uint64_t VE_SITES[CM_NVERT][CM_NDIR]  # sites whose hexagon holds it
 cdef int COL_TILES[CM_NCOL]
 cdef int COL_POINTS[CM_NCOL]
 cdef int COL_IMP[CM_NCOL]
-cdef int8_t SIZE_COLOUR[7]               # buildings in a site -> colour built, -1 none
-cdef int BRIDGE_COUNT[5]                 # bridge tiles of each value 1..4
+cdef uint8_t SIZE_COLOUR[CM_SITE_TRIS + 1] # buildings in a site -> colour built, CM_NONE none
+cdef int BRIDGE_COUNT[CM_NBVAL + 1]        # bridge tiles of each value 1..CM_NBVAL
 cdef int N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS, N_AQ_START, N_EXPAND
 cdef int N_HILLS_IN_PLAY, N_FINAL_EMPTY
 cdef int AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
 cdef uint64_t PL_LOW8 = 0           # the low eight bits of each site's nine-bit field
 cdef uint64_t PL_HIGH = 0           # the top bit of each field
-cdef uint8_t FIELD_OF_BIT[64]       # bit 9j + 8 -> j
-cdef uint8_t PAIR_A[6]
-cdef uint8_t PAIR_B[6]
+cdef uint8_t FIELD_OF_BIT[WORD_BITS]  # bit 9j + 8 -> j
+cdef uint8_t PAIR_A[CM_NPAIRS]
+cdef uint8_t PAIR_B[CM_NPAIRS]
 
-# A true bound on the actions of one game (chance included).  Tiles T = 60, aqueduct
-# pieces P = 39, sites S = 37: actions <= T draws + T plays + T recalls + P expands = 219;
-# steps <= 3 hills + 3T (colour, site, placement) + 7 bridges + P pieces + T draws
-# + T recalls + S orders + 4S sends + 219 spends + 224 turn ends (turns <= actions + one
-# pass turn + the final round) = 977.
-cdef enum:
-    MAX_GAME_LENGTH = 1000
+# CM_MAX_GAME_LENGTH is a true bound on the actions of one game (chance included).  Tiles
+# T = 60, aqueduct pieces P = 39, sites S = 37: actions <= T draws + T plays + T recalls
+# + P expands = 219; steps <= 3 hills + 3T (colour, site, placement) + 7 bridges + P pieces
+# + T draws + T recalls + S orders + 4S sends + 219 spends + 224 turn ends (turns <= actions
+# + one pass turn + the final round) = 977.
 
 
-def _load_tables():
-    global NSITES, NVERTS, N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS
-    global N_AQ_START, N_EXPAND, N_HILLS_IN_PLAY, N_FINAL_EMPTY
-    global AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
-    global PL_LOW8, PL_HIGH
-    b = _data.BOARD
-    assert b.nsites <= CM_MAXSITES and b.nverts <= CM_NVERT
-    assert len(b.hills) == CM_NHILLS and len(b.bridges) == CM_NBRIDGES and len(b.water) == CM_NAQ
-    assert len(_data.COLOURS) == CM_NCOL and _data.AQUEDUCT_PIECES == CM_AQMAX
-    assert _data.MAGISTRATES == CM_NMAG and len(_data.AQUEDUCTS) == CM_NAQ
-    NSITES = b.nsites
-    NVERTS = b.nverts
-    memset(TRI_SITE, 0xFF, sizeof(TRI_SITE))
-    memset(TRI_NBR, 0xFF, sizeof(TRI_NBR))
-    memset(TRI_PL, 0xFF, sizeof(TRI_PL))
-    memset(PL_T1, 0xFF, sizeof(PL_T1))
-    memset(PL_T2, 0xFF, sizeof(PL_T2))
-    memset(PL_S1, 0xFF, sizeof(PL_S1))
-    memset(PL_S2, 0xFF, sizeof(PL_S2))
-    memset(PL_WATER, 0, sizeof(PL_WATER))
-    memset(PL_VALID, 0, sizeof(PL_VALID))
-    memset(TRI_VALID, 0, sizeof(TRI_VALID))
-    memset(SITE_ADJ, 0, sizeof(SITE_ADJ))
-    memset(SITE_HILL, -1, sizeof(SITE_HILL))
-    memset(BRIDGE_MASK, 0, sizeof(BRIDGE_MASK))
-    memset(WATER_MASK, 0, sizeof(WATER_MASK))
-    memset(VE_NB, 0xFF, sizeof(VE_NB))
-    memset(VE_TA, 0xFF, sizeof(VE_TA))
-    memset(VE_TB, 0xFF, sizeof(VE_TB))
-    memset(VE_PL, 0xFF, sizeof(VE_PL))
-    memset(VE_SITES, 0, sizeof(VE_SITES))
-    for t, site in b.tri_site.items():
-        TRI_SITE[t] = site
-        TRI_VALID[t >> 6] |= (<uint64_t>1) << (t & 63)
-        for j, n in enumerate(b.tri_nbrs[t]):
-            TRI_NBR[t][j] = n
-        for j, pl in enumerate(b.tri_pls[t]):
-            TRI_PL[t][j] = pl
-    memset(SITE_NB, CM_MAXSITES, sizeof(SITE_NB))
-    memset(WATER_PL, 0, sizeof(WATER_PL))
-    for pl in sorted(b.pl_tris):
-        t1, t2 = b.pl_tris[pl]
-        PL_T1[pl] = t1
-        PL_T2[pl] = t2
-        PL_S1[pl] = b.tri_site[t1]
-        PL_S2[pl] = b.tri_site[t2]
-        PL_WATER[pl] = b.pl_water[pl]
-        PL_VALID[pl >> 6] |= (<uint64_t>1) << (pl & 63)
-        for a in range(CM_NAQ):
-            if (b.pl_water[pl] >> a) & 1:
-                WATER_PL[a][pl >> 6] |= (<uint64_t>1) << (pl & 63)
-        i, k = divmod(pl, 64)
-        i, k = 7 * i + k // 9, k % 9
-        assert t1 == _data.tri_pos(i, (k + 5) % 6 if k < 6 else k - 6)
-        if k >= 6:
-            j = b.tri_site[t2]
-            assert t2 == _data.tri_pos(j, k - 6 + 3), "a rim tile joins triangle k to the neighbour's k + 3"
-            SITE_NB[i][k - 6] = j
-            SITE_NB[j][k - 6 + 3] = i
-    for i in range(NSITES):
-        SITE_ADJ[i] = b.site_adj[i]
-    for h, site in enumerate(b.hills):
-        HILL_SITE[h] = site
-        SITE_HILL[site] = h
-    for j, t in enumerate(b.bridges):
-        BRIDGE_TRI[j] = t
-        BRIDGE_MASK[t >> 6] |= (<uint64_t>1) << (t & 63)
-    for a, v in enumerate(b.water):
-        WATER_V[a] = v
-        WATER_MASK[v >> 6] |= (<uint64_t>1) << (v & 63)
-    for v in range(NVERTS):
-        for d in range(6):
-            e = b.vert_edges[v][d]
-            if e is None:
-                continue
-            w, tris, pl = e
-            VE_NB[v][d] = w
-            VE_TA[v][d] = tris[0]
-            VE_TB[v][d] = tris[1] if len(tris) > 1 else 0xFF
-            VE_PL[v][d] = pl if pl >= 0 else 0xFFFF
-            VE_SITES[v][d] = b.edge_sites(v, w)
-    memset(SIZE_COLOUR, -1, sizeof(SIZE_COLOUR))
-    for c, col in enumerate(_data.COLOURS):
-        COL_TILES[c] = col.tiles
-        COL_POINTS[c] = col.points
-        COL_IMP[c] = col.imperium
-        assert 3 <= col.site_size <= 6
-        SIZE_COLOUR[col.site_size] = c
-    memset(BRIDGE_COUNT, 0, sizeof(BRIDGE_COUNT))
-    for v in _data.BRIDGE_VALUES:
-        BRIDGE_COUNT[v] += 1
-    N_FOUNTAINS = _data.FOUNTAINS
-    N_COINS = _data.COINS
-    N_CUBES = _data.CUBES
-    N_START_TILES = _data.STARTING_TILES
-    N_ACTIONS = _data.ACTIONS_PER_TURN
-    N_AQ_START = _data.AQUEDUCT_START_PIECES
-    N_EXPAND = _data.EXPAND_PIECES
-    assert N_EXPAND == 2, "the Expand action is modelled as two steps"
-    N_HILLS_IN_PLAY = _data.HILLS_IN_PLAY
-    N_FINAL_EMPTY = _data.FINAL_ROUND_EMPTY_STACKS
-    AQ_PTS = _data.AQUEDUCT_POINTS
-    FOUNTAIN_PTS = _data.FOUNTAIN_POINTS
-    COIN_PTS = _data.COIN_POINTS
-    MOST_COINS_PTS = _data.MOST_COINS_POINTS
-    IMP_SOLE_PTS = _data.IMPERIUM_SOLE_POINTS
-    IMP_TIED_PTS = _data.IMPERIUM_TIED_POINTS
-    for j in range(7):
-        PL_LOW8 |= (<uint64_t>0xFF) << (9 * j)
-        PL_HIGH |= (<uint64_t>1) << (9 * j + 8)
-        FIELD_OF_BIT[9 * j + 8] = j
-    k = 0
-    for a in range(4):
-        for c in range(a + 1, 4):
-            PAIR_A[k] = a
-            PAIR_B[k] = c
-            k += 1
-
-
-_load_tables()
-
-# ---------------------------------------------------------------------------------------
-# Bit helpers
+# =======================================================================================
+# Bits: board geometry over the rc_bits.h helpers
 
 cdef inline bint tb(const uint64_t *m, int i) noexcept nogil:
     return (m[i >> 6] >> (i & 63)) & 1
@@ -231,16 +118,22 @@ cdef inline void tclr(uint64_t *m, int i) noexcept nogil:
     m[i >> 6] &= ~((<uint64_t>1) << (i & 63))
 
 
+cdef inline int site_tri_base(int site) noexcept nogil:
+    """Position of triangle 0 of the site (its six triangles follow)."""
+    return WORD_BITS * (site // CM_TRI_SITES) + CM_SITE_TRIS * (site % CM_TRI_SITES)
+
+
 cdef inline uint32_t site_tri_bits(const uint64_t *m, int site) noexcept nogil:
-    return <uint32_t>((m[site // 10] >> (6 * (site % 10))) & 63)
-
-
-cdef inline uint32_t site_pl_bits(const uint64_t *m, int site) noexcept nogil:
-    return <uint32_t>((m[site // 7] >> (9 * (site % 7))) & 0x1FF)
+    return <uint32_t>((m[site // CM_TRI_SITES] >> (CM_SITE_TRIS * (site % CM_TRI_SITES))) & TRI_FIELD)
 
 
 cdef inline int site_pl_base(int site) noexcept nogil:
-    return 64 * (site // 7) + 9 * (site % 7)
+    """Position of placement 0 of the site (its nine placements follow)."""
+    return WORD_BITS * (site // CM_PL_SITES) + CM_SITE_PLS * (site % CM_PL_SITES)
+
+
+cdef inline uint32_t site_pl_bits(const uint64_t *m, int site) noexcept nogil:
+    return <uint32_t>((m[site // CM_PL_SITES] >> (CM_SITE_PLS * (site % CM_PL_SITES))) & PL_FIELD)
 
 
 cdef inline bint any_bits(const uint64_t *m, int words) noexcept nogil:
@@ -251,23 +144,28 @@ cdef inline bint any_bits(const uint64_t *m, int words) noexcept nogil:
     return False
 
 
-cdef inline bint hill_chosen(const CMState *s, int site) noexcept nogil:
-    cdef int h = SITE_HILL[site]
-    return h >= 0 and (s.hills >> h) & 1
-
-
 cdef inline void tile_mask(const CMState *s, uint64_t *out) noexcept nogil:
     cdef int w
     for w in range(CM_TRIW):
         out[w] = s.tri[0][w] | s.tri[1][w] | s.tri[2][w] | s.tri[3][w]
 
 
-cdef extern from *:
-    int __builtin_popcount(unsigned int) nogil
-    int __builtin_ctz(unsigned int) nogil
+cdef inline uint32_t rotl6(uint32_t x) noexcept nogil:
+    """Bit k of the result is bit k - 1 of x (six bits, cyclic)."""
+    return ((x << 1) | (x >> (CM_SITE_TRIS - 1))) & TRI_FIELD
 
-# ---------------------------------------------------------------------------------------
-# Queries
+
+cdef inline uint32_t rotr6(uint32_t x) noexcept nogil:
+    return ((x >> 1) | (x << (CM_SITE_TRIS - 1))) & TRI_FIELD
+
+
+# =======================================================================================
+# Queries: read-only facts about a state
+
+cdef inline bint hill_chosen(const CMState *s, int site) noexcept nogil:
+    cdef int h = SITE_HILL[site]
+    return h != CM_NONE and (s.hills >> h) & 1
+
 
 cdef int cm_nsites() noexcept nogil:
     return NSITES
@@ -276,7 +174,7 @@ cdef int cm_nsites() noexcept nogil:
 cdef int cm_tile_colour(const CMState *s, int pl) noexcept nogil:
     """Colour of the tile on placement pl, -1 if none."""
     cdef int t = PL_T1[pl], c
-    if t == 0xFF or not tb(s.placed, pl):
+    if t == CM_NONE or not tb(s.placed, pl):
         return -1
     for c in range(CM_NCOL):
         if tb(s.tri[c], t):
@@ -285,20 +183,20 @@ cdef int cm_tile_colour(const CMState *s, int pl) noexcept nogil:
 
 
 cdef bint cm_site_full(const CMState *s, int site) noexcept nogil:
-    return site_tri_bits(s.blocked, site) == 63 and not hill_chosen(s, site)
+    return site_tri_bits(s.blocked, site) == TRI_FIELD and not hill_chosen(s, site)
 
 
 cdef int cm_site_size(const CMState *s, int site) noexcept nogil:
     """Buildings in a completed site: six minus the tiles lying on two of its triangles."""
-    return 6 - __builtin_popcount(site_pl_bits(s.placed, site) & 63)
+    return CM_SITE_TRIS - rc_popcount32(site_pl_bits(s.placed, site) & TRI_FIELD)
 
 
 cdef int cm_site_tiles(const CMState *s, int site) noexcept nogil:
     """Distinct tiles covering some triangle of the site so far."""
     cdef uint64_t tiles[CM_TRIW]
     tile_mask(s, tiles)
-    cdef int covered = __builtin_popcount(site_tri_bits(tiles, site))
-    return covered - __builtin_popcount(site_pl_bits(s.placed, site) & 63)
+    cdef int covered = rc_popcount32(site_tri_bits(tiles, site))
+    return covered - rc_popcount32(site_pl_bits(s.placed, site) & TRI_FIELD)
 
 
 cdef inline bint pl_touches(int pl, int site) noexcept nogil:
@@ -377,16 +275,16 @@ cdef inline int pipe_dirs_t(const CMState *s, int a, const uint64_t *tiles) noex
     forbid[0] = s.aq_verts[0] | WATER_MASK[0]
     forbid[1] = s.aq_verts[1] | WATER_MASK[1]
     forbid[2] = s.aq_verts[2] | WATER_MASK[2]
-    for d in range(6):
+    for d in range(CM_NDIR):
         w = VE_NB[v][d]
-        if w == 0xFF or tb(forbid, w):
+        if w == CM_NONE or tb(forbid, w):
             continue
         ta = VE_TA[v][d]
         tb_ = VE_TB[v][d]
-        if not (tb(tiles, ta) or (tb_ != 0xFF and tb(tiles, tb_))):
+        if not (tb(tiles, ta) or (tb_ != CM_NONE and tb(tiles, tb_))):
             continue
         pl = VE_PL[v][d]
-        if pl != 0xFFFF and tb(s.placed, pl):
+        if pl != CM_NO_PL and tb(s.placed, pl):
             continue    # the inner diagonal of one tile
         out |= 1 << d
     return out
@@ -438,8 +336,142 @@ cdef bint cm_order_matters(const CMState *s) noexcept nogil:
                 return True
     return False
 
-# ---------------------------------------------------------------------------------------
-# Scoring
+
+cdef inline bint holds_imperium(const CMState *s, int p) noexcept nogil:
+    return (s.imp[p][0] | s.imp[p][1] | s.imp[p][2] | s.imp[p][3]) != 0
+
+
+cdef inline int32_t single_menu_action(const CMState *s) noexcept nogil:
+    """The action menu's only action when it has exactly one, else -1."""
+    cdef int p = s.turn_player, n = 0, c, j, k, a, dirs, nonempty = 0
+    cdef int32_t found = -1
+    cdef uint64_t tiles[CM_TRIW]
+    for c in range(CM_NCOL):
+        nonempty += s.stack[c] != 0
+    if nonempty >= 3:
+        return -1
+    if nonempty == 2:
+        for k in range(CM_NPAIRS):
+            if s.stack[PAIR_A[k]] and s.stack[PAIR_B[k]]:
+                found = A_DRAW + k
+        n = 1
+    elif nonempty == 1:
+        for c in range(CM_NCOL):
+            if s.stack[c]:
+                found = A_DRAW1 + c
+        n = 1
+    if any_bits(s.legal_pl, CM_PLW):
+        for c in range(CM_NCOL):
+            if s.centre[p][c]:
+                n += 2 if s.mag[p][CM_NMAG - 1] == LOC_CENTRE else 1
+                found = A_PLAY + 2 * c
+                if n > 1:
+                    return -1
+    for j in range(CM_NMAG):
+        if s.mag[p][j] != LOC_CENTRE and (j == 0 or s.mag[p][j] != s.mag[p][j - 1]):
+            n += 1
+            found = A_RECALL + j
+            if n > 1:
+                return -1
+    if s.aq_started:
+        tile_mask(s, tiles)
+        for a in range(CM_NAQ):
+            dirs = pipe_dirs_t(s, a, tiles)
+            if dirs:
+                n += rc_popcount32(dirs)
+                found = A_PIPE + CM_NDIR * a + rc_lsb32(dirs)
+                if n > 1:
+                    return -1
+    return found if n == 1 else -1
+
+
+cdef inline int single_site(const CMState *s) noexcept nogil:
+    """The only site with a legal placement, or -1 when there are several."""
+    cdef int w, found = -1, n = 0
+    cdef uint64_t field
+    for w in range(CM_PLW):
+        field = s.legal_pl[w]
+        field = (((field & PL_LOW8) + PL_LOW8) | field) & PL_HIGH
+        if field:
+            n += rc_popcount64(field)
+            if n > 1:
+                return -1
+            found = CM_PL_SITES * w + FIELD_OF_BIT[rc_lsb64(field)]
+    return found
+
+
+cdef inline int single_pipe(const CMState *s) noexcept nogil:
+    """A_PIPE + CM_NDIR * aqueduct + direction of the only possible piece; -1 when there are
+    several, -2 when there is none."""
+    cdef uint64_t tiles[CM_TRIW]
+    cdef int a, dirs, n = 0, found = -2
+    if not s.aq_started:
+        return -2
+    tile_mask(s, tiles)
+    for a in range(CM_NAQ):
+        dirs = pipe_dirs_t(s, a, tiles)
+        if dirs:
+            n += rc_popcount32(dirs)
+            if n > 1:
+                return -1
+            found = A_PIPE + CM_NDIR * a + rc_lsb32(dirs)
+    return found
+
+
+cdef inline int single_bridge_value(const CMState *s) noexcept nogil:
+    """The value every bridge tile not yet taken shows, or -1 when they differ."""
+    cdef int v, found = -1
+    for v in range(1, CM_NBVAL + 1):
+        if cm_bridge_pool(s, v) > 0:
+            if found > 0:
+                return -1
+            found = v
+    return found
+
+
+cdef inline int menu(const CMState *s, int32_t *out) noexcept nogil:
+    cdef int p = s.turn_player, n = 0, c, k, j, a, d, dirs, nonempty = 0
+    cdef bint has_mag = s.mag[p][CM_NMAG - 1] == LOC_CENTRE
+    cdef uint64_t tiles[CM_TRIW]
+    if any_bits(s.legal_pl, CM_PLW):
+        for c in range(CM_NCOL):
+            if s.centre[p][c]:
+                out[n] = A_PLAY + 2 * c
+                n += 1
+                if has_mag:
+                    out[n] = A_PLAY + 2 * c + 1
+                    n += 1
+    for c in range(CM_NCOL):
+        if s.stack[c]:
+            nonempty += 1
+    if nonempty >= 2:
+        for k in range(CM_NPAIRS):
+            if s.stack[PAIR_A[k]] and s.stack[PAIR_B[k]]:
+                out[n] = A_DRAW + k
+                n += 1
+    elif nonempty == 1:
+        for c in range(CM_NCOL):
+            if s.stack[c]:
+                out[n] = A_DRAW1 + c
+                n += 1
+    for j in range(CM_NMAG):
+        if s.mag[p][j] != LOC_CENTRE and (j == 0 or s.mag[p][j] != s.mag[p][j - 1]):
+            out[n] = A_RECALL + j
+            n += 1
+    if s.aq_started:
+        tile_mask(s, tiles)
+        for a in range(CM_NAQ):
+            dirs = pipe_dirs_t(s, a, tiles)
+            while dirs:
+                d = rc_lsb32(dirs)
+                dirs &= dirs - 1
+                out[n] = A_PIPE + CM_NDIR * a + d
+                n += 1
+    return n
+
+
+# =======================================================================================
+# Scoring: one player's points by category, as final scoring would count them now
 
 cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil:
     """Final-scoring points of player p by category (SC_*), as if the game ended now."""
@@ -447,7 +479,7 @@ cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil:
     cdef int i, v, c, q, best, ties, b
     memset(out, 0, sizeof(int32_t) * SC_N)
     out[SC_TRACK] = s.points[p]
-    for v in range(1, 5):
+    for v in range(1, CM_NBVAL + 1):
         out[SC_BRIDGES] += v * s.bridges[p][v - 1]
     for i in range(NSITES):
         if s.site[i] == SITE_FOUNTAIN:
@@ -480,8 +512,9 @@ cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil:
     for i in range(SC_TOTAL):
         out[SC_TOTAL] += out[i]
 
-# ---------------------------------------------------------------------------------------
-# Board updates
+
+# =======================================================================================
+# Changes: small mutators, each keeping the struct's invariants and caches
 
 cdef inline void cover_tri(CMState *s, int t) noexcept nogil:
     """Marks t covered and keeps legal_pl exact: placements on t go, placements next to
@@ -490,28 +523,19 @@ cdef inline void cover_tri(CMState *s, int t) noexcept nogil:
     tset(s.blocked, t)
     for j in range(3):
         x = TRI_PL[t][j]
-        if x != 0xFFFF:
+        if x != CM_NO_PL:
             tclr(s.legal_pl, x)
     for j in range(3):
         n = TRI_NBR[t][j]
-        if n == 0xFF or tb(s.blocked, n):
+        if n == CM_NONE or tb(s.blocked, n):
             continue
         for i in range(3):
             x = TRI_PL[n][i]
-            if x == 0xFFFF:
+            if x == CM_NO_PL:
                 continue
             other = PL_T1[x] ^ PL_T2[x] ^ n
             if not tb(s.blocked, other):
                 tset(s.legal_pl, x)
-
-
-cdef inline uint32_t rotl6(uint32_t x) noexcept nogil:
-    """Bit k of the result is bit k - 1 of x (six bits, cyclic)."""
-    return ((x << 1) | (x >> 5)) & 63
-
-
-cdef inline uint32_t rotr6(uint32_t x) noexcept nogil:
-    return ((x >> 1) | (x << 5)) & 63
 
 
 cdef inline void recompute_legal(const CMState *s, uint64_t *out) noexcept nogil:
@@ -527,7 +551,7 @@ cdef inline void recompute_legal(const CMState *s, uint64_t *out) noexcept nogil
     memset(out, 0, sizeof(uint64_t) * CM_PLW)
     for i in range(NSITES):
         blk[i] = site_tri_bits(s.blocked, i)
-        free[i] = ~blk[i] & 63
+        free[i] = ~blk[i] & TRI_FIELD
     blk[CM_MAXSITES] = 0
     free[CM_MAXSITES] = 0
     nbr[CM_MAXSITES] = 0
@@ -548,7 +572,7 @@ cdef inline void recompute_legal(const CMState *s, uint64_t *out) noexcept nogil
         bits |= ((free[i] >> 1) & (free[nb[1]] >> 4) & ((fr >> 1) | (frj >> 4)) & 1) << 7
         frj = free[nb[2]] & nbr[nb[2]]
         bits |= ((free[i] >> 2) & (free[nb[2]] >> 5) & ((fr >> 2) | (frj >> 5)) & 1) << 8
-        out[i // 7] |= (<uint64_t>bits) << (9 * (i % 7))
+        out[i // CM_PL_SITES] |= (<uint64_t>bits) << (CM_SITE_PLS * (i % CM_PL_SITES))
 
 
 cdef void cm_rebuild_caches(CMState *s) noexcept nogil:
@@ -558,8 +582,8 @@ cdef void cm_rebuild_caches(CMState *s) noexcept nogil:
     for h in range(CM_NHILLS):
         if (s.hills >> h) & 1:
             site = HILL_SITE[h]
-            for k in range(6):
-                tset(s.blocked, 64 * (site // 10) + 6 * (site % 10) + k)
+            for k in range(CM_SITE_TRIS):
+                tset(s.blocked, site_tri_base(site) + k)
     recompute_legal(s, s.legal_pl)
     memset(s.aq_verts, 0, sizeof(s.aq_verts))
     s.aq_sites = 0
@@ -570,7 +594,7 @@ cdef void cm_rebuild_caches(CMState *s) noexcept nogil:
         for i in range(s.aq_len[a]):
             v = s.aq_path[a][i]
             tset(s.aq_verts, s.aq_path[a][i + 1])
-            for d in range(6):
+            for d in range(CM_NDIR):
                 if VE_NB[v][d] == s.aq_path[a][i + 1]:
                     s.aq_sites |= VE_SITES[v][d]
 
@@ -667,6 +691,9 @@ cdef inline void take_pending(CMState *s, int i) noexcept nogil:
         s.pend_sites[0] = 0
 
 
+# =======================================================================================
+# Turn flow: turns, the resolution of a tile, one step, and the forced steps
+
 cdef inline void start_turn(CMState *s, int p) noexcept nogil:
     s.turn_player = p
     s.actor = p
@@ -704,10 +731,6 @@ cdef inline void end_turn(CMState *s) noexcept nogil:
     start_turn(s, (p + 1) % s.nplayers)
 
 
-cdef inline bint holds_imperium(const CMState *s, int p) noexcept nogil:
-    return (s.imp[p][0] | s.imp[p][1] | s.imp[p][2] | s.imp[p][3]) != 0
-
-
 cdef inline void action_done(CMState *s) noexcept nogil:
     s.actions_left -= 1
     s.actor = s.turn_player
@@ -721,104 +744,17 @@ cdef inline void action_done(CMState *s) noexcept nogil:
         end_turn(s)
 
 
-cdef inline int32_t single_menu_action(const CMState *s) noexcept nogil:
-    """The action menu's only action when it has exactly one, else -1."""
-    cdef int p = s.turn_player, n = 0, c, j, k, a, dirs, nonempty = 0
-    cdef int32_t found = -1
-    cdef uint64_t tiles[CM_TRIW]
-    for c in range(CM_NCOL):
-        nonempty += s.stack[c] != 0
-    if nonempty >= 3:
-        return -1
-    if nonempty == 2:
-        for k in range(6):
-            if s.stack[PAIR_A[k]] and s.stack[PAIR_B[k]]:
-                found = A_DRAW + k
-        n = 1
-    elif nonempty == 1:
-        for c in range(CM_NCOL):
-            if s.stack[c]:
-                found = A_DRAW1 + c
-        n = 1
-    if any_bits(s.legal_pl, CM_PLW):
-        for c in range(CM_NCOL):
-            if s.centre[p][c]:
-                n += 2 if s.mag[p][CM_NMAG - 1] == LOC_CENTRE else 1
-                found = A_PLAY + 2 * c
-                if n > 1:
-                    return -1
-    for j in range(CM_NMAG):
-        if s.mag[p][j] != LOC_CENTRE and (j == 0 or s.mag[p][j] != s.mag[p][j - 1]):
-            n += 1
-            found = A_RECALL + j
-            if n > 1:
-                return -1
-    if s.aq_started:
-        tile_mask(s, tiles)
-        for a in range(CM_NAQ):
-            dirs = pipe_dirs_t(s, a, tiles)
-            if dirs:
-                n += __builtin_popcount(dirs)
-                found = A_PIPE + 6 * a + __builtin_ctz(dirs)
-                if n > 1:
-                    return -1
-    return found if n == 1 else -1
-
-
-cdef inline int single_site(const CMState *s) noexcept nogil:
-    """The only site with a legal placement, or -1 when there are several."""
-    cdef int w, found = -1, n = 0
-    cdef uint64_t field
-    for w in range(CM_PLW):
-        field = s.legal_pl[w]
-        field = (((field & PL_LOW8) + PL_LOW8) | field) & PL_HIGH
-        if field:
-            n += rc_popcount64(field)
-            if n > 1:
-                return -1
-            found = 7 * w + FIELD_OF_BIT[rc_lsb64(field)]
-    return found
-
-
-cdef inline int single_pipe(const CMState *s) noexcept nogil:
-    """A_PIPE + 6 * aqueduct + direction of the only possible piece; -1 when there are
-    several, -2 when there is none."""
-    cdef uint64_t tiles[CM_TRIW]
-    cdef int a, dirs, n = 0, found = -2
-    if not s.aq_started:
-        return -2
-    tile_mask(s, tiles)
-    for a in range(CM_NAQ):
-        dirs = pipe_dirs_t(s, a, tiles)
-        if dirs:
-            n += __builtin_popcount(dirs)
-            if n > 1:
-                return -1
-            found = A_PIPE + 6 * a + __builtin_ctz(dirs)
-    return found
-
-
-cdef inline int single_bridge_value(const CMState *s) noexcept nogil:
-    """The value every bridge tile not yet taken shows, or -1 when they differ."""
-    cdef int v, found = -1
-    for v in range(1, 5):
-        if cm_bridge_pool(s, v) > 0:
-            if found > 0:
-                return -1
-            found = v
-    return found
-
-
-cdef void apply_step(CMState *s, int32_t a) noexcept nogil:
-    """One legal action, without the automatic steps that follow it."""
+cdef void cm_step(CMState *s, int32_t a) noexcept nogil:
+    """One legal action or chance outcome and its direct effects, without the forced steps
+    that follow it."""
     cdef int ph = s.phase, p = s.turn_player, c, k, h, site, j
     if ph == PH_HILLS:
         h = a - CH_HILL
         s.hills |= 1 << h
         s.hills_drawn += 1
         site = HILL_SITE[h]
-        for k in range(6):
-            cover_tri(s, 64 * (site // 10) + 6 * (site % 10) + k)
+        for k in range(CM_SITE_TRIS):
+            cover_tri(s, site_tri_base(site) + k)
     elif ph == PH_ACTION:
         if a >= A_PIPE:
             k = a - A_PIPE
@@ -880,13 +816,15 @@ cdef void apply_step(CMState *s, int32_t a) noexcept nogil:
             s.phase = PH_ACTION
 
 
-cdef void cm_advance(CMState *s) noexcept nogil:
+cdef void cm_forced(CMState *s) noexcept nogil:
     """Takes every step that needs no decision, and every decision or chance event with a
-    single possible outcome, until a real choice or draw is due."""
-    cdef int a, q, i, dirs, v
+    single possible outcome, until a real choice or draw is due.  Each pass of the loop
+    takes a step (counted in CM_MAX_GAME_LENGTH) or moves the phase on, a few times at
+    most between two steps, so FORCED_MAX passes are never reached."""
+    cdef int a, q, i, dirs, v, it
     cdef int32_t only
     cdef uint32_t bits
-    while True:
+    for it in range(FORCED_MAX):
         if s.phase == PH_HILLS:
             if s.hills_drawn < N_HILLS_IN_PLAY:
                 return
@@ -898,7 +836,7 @@ cdef void cm_advance(CMState *s) noexcept nogil:
             only = single_menu_action(s)
             if only < 0:
                 return
-            apply_step(s, only)
+            cm_step(s, only)
         elif s.phase == PH_SITE:
             i = single_site(s)
             if i < 0:
@@ -909,7 +847,7 @@ cdef void cm_advance(CMState *s) noexcept nogil:
             bits = site_pl_bits(s.legal_pl, s.sel_site)
             if bits & (bits - 1):
                 return
-            play_tile(s, site_pl_base(s.sel_site) + __builtin_ctz(bits))
+            play_tile(s, site_pl_base(s.sel_site) + rc_lsb32(bits))
         elif s.phase == PH_BRIDGE:
             if s.pend_bridges:
                 v = single_bridge_value(s)
@@ -925,13 +863,13 @@ cdef void cm_advance(CMState *s) noexcept nogil:
                 if dirs:
                     if dirs & (dirs - 1):
                         return
-                    place_piece(s, s.aq_cur, __builtin_ctz(dirs))
+                    place_piece(s, s.aq_cur, rc_lsb32(dirs))
                     s.aq_left -= 1
                     continue
             s.aq_left = 0
             s.aq_cur = 0
             if s.aq_todo:
-                a = __builtin_ctz(s.aq_todo)
+                a = rc_lsb32(s.aq_todo)
                 s.aq_todo &= ~(1 << a)
                 s.aq_started |= 1 << a
                 s.aq_path[a][0] = WATER_V[a]
@@ -971,8 +909,8 @@ cdef void cm_advance(CMState *s) noexcept nogil:
             return
 
 
-# ---------------------------------------------------------------------------------------
-# The kernel interface
+# =======================================================================================
+# Interface: the rc_kernel functions in the table's order
 
 cdef void cm_init(void *vs, const int32_t *params) noexcept nogil:
     cdef CMState *s = <CMState *>vs
@@ -1002,6 +940,75 @@ cdef int cm_current_player(const void *vs) noexcept nogil:
     return s.actor
 
 
+cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
+    cdef const CMState *s = <const CMState *>vs
+    cdef int n = 0, i, a, d, dirs, j, c, p, w
+    cdef uint64_t field
+    cdef uint32_t bits
+    cdef double probs_unused[CM_MAXLEGAL]
+    cdef uint64_t tiles[CM_TRIW]
+    cdef int ph = s.phase
+    if ph == PH_ACTION:
+        return menu(s, out)
+    if ph == PH_SITE:
+        for w in range(CM_PLW):
+            # bit 9j + 8 set when site 7w + j has a legal placement (per-field carry trick)
+            field = s.legal_pl[w]
+            field = (((field & PL_LOW8) + PL_LOW8) | field) & PL_HIGH
+            while field:
+                out[n] = A_SITE + CM_PL_SITES * w + FIELD_OF_BIT[rc_pop_lsb64(&field)]
+                n += 1
+        return n
+    if ph == PH_TILE:
+        bits = site_pl_bits(s.legal_pl, s.sel_site)
+        while bits:
+            out[n] = A_TILE + rc_lsb32(bits)
+            bits &= bits - 1
+            n += 1
+        return n
+    if ph == PH_HILLS or ph == PH_BRIDGE:
+        return cm_chance_outcomes(vs, out, probs_unused)
+    if ph == PH_AQSTART:
+        dirs = cm_pipe_dirs(s, s.aq_cur)
+        while dirs:
+            d = rc_lsb32(dirs)
+            dirs &= dirs - 1
+            out[n] = A_PIPE + CM_NDIR * s.aq_cur + d
+            n += 1
+        return n
+    if ph == PH_EXPAND2:
+        tile_mask(s, tiles)
+        for a in range(CM_NAQ):
+            dirs = pipe_dirs_t(s, a, tiles)
+            while dirs:
+                d = rc_lsb32(dirs)
+                dirs &= dirs - 1
+                out[n] = A_PIPE + CM_NDIR * a + d
+                n += 1
+        return n
+    if ph == PH_ORDER:
+        out[0] = A_SITE + s.pend_sites[0]
+        out[1] = A_SITE + s.pend_sites[1]
+        return 2
+    if ph == PH_SEND:
+        bits = mags_in_site(s, s.actor, s.res_site)
+        while bits:
+            out[n] = A_SEND + rc_lsb32(bits)
+            bits &= bits - 1
+            n += 1
+        out[n] = A_KEEP
+        return n + 1
+    if ph == PH_EXTRA:
+        p = s.turn_player
+        for c in range(CM_NCOL):
+            if s.imp[p][c]:
+                out[n] = A_SPEND + c
+                n += 1
+        out[n] = A_END
+        return n + 1
+    return 0
+
+
 cdef int cm_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
     cdef const CMState *s = <const CMState *>vs
     cdef int h, v, n = 0, k, total = 0
@@ -1014,9 +1021,9 @@ cdef int cm_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
             probs[h] = 1.0 / n
         return n
     if s.phase == PH_BRIDGE:
-        for v in range(1, 5):
+        for v in range(1, CM_NBVAL + 1):
             total += cm_bridge_pool(s, v)
-        for v in range(1, 5):
+        for v in range(1, CM_NBVAL + 1):
             k = cm_bridge_pool(s, v)
             if k > 0:
                 acts[n] = CH_BRIDGE + v - 1
@@ -1037,129 +1044,19 @@ cdef int32_t cm_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
                     return CH_HILL + h
                 k -= 1
         return CH_HILL
-    for v in range(1, 5):
+    for v in range(1, CM_NBVAL + 1):
         total += cm_bridge_pool(s, v)
     k = rc_rng_below(rng, total)
-    for v in range(1, 5):
+    for v in range(1, CM_NBVAL + 1):
         k -= cm_bridge_pool(s, v)
         if k < 0:
             return CH_BRIDGE + v - 1
     return CH_BRIDGE
 
 
-cdef inline int menu(const CMState *s, int32_t *out) noexcept nogil:
-    cdef int p = s.turn_player, n = 0, c, k, j, a, d, dirs, nonempty = 0
-    cdef bint has_mag = s.mag[p][CM_NMAG - 1] == LOC_CENTRE
-    cdef uint64_t tiles[CM_TRIW]
-    if any_bits(s.legal_pl, CM_PLW):
-        for c in range(CM_NCOL):
-            if s.centre[p][c]:
-                out[n] = A_PLAY + 2 * c
-                n += 1
-                if has_mag:
-                    out[n] = A_PLAY + 2 * c + 1
-                    n += 1
-    for c in range(CM_NCOL):
-        if s.stack[c]:
-            nonempty += 1
-    if nonempty >= 2:
-        for k in range(6):
-            if s.stack[PAIR_A[k]] and s.stack[PAIR_B[k]]:
-                out[n] = A_DRAW + k
-                n += 1
-    elif nonempty == 1:
-        for c in range(CM_NCOL):
-            if s.stack[c]:
-                out[n] = A_DRAW1 + c
-                n += 1
-    for j in range(CM_NMAG):
-        if s.mag[p][j] != LOC_CENTRE and (j == 0 or s.mag[p][j] != s.mag[p][j - 1]):
-            out[n] = A_RECALL + j
-            n += 1
-    if s.aq_started:
-        tile_mask(s, tiles)
-        for a in range(CM_NAQ):
-            dirs = pipe_dirs_t(s, a, tiles)
-            while dirs:
-                d = __builtin_ctz(dirs)
-                dirs &= dirs - 1
-                out[n] = A_PIPE + 6 * a + d
-                n += 1
-    return n
-
-
-cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
-    cdef const CMState *s = <const CMState *>vs
-    cdef int n = 0, i, a, d, dirs, j, c, p, w
-    cdef uint64_t field
-    cdef uint32_t bits
-    cdef double probs_unused[8]
-    cdef uint64_t tiles[CM_TRIW]
-    cdef int ph = s.phase
-    if ph == PH_ACTION:
-        return menu(s, out)
-    if ph == PH_SITE:
-        for w in range(CM_PLW):
-            # bit 9j + 8 set when site 7w + j has a legal placement (per-field carry trick)
-            field = s.legal_pl[w]
-            field = (((field & PL_LOW8) + PL_LOW8) | field) & PL_HIGH
-            while field:
-                out[n] = A_SITE + 7 * w + FIELD_OF_BIT[rc_pop_lsb64(&field)]
-                n += 1
-        return n
-    if ph == PH_TILE:
-        bits = site_pl_bits(s.legal_pl, s.sel_site)
-        while bits:
-            out[n] = A_TILE + __builtin_ctz(bits)
-            bits &= bits - 1
-            n += 1
-        return n
-    if ph == PH_HILLS or ph == PH_BRIDGE:
-        return cm_chance_outcomes(vs, out, probs_unused)
-    if ph == PH_AQSTART:
-        dirs = cm_pipe_dirs(s, s.aq_cur)
-        while dirs:
-            d = __builtin_ctz(dirs)
-            dirs &= dirs - 1
-            out[n] = A_PIPE + 6 * s.aq_cur + d
-            n += 1
-        return n
-    if ph == PH_EXPAND2:
-        tile_mask(s, tiles)
-        for a in range(CM_NAQ):
-            dirs = pipe_dirs_t(s, a, tiles)
-            while dirs:
-                d = __builtin_ctz(dirs)
-                dirs &= dirs - 1
-                out[n] = A_PIPE + 6 * a + d
-                n += 1
-        return n
-    if ph == PH_ORDER:
-        out[0] = A_SITE + s.pend_sites[0]
-        out[1] = A_SITE + s.pend_sites[1]
-        return 2
-    if ph == PH_SEND:
-        bits = mags_in_site(s, s.actor, s.res_site)
-        while bits:
-            out[n] = A_SEND + __builtin_ctz(bits)
-            bits &= bits - 1
-            n += 1
-        out[n] = A_KEEP
-        return n + 1
-    if ph == PH_EXTRA:
-        p = s.turn_player
-        for c in range(CM_NCOL):
-            if s.imp[p][c]:
-                out[n] = A_SPEND + c
-                n += 1
-        out[n] = A_END
-        return n + 1
-    return 0
-
-
 cdef void cm_apply(void *vs, int32_t a) noexcept nogil:
-    apply_step(<CMState *>vs, a)
-    cm_advance(<CMState *>vs)
+    cm_step(<CMState *>vs, a)
+    cm_forced(<CMState *>vs)
 
 
 cdef void cm_returns(const void *vs, double *out) noexcept nogil:
@@ -1182,24 +1079,25 @@ cdef void cm_returns(const void *vs, double *out) noexcept nogil:
         out[p] = 1.0 / nwin if key[p] == best else 0.0
 
 
-cdef uint32_t cm_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
-    """Only the taker sees a bridge tile's value; everything else is public."""
+cdef void cm_scores(const void *vs, int32_t *out) noexcept nogil:
+    """Each player's points as final scoring would count them now (SC_TOTAL of cm_score)."""
     cdef const CMState *s = <const CMState *>vs
-    if s.phase == PH_BRIDGE and observer != s.turn_player:
-        return RC_HIDDEN | 1
-    return <uint32_t>a
-
+    cdef int32_t sc[SC_N]
+    cdef int p
+    for p in range(s.nplayers):
+        cm_score(s, p, sc)
+        out[p] = sc[SC_TOTAL]
 
 cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     """Redeals the bridge tiles other players hold from those p has not seen (all but
     p's own): each opponent keeps their number of bridges.  At the end every bridge is
     turned over, so nothing is hidden."""
     cdef CMState *s = <CMState *>vs
-    cdef uint8_t vals[8]
+    cdef uint8_t vals[CM_NBTILES]
     cdef int n = 0, v, k, q, i, j
     if s.phase == PH_OVER:
         return
-    for v in range(1, 5):
+    for v in range(1, CM_NBVAL + 1):
         for k in range(BRIDGE_COUNT[v] - s.bridges[p][v - 1]):
             vals[n] = v
             n += 1
@@ -1209,13 +1107,22 @@ cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
         if q == p:
             continue
         k = s.bridges[q][0] + s.bridges[q][1] + s.bridges[q][2] + s.bridges[q][3]
-        memset(s.bridges[q], 0, 4)
+        memset(s.bridges[q], 0, sizeof(s.bridges[q]))
         for j in range(k):
             s.bridges[q][vals[i] - 1] += 1
             i += 1
 
-# ---------------------------------------------------------------------------------------
-# Validation of a struct from outside
+
+cdef uint32_t cm_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
+    """Only the taker sees a bridge tile's value; everything else is public."""
+    cdef const CMState *s = <const CMState *>vs
+    if s.phase == PH_BRIDGE and observer != s.turn_player:
+        return RC_HIDDEN | 1
+    return <uint32_t>a
+
+
+# =======================================================================================
+# Validation: cm_validate as a sequence of named checks on a struct from outside
 
 cdef const char *cm_validate(const void *vs) noexcept nogil:
     """NULL when every field is in range and the board, pieces, caches and phase agree."""
@@ -1226,7 +1133,7 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     cdef uint64_t seen[CM_TRIW]
     cdef uint64_t verts[CM_VERTW]
     cdef uint64_t on_tile[CM_PLW]
-    cdef int32_t buf[64]
+    cdef int32_t buf[CM_MAXLEGAL]
     cdef int owned[CM_MAXP]
     cdef int pts[CM_MAXP]
     cdef int fountains = 0, empty_sites = 0, bridges_taken = 0, covered_bridges = 0
@@ -1244,7 +1151,7 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
         return "unknown phase"
     if s.actor >= n or s.turn_player >= n:
         return "actor or turn player out of range"
-    if s.hills >= (1 << CM_NHILLS) or __builtin_popcount(s.hills) != s.hills_drawn:
+    if s.hills >= (1 << CM_NHILLS) or rc_popcount32(s.hills) != s.hills_drawn:
         return "hills do not match hills_drawn"
     if (ph == PH_HILLS) != (s.hills_drawn < N_HILLS_IN_PLAY):
         return "hills drawn out of step with the phase"
@@ -1256,7 +1163,7 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
         for c in range(CM_NCOL):
             if s.centre[p][c] or s.imp[p][c]:
                 return "an unused seat holds tiles"
-        for v in range(4):
+        for v in range(CM_NBVAL):
             if s.bridges[p][v]:
                 return "an unused seat holds bridges"
         if s.coins[p] or s.points[p]:
@@ -1278,7 +1185,7 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     for w in range(CM_PLW):
         rem = s.placed[w]
         while rem:
-            k = 64 * w + rc_pop_lsb64(&rem)
+            k = WORD_BITS * w + rc_pop_lsb64(&rem)
             t1 = PL_T1[k]
             t2 = PL_T2[k]
             if tb(seen, t1) or tb(seen, t2):
@@ -1331,14 +1238,14 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
             tset(verts, v)
         for i in range(s.aq_len[a]):
             v = s.aq_path[a][i]
-            for d in range(6):
+            for d in range(CM_NDIR):
                 if VE_NB[v][d] == s.aq_path[a][i + 1]:
                     break
             else:
                 return "aqueduct pieces are not lattice edges"
-            if not (tb(tiles, VE_TA[v][d]) or (VE_TB[v][d] != 0xFF and tb(tiles, VE_TB[v][d]))):
+            if not (tb(tiles, VE_TA[v][d]) or (VE_TB[v][d] != CM_NONE and tb(tiles, VE_TB[v][d]))):
                 return "aqueduct piece not on a tile edge"
-            if VE_PL[v][d] != 0xFFFF and tb(s.placed, VE_PL[v][d]):
+            if VE_PL[v][d] != CM_NO_PL and tb(s.placed, VE_PL[v][d]):
                 return "aqueduct piece on a tile's diagonal"
     if memcmp(r.aq_verts, s.aq_verts, sizeof(r.aq_verts)) or r.aq_sites != s.aq_sites:
         return "aqueduct caches do not match the paths"
@@ -1411,7 +1318,7 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
             return "too many Imperium tiles"
     if coin_supply(s) < 0:
         return "too many coins"
-    for v in range(1, 5):
+    for v in range(1, CM_NBVAL + 1):
         if cm_bridge_pool(s, v) < 0:
             return "too many bridge tiles of one value"
     for p in range(n):
@@ -1514,15 +1421,154 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     return NULL
 
 
-# ---------------------------------------------------------------------------------------
+# =======================================================================================
+# Tables from data: fills the Tables section from data.py at import
+
+def _load_tables():
+    global NSITES, NVERTS, N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS
+    global N_AQ_START, N_EXPAND, N_HILLS_IN_PLAY, N_FINAL_EMPTY
+    global AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
+    global PL_LOW8, PL_HIGH
+    b = _data.BOARD
+    assert b.nsites <= CM_MAXSITES and b.nverts <= CM_NVERT
+    assert len(b.hills) == CM_NHILLS and len(b.bridges) == CM_NBRIDGES and len(b.water) == CM_NAQ
+    assert len(_data.COLOURS) == CM_NCOL and _data.AQUEDUCT_PIECES == CM_AQMAX
+    assert _data.MAGISTRATES == CM_NMAG and len(_data.AQUEDUCTS) == CM_NAQ
+    assert (_data.SITES_PER_TRI_WORD, _data.SITES_PER_PL_WORD, _data.PLACEMENTS_PER_SITE) == \
+        (CM_TRI_SITES, CM_PL_SITES, CM_SITE_PLS)
+    assert (_data.TRI_WORDS, _data.PL_WORDS, _data.VERT_WORDS) == (CM_TRIW, CM_PLW, CM_VERTW)
+    assert len(_data.DIRS) == CM_NDIR and len(_data.BRIDGE_VALUES) == CM_NBTILES
+    assert max(_data.BRIDGE_VALUES) == CM_NBVAL and min(_data.BRIDGE_VALUES) == 1
+    # every list legal() writes fits CM_MAXLEGAL: the menu, the sites, a site's placements,
+    # the hills, the bridge values, a send step
+    assert max(2 * CM_NCOL + CM_NPAIRS + CM_NMAG + CM_NDIR * CM_NAQ, CM_MAXSITES, CM_SITE_PLS,
+               CM_NHILLS, CM_NBVAL, CM_NMAG + 1) <= CM_MAXLEGAL
+    NSITES = b.nsites
+    NVERTS = b.nverts
+    memset(TRI_SITE, CM_NONE, sizeof(TRI_SITE))
+    memset(TRI_NBR, CM_NONE, sizeof(TRI_NBR))
+    memset(PL_T1, CM_NONE, sizeof(PL_T1))
+    memset(PL_T2, CM_NONE, sizeof(PL_T2))
+    memset(PL_S1, CM_NONE, sizeof(PL_S1))
+    memset(PL_S2, CM_NONE, sizeof(PL_S2))
+    memset(PL_WATER, 0, sizeof(PL_WATER))
+    memset(PL_VALID, 0, sizeof(PL_VALID))
+    memset(TRI_VALID, 0, sizeof(TRI_VALID))
+    memset(SITE_ADJ, 0, sizeof(SITE_ADJ))
+    memset(SITE_HILL, CM_NONE, sizeof(SITE_HILL))
+    memset(BRIDGE_MASK, 0, sizeof(BRIDGE_MASK))
+    memset(WATER_MASK, 0, sizeof(WATER_MASK))
+    memset(VE_NB, CM_NONE, sizeof(VE_NB))
+    memset(VE_TA, CM_NONE, sizeof(VE_TA))
+    memset(VE_TB, CM_NONE, sizeof(VE_TB))
+    for v in range(CM_NVERT):
+        for d in range(CM_NDIR):
+            VE_PL[v][d] = CM_NO_PL
+    for t in range(CM_NTRI):
+        for j in range(TRI_SIDES):
+            TRI_PL[t][j] = CM_NO_PL
+    memset(VE_SITES, 0, sizeof(VE_SITES))
+    for t, site in b.tri_site.items():
+        TRI_SITE[t] = site
+        TRI_VALID[t >> 6] |= (<uint64_t>1) << (t & 63)
+        for j, n in enumerate(b.tri_nbrs[t]):
+            TRI_NBR[t][j] = n
+        for j, pl in enumerate(b.tri_pls[t]):
+            TRI_PL[t][j] = pl
+    memset(SITE_NB, CM_MAXSITES, sizeof(SITE_NB))
+    memset(WATER_PL, 0, sizeof(WATER_PL))
+    for pl in sorted(b.pl_tris):
+        t1, t2 = b.pl_tris[pl]
+        PL_T1[pl] = t1
+        PL_T2[pl] = t2
+        PL_S1[pl] = b.tri_site[t1]
+        PL_S2[pl] = b.tri_site[t2]
+        PL_WATER[pl] = b.pl_water[pl]
+        PL_VALID[pl >> 6] |= (<uint64_t>1) << (pl & 63)
+        for a in range(CM_NAQ):
+            if (b.pl_water[pl] >> a) & 1:
+                WATER_PL[a][pl >> 6] |= (<uint64_t>1) << (pl & 63)
+        i, k = divmod(pl, 64)
+        i, k = 7 * i + k // 9, k % 9
+        assert t1 == _data.tri_pos(i, (k + 5) % 6 if k < 6 else k - 6)
+        if k >= 6:
+            j = b.tri_site[t2]
+            assert t2 == _data.tri_pos(j, k - 6 + 3), "a rim tile joins triangle k to the neighbour's k + 3"
+            SITE_NB[i][k - 6] = j
+            SITE_NB[j][k - 6 + 3] = i
+    for i in range(NSITES):
+        SITE_ADJ[i] = b.site_adj[i]
+    for h, site in enumerate(b.hills):
+        HILL_SITE[h] = site
+        SITE_HILL[site] = h
+    for j, t in enumerate(b.bridges):
+        BRIDGE_TRI[j] = t
+        BRIDGE_MASK[t >> 6] |= (<uint64_t>1) << (t & 63)
+    for a, v in enumerate(b.water):
+        WATER_V[a] = v
+        WATER_MASK[v >> 6] |= (<uint64_t>1) << (v & 63)
+    for v in range(NVERTS):
+        for d in range(CM_NDIR):
+            e = b.vert_edges[v][d]
+            if e is None:
+                continue
+            w, tris, pl = e
+            VE_NB[v][d] = w
+            VE_TA[v][d] = tris[0]
+            VE_TB[v][d] = tris[1] if len(tris) > 1 else CM_NONE
+            VE_PL[v][d] = pl if pl >= 0 else CM_NO_PL
+            VE_SITES[v][d] = b.edge_sites(v, w)
+    memset(SIZE_COLOUR, CM_NONE, sizeof(SIZE_COLOUR))
+    for c, col in enumerate(_data.COLOURS):
+        COL_TILES[c] = col.tiles
+        COL_POINTS[c] = col.points
+        COL_IMP[c] = col.imperium
+        assert 3 <= col.site_size <= 6
+        SIZE_COLOUR[col.site_size] = c
+    memset(BRIDGE_COUNT, 0, sizeof(BRIDGE_COUNT))
+    for v in _data.BRIDGE_VALUES:
+        BRIDGE_COUNT[v] += 1
+    N_FOUNTAINS = _data.FOUNTAINS
+    N_COINS = _data.COINS
+    N_CUBES = _data.CUBES
+    N_START_TILES = _data.STARTING_TILES
+    N_ACTIONS = _data.ACTIONS_PER_TURN
+    N_AQ_START = _data.AQUEDUCT_START_PIECES
+    N_EXPAND = _data.EXPAND_PIECES
+    assert N_EXPAND == 2, "the Expand action is modelled as two steps"
+    N_HILLS_IN_PLAY = _data.HILLS_IN_PLAY
+    N_FINAL_EMPTY = _data.FINAL_ROUND_EMPTY_STACKS
+    AQ_PTS = _data.AQUEDUCT_POINTS
+    FOUNTAIN_PTS = _data.FOUNTAIN_POINTS
+    COIN_PTS = _data.COIN_POINTS
+    MOST_COINS_PTS = _data.MOST_COINS_POINTS
+    IMP_SOLE_PTS = _data.IMPERIUM_SOLE_POINTS
+    IMP_TIED_PTS = _data.IMPERIUM_TIED_POINTS
+    for j in range(CM_PL_SITES):
+        PL_LOW8 |= (<uint64_t>PL_FIELD >> 1) << (CM_SITE_PLS * j)
+        PL_HIGH |= (<uint64_t>1) << (CM_SITE_PLS * j + CM_SITE_PLS - 1)
+        FIELD_OF_BIT[CM_SITE_PLS * j + CM_SITE_PLS - 1] = j
+    k = 0
+    for a in range(CM_NCOL):
+        for c in range(a + 1, CM_NCOL):
+            PAIR_A[k] = a
+            PAIR_B[k] = c
+            k += 1
+
+
+_load_tables()
+
+
+# =======================================================================================
+# Kernel table: CM_KERNEL slot by slot, and the capsule
 
 cdef rc_kernel CM_KERNEL
 CM_KERNEL.abi_version = RC_ABI_VERSION
 CM_KERNEL.state_size = sizeof(CMState)
 CM_KERNEL.state_version = 1
 CM_KERNEL.num_actions = CM_NUM_ACTIONS
-CM_KERNEL.max_legal = 64
-CM_KERNEL.max_game_length = MAX_GAME_LENGTH
+CM_KERNEL.max_legal = CM_MAXLEGAL
+CM_KERNEL.max_game_length = CM_MAX_GAME_LENGTH
 CM_KERNEL.init = cm_init
 CM_KERNEL.num_players = cm_num_players
 CM_KERNEL.current_player = cm_current_player
@@ -1531,6 +1577,7 @@ CM_KERNEL.chance_outcomes = cm_chance_outcomes
 CM_KERNEL.sample_chance = cm_sample_chance
 CM_KERNEL.apply = cm_apply
 CM_KERNEL.returns = cm_returns
+CM_KERNEL.scores = cm_scores
 CM_KERNEL.resample = cm_resample
 CM_KERNEL.observe_action = cm_observe_action
 CM_KERNEL.validate = cm_validate
@@ -1538,5 +1585,5 @@ CM_KERNEL.validate = cm_validate
 kernel_capsule = rc_kernel_capsule(&CM_KERNEL)
 STATE_SIZE = sizeof(CMState)
 NUM_ACTIONS = CM_NUM_ACTIONS
-MAX_LEGAL = 64
-GAME_LENGTH_BOUND = MAX_GAME_LENGTH
+MAX_LEGAL = CM_MAXLEGAL
+GAME_LENGTH_BOUND = CM_MAX_GAME_LENGTH
