@@ -389,14 +389,6 @@ cdef class CityOfMarbleState(State):
                 "an aqueduct or water source already holds")
 
     # -- scores ---------------------------------------------------------------------------
-    def _scores(self):
-        cdef int32_t out[SC_N]
-        res = []
-        for p in range(_st(self).nplayers):
-            cm_score(_st(self), p, out)
-            res.append(out[SC_TOTAL])
-        return res
-
     def _score_breakdown(self, int p):
         cdef int32_t out[SC_N]
         cdef CMState *s = _st(self)
@@ -657,7 +649,7 @@ cdef class CityOfMarbleState(State):
         d["current_player"] = self.current_player()
         d["bridge_spaces_open"] = [_tri(t) for t in _B.bridges
                                    if not (s.blocked[t >> 6] >> (t & 63)) & 1]
-        d["scores"] = self._scores() if over else None
+        d["scores"] = self.scores() if over else None
         return d
 
     # -- drawing --------------------------------------------------------------------------
@@ -685,7 +677,7 @@ cdef class CityOfMarbleState(State):
         lines += self._board_lines()
         lines.append("stacks  " + "  ".join(f"{c.name} {s.stack[i]}" for i, c in enumerate(_COL))
                      + f"   fountains left {_data.FOUNTAINS - cm_fountains(s)}")
-        scores = self._scores()
+        scores = self.scores()
         for p in range(n):
             mags = [self._loc_text(s.mag[p][j]).replace("the ", "") for j in range(CM_NMAG)]
             lines.append(f"{'*' if p == s.turn_player and s.phase != PH_OVER else ' '}P{p}: "
