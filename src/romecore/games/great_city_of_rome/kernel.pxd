@@ -3,29 +3,49 @@
 class reads it through.  See kernel.pyx for the rules and the action encoding."""
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
 
+# ---- bounds (from data.py; kernel.pyx checks them against it at import)
 cdef enum:
     GC_NCARDS = 80        # 72 deck cards, then 8 starting buildings
     GC_NDECKCARDS = 72
     GC_NTYPES = 30
     GC_MAXP = 4
     GC_NDECKS = 4
+    GC_NSPACES = 5        # emissary spaces on a strip
+    GC_NSTRIPS = 6
+    GC_NFACES = 12        # strip k's front is face k, its back face 6 + k
+    GC_NCELLS = 64        # the 8x8 board a city lies on (cell = row * 8 + col)
     GC_BOTTOM = 14        # cards a School can return under one deck, at most
     GC_MAXDRAWN = 5       # School (4 neighbours) + University's extra draw
     GC_MAXOFFER = 4       # offer cards at most (one per offer draw of an upkeep)
     GC_MAXCOUNT = 32767   # coins and influence saturate here (int16)
     GC_NINFL = 6          # influence cards 3, 4, 6, 8, 10, 14
     GC_NTOK = 8           # cards that can carry tokens: 4 brick holders, 4 baths
+    GC_NBRICKTOK = 4      # token slots 0..3 hold brick tokens, the rest bath tokens
+    GC_MAXLEGAL = GC_NCELLS          # the largest block: a placement's cells
+    GC_MAX_GAME_LENGTH = 1400
+    # forced steps in one gc_forced call: per turn (5 spaces) at most take, main, four
+    # School phases and the end, plus a round's end, strip, offer draws and emissaries
+    GC_MAX_FORCED = GC_NSPACES * 8 + GC_NSTRIPS + GC_MAXOFFER + 16
 
-    # zones (GCState.loc)
+# ---- the sentinel: every byte field that may be empty
+cdef enum:
+    GC_NONE = 0xFF
+    INFL_NONE = GC_NONE   # influence card not (yet) in play
+    INFL_IN_PLAY = 0xFE
+
+# ---- zones (GCState.loc)
+cdef enum:
     Z_POOL = 0            # + deck: unordered, face down
-    Z_BOTTOM = 4          # + deck: returned under the deck by a School, in bot[] order
-    Z_OFFER = 8
-    Z_HAND = 9            # + player
-    Z_CITY = 13           # + player
-    Z_BOX = 17
-    Z_DRAWN = 18          # drawn for the set-up draft or a School, not yet placed
+    Z_BOTTOM = Z_POOL + GC_NDECKS     # + deck: returned under the deck by a School, in bot[] order
+    Z_OFFER = Z_BOTTOM + GC_NDECKS
+    Z_HAND = Z_OFFER + 1              # + player
+    Z_CITY = Z_HAND + GC_MAXP         # + player
+    Z_BOX = Z_CITY + GC_MAXP
+    Z_DRAWN = Z_BOX + 1               # drawn for the set-up draft or a School, not yet placed
+    Z_N = Z_DRAWN + 1
 
-    # phases
+# ---- phases
+cdef enum:
     PH_DRAFT_DEAL = 0
     PH_DRAFT_PICK = 1
     PH_STRIP = 2
@@ -40,81 +60,27 @@ cdef enum:
     PH_SCHOOL_BOTTOM = 11
     PH_OVER = 12
 
-    # actions
-    A_PLACE = 0           # + cell (row * 8 + col): place the selected building
-    A_BUILD = 64          # + type: choose the building to build
-    A_PRODUCE = 94
-    A_END = 95            # end the turn
-    A_TAKE = 96           # + offer slot (offer cards by card id)
-    A_EMISSARY = 100      # + strip space 0..4 (0 is next to the emperor)
-    A_DRAFT = 105         # + drawn slot: keep this card in the set-up draft
-    A_SCHOOL_DECK = 109   # + deck - 1: draw from deck II, III or IV
-    A_KEEP = 112          # + drawn slot: keep this School draw
-    A_BOTTOM = 117        # + drawn slot: put this card under the deck next
-    CH_CARD = 122         # + type: chance, a card of this type is drawn
-    CH_STRIP = 152        # + strip: chance, this strip is revealed next
-    GC_NUM_ACTIONS = 158
+# ---- action ids: consecutive blocks (documented in the package docstring)
+cdef enum:
+    A_PLACE = 0                           # + cell: place the selected building
+    A_BUILD = A_PLACE + GC_NCELLS         # + type: choose the building to build
+    A_PRODUCE = A_BUILD + GC_NTYPES
+    A_END = A_PRODUCE + 1                 # end the turn
+    A_TAKE = A_END + 1                    # + offer slot (offer cards by card id)
+    A_EMISSARY = A_TAKE + GC_MAXOFFER     # + strip space 0..4 (0 is next to the emperor)
+    A_DRAFT = A_EMISSARY + GC_NSPACES     # + drawn slot: keep this card in the set-up draft
+    A_SCHOOL_DECK = A_DRAFT + GC_MAXP     # + deck - 1: draw from deck II, III or IV
+    A_KEEP = A_SCHOOL_DECK + GC_NDECKS - 1    # + drawn slot: keep this School draw
+    A_BOTTOM = A_KEEP + GC_MAXDRAWN       # + drawn slot: put this card under the deck next
+    CH_CARD = A_BOTTOM + GC_MAXDRAWN      # + type: chance, a card of this type is drawn
+    CH_STRIP = CH_CARD + GC_NTYPES        # + strip: chance, this strip is revealed next
+    GC_NUM_ACTIONS = CH_STRIP + GC_NSTRIPS
 
-    INFL_NONE = 0xFF      # not (yet) in play
-    INFL_IN_PLAY = 0xFE
-
+# ---- turn flags (GCState.flags)
+cdef enum:
     F_TOOK = 1
     F_BUILT = 2
     F_PRODUCED = 4
-
-ctypedef struct GCState:
-    uint64_t occ[GC_MAXP]          # occupied cells per city (8x8 board, bit = row*8+col)
-    int16_t coins[GC_MAXP]
-    int16_t influence[GC_MAXP]
-    uint8_t nplayers
-    uint8_t nrounds
-    uint8_t round                  # 1-based
-    uint8_t phase
-    uint8_t first_player
-    uint8_t actor                  # player to decide (decision phases)
-    uint8_t turn_space             # strip space whose emissary is acting
-    uint8_t place_idx              # emissaries placed this round
-    uint8_t sel_type               # type chosen by A_BUILD, placed by A_PLACE
-    uint8_t draw_idx               # offer draws done this upkeep
-    uint8_t school_deck
-    uint8_t school_left            # School draws still to make
-    uint8_t bricks                 # this turn's strip bricks / cogs not yet used
-    uint8_t cogs
-    uint8_t flags                  # F_TOOK | F_BUILT | F_PRODUCED
-    uint8_t drawn_n
-    uint8_t strips_revealed
-    uint8_t strip_order[6]
-    uint8_t space_owner[5]         # player per strip space, 0xFF empty
-    uint8_t infl[GC_NINFL]         # INFL_NONE, INFL_IN_PLAY or the owner
-    uint8_t drawn[GC_MAXDRAWN]
-    uint8_t draft_card[GC_MAXP]    # the card each seat kept in the set-up draft
-    uint8_t pool_n[GC_NDECKS]
-    uint8_t bot_n[GC_NDECKS]
-    uint8_t aq_rows[GC_MAXP]       # rows / columns of each city that hold an aqueduct
-    uint8_t aq_cols[GC_MAXP]
-    uint8_t bot[GC_NDECKS][GC_BOTTOM]   # bot[d][0] is drawn first once the pool is empty
-    uint8_t tok[GC_NTOK]           # brick token (0/1) or bath point tokens, per token card
-    uint8_t loc[GC_NCARDS]         # zone of every card
-    uint8_t cell[GC_NCARDS]        # board cell of a card in a city, else 0xFF
-    uint8_t known[GC_NCARDS]       # players who know this card's identity where it is
-
-cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil
-cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil
-cdef void gc_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
-cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noexcept nogil
-cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil
-cdef int gc_face(const GCState *s) noexcept nogil
-cdef int gc_card_type(int card) noexcept nogil
-cdef int gc_tokens(const GCState *s, int card) noexcept nogil
-cdef int gc_set_tokens(GCState *s, int card, int tok) noexcept nogil
-cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil  # out holds GC_MAXOFFER
-cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil
-cdef int gc_turn_bricks(const GCState *s) noexcept nogil
-cdef int gc_turn_cogs(const GCState *s) noexcept nogil
-cdef int gc_infl_round(int nplayers, int infl) noexcept nogil
-cdef void gc_advance(GCState *s) noexcept nogil
-cdef const char *gc_validate(const void *vs) noexcept nogil
-cdef int gc_legal(const void *vs, int32_t *out) noexcept nogil
 
 # score categories (gc_score out[]): the score pad's rows
 cdef enum:
@@ -148,3 +114,66 @@ cdef enum:
     M_TEMPLE_TYPES = 14   # bit t set for each temple type t in the city
     M_STARS = 15          # stars on the city's buildings (a count, not a mask)
     M_N = 16
+
+ctypedef struct GCState:
+    uint64_t occ[GC_MAXP]          # occupied cells per city (8x8 board, bit = row*8+col)
+    int16_t coins[GC_MAXP]
+    int16_t influence[GC_MAXP]
+    uint8_t nplayers
+    uint8_t nrounds
+    uint8_t round                  # 1-based
+    uint8_t phase
+    uint8_t first_player
+    uint8_t actor                  # player to decide (decision phases)
+    uint8_t turn_space             # strip space whose emissary is acting
+    uint8_t place_idx              # emissaries placed this round
+    uint8_t sel_type               # type chosen by A_BUILD, placed by A_PLACE
+    uint8_t draw_idx               # offer draws done this upkeep
+    uint8_t school_deck
+    uint8_t school_left            # School draws still to make
+    uint8_t bricks                 # this turn's strip bricks / cogs not yet used
+    uint8_t cogs
+    uint8_t flags                  # F_TOOK | F_BUILT | F_PRODUCED
+    uint8_t drawn_n
+    uint8_t strips_revealed
+    uint8_t strip_order[GC_NSTRIPS]
+    uint8_t space_owner[GC_NSPACES] # player per strip space, GC_NONE empty
+    uint8_t infl[GC_NINFL]         # INFL_NONE, INFL_IN_PLAY or the owner
+    uint8_t drawn[GC_MAXDRAWN]
+    uint8_t draft_card[GC_MAXP]    # the card each seat kept in the set-up draft
+    uint8_t pool_n[GC_NDECKS]
+    uint8_t bot_n[GC_NDECKS]
+    uint8_t aq_rows[GC_MAXP]       # rows / columns of each city that hold an aqueduct
+    uint8_t aq_cols[GC_MAXP]
+    uint8_t bot[GC_NDECKS][GC_BOTTOM]   # bot[d][0] is drawn first once the pool is empty
+    uint8_t tok[GC_NTOK]           # brick token (0/1) or bath point tokens, per token card
+    uint8_t loc[GC_NCARDS]         # zone of every card
+    uint8_t cell[GC_NCARDS]        # board cell of a card in a city, else GC_NONE
+    uint8_t known[GC_NCARDS]       # players who know this card's identity where it is
+
+# Queries
+cdef int gc_card_type(int card) noexcept nogil
+cdef int gc_tokens(const GCState *s, int card) noexcept nogil
+cdef int gc_face(const GCState *s) noexcept nogil
+cdef int gc_turn_bricks(const GCState *s) noexcept nogil
+cdef int gc_turn_cogs(const GCState *s) noexcept nogil
+cdef int gc_infl_round(int nplayers, int infl) noexcept nogil
+cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil  # out holds GC_MAXOFFER
+cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil
+cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil
+# Scoring
+cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil
+cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noexcept nogil
+cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil
+# Changes
+cdef int gc_set_tokens(GCState *s, int card, int tok) noexcept nogil
+# Turn flow
+cdef void gc_forced(GCState *s) noexcept nogil
+# Interface
+cdef int gc_legal(const void *vs, int32_t *out) noexcept nogil
+cdef void gc_step(GCState *s, int32_t a) noexcept nogil
+cdef void gc_apply(void *vs, int32_t a) noexcept nogil          # gc_step, then gc_forced
+cdef void gc_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
+cdef void gc_scores(const void *vs, int32_t *out) noexcept nogil  # SC_TOTAL per player
+# Validation
+cdef const char *gc_validate(const void *vs) noexcept nogil

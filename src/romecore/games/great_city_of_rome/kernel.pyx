@@ -7,13 +7,15 @@ inside rows 0-6 and columns 0-5.  Card zones are one byte per card (``loc``), an
 knows which card is one byte per card (``known``).  All printed numbers come from
 ``data.py``, copied into the C tables below at import.
 
-Decisions are small steps with fixed action ids (see kernel.pxd): place an emissary,
+Decisions are small steps with fixed action ids (kernel.pxd; the package docstring
+has the table): place an emissary,
 take an offer card, then build (choose the building, then its cell) and produce in either
 order, then end the turn.  A build pays with the strip's bricks first, then brick tokens,
 then 2 coins a brick; a produce with the strip's cogs, then 1 coin a cog (spending
 tokens before coins is never worse, so the engine does not ask).  Steps with a single
 possible outcome (an empty turn, the last draft card, a lone School card, the sixth
-strip, draws from a deck's known bottom) are taken automatically.
+strip, draws from a deck's known bottom) are taken automatically: gc_apply is gc_step
+(the one decision or outcome) and then gc_forced (every step with no choice).
 
 Chance is explicit: the draft deal, every deck draw (outcome = building type, weighted by
 copies) and each strip reveal are chance nodes.  Decks are drawn lazily, which is the
@@ -26,14 +28,17 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, u
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule,
-    rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_lsb64, rc_pop_lsb64,
+    rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb32, rc_pop_lsb32,
+    rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
 from romecore.games.great_city_of_rome import data as _data
 
-# ---------------------------------------------------------------------------------------
-# Tables (filled from data.py below)
+
+# =======================================================================================
+# Tables: the C copies of data.py's tables (filled by "Tables from data" below)
+
 
 cdef enum:
     K_VEG = 0
@@ -45,6 +50,18 @@ cdef enum:
     K_AQUEDUCT = 6
     K_TEMPLE = 7
 
+cdef enum:
+    AQ_SCORED = 4         # aqueducts past this many score no more
+    MAX_VEG_CARDS = 8     # bounds checked against data.py at import
+    MAX_SHEEP_CARDS = 4
+    COLOUR_YELLOW = 0     # public buildings by colour (data.COLOURS): coins,
+    COLOUR_RED = 1        # influence, School draws, bath tokens
+    COLOUR_SCHOOL = 2
+    COLOUR_BATH = 3
+    MAX_TOKENS = 5        # a bath's point tokens: its four neighbours and its bonus
+    F_ALL = F_TOOK | F_BUILT | F_PRODUCED
+    MIN_PLAYERS = 2
+    TWO_PLAYER_EMISSARIES = 4   # with two players each seat places two
 cdef uint8_t CARD_TYPE[GC_NCARDS]
 cdef int8_t CARD_DECK[GC_NCARDS]
 cdef int8_t TOK_SLOT[GC_NCARDS]
@@ -58,14 +75,14 @@ cdef uint8_t TYPE_VALUE[GC_NTYPES]
 cdef int8_t TYPE_COLOUR[GC_NTYPES]
 cdef uint8_t TYPE_BONUS[GC_NTYPES]
 cdef uint32_t TYPE_MASKS[GC_NTYPES]   # which M_* masks a building of the type joins
-cdef uint8_t FACE_BRICKS[12][5]       # bricks from space 0 through k, per face
-cdef uint8_t FACE_COGS[12][5]
-cdef uint8_t OFFER_DECK[5][4]
-cdef uint8_t OFFER_N[5]
-cdef uint8_t INFL_ROUND[5][GC_NINFL]  # round an influence card surfaces (0: not used)
+cdef uint8_t FACE_BRICKS[GC_NFACES][GC_NSPACES]       # bricks from space 0 through k, per face
+cdef uint8_t FACE_COGS[GC_NFACES][GC_NSPACES]
+cdef uint8_t OFFER_DECK[GC_MAXP + 1][GC_MAXOFFER]   # per player count
+cdef uint8_t OFFER_N[GC_MAXP + 1]
+cdef uint8_t INFL_ROUND[GC_MAXP + 1][GC_NINFL]  # round an influence card surfaces (0: not used)
 cdef int32_t INFL_VALUE[GC_NINFL]
-cdef int32_t AQ_POINTS[5]
-cdef uint8_t ROUNDS[5]
+cdef int32_t AQ_POINTS[AQ_SCORED + 1]      # by aqueducts, the last for AQ_SCORED or more
+cdef uint8_t ROUNDS[GC_MAXP + 1]
 cdef int16_t START_COINS
 cdef int32_t BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE
 cdef int T_MINERVA, T_FORTUNA, T_CUPID, T_JUNO, T_SATURN
@@ -73,128 +90,22 @@ cdef int T_LUNA, T_MARS, T_VENUS, T_JUPITER, T_MERCURY
 cdef int32_t MINERVA_BUILDINGS, MINERVA_POINTS, FORTUNA_POINTS, CUPID_RES2, CUPID_POINTS
 cdef int32_t JUNO_TEMPLES, JUNO_POINTS, SATURN_FARMS, SATURN_POINTS, MARS_POINTS
 cdef int32_t VENUS_PER_RES2, JUPITER_PER_TEMPLE, MERCURY_COINS
-cdef uint8_t VEG_CARDS[8]             # cards that produce coins (veg farms, vineyard)
+cdef uint8_t VEG_CARDS[MAX_VEG_CARDS]             # cards that produce coins (veg farms, vineyard)
 cdef int N_VEG_CARDS
-cdef uint8_t SHEEP_CARDS[4]
+cdef uint8_t SHEEP_CARDS[MAX_SHEEP_CARDS]
 cdef int N_SHEEP_CARDS
-
+cdef uint64_t ROW_BYTE = 0xFF                 # one row of the board
 cdef uint64_t FILE_A = 0x0101010101010101ULL
 cdef uint64_t BOARD = 0x003F3F3F3F3F3F3FULL   # rows 0-6, columns 0-5
+cdef int BOARD_SIDE = 8
+cdef int CITY_SPAN = 4                         # a city is at most 4x4
 cdef int START_FARM_CELL = 3 * 8 + 2
 cdef int START_HOUSE_CELL = 3 * 8 + 3
 
 
-def _load_tables():
-    global START_COINS, BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE
-    global T_MINERVA, T_FORTUNA, T_CUPID, T_JUNO, T_SATURN, T_LUNA, T_MARS, T_VENUS, T_JUPITER, T_MERCURY
-    global MINERVA_BUILDINGS, MINERVA_POINTS, FORTUNA_POINTS, CUPID_RES2, CUPID_POINTS
-    global JUNO_TEMPLES, JUNO_POINTS, SATURN_FARMS, SATURN_POINTS, MARS_POINTS
-    global VENUS_PER_RES2, JUPITER_PER_TEMPLE, MERCURY_COINS, N_VEG_CARDS, N_SHEEP_CARDS
-    kinds = {_data.FARM_VEG: K_VEG, _data.FARM_GRAIN: K_GRAIN, _data.FARM_SHEEP: K_SHEEP,
-             _data.VINEYARD: K_VINEYARD, _data.RESIDENTIAL: K_RES, _data.PUBLIC: K_PUBLIC,
-             _data.AQUEDUCT: K_AQUEDUCT, _data.TEMPLE: K_TEMPLE}
-    assert len(_data.TYPES) == GC_NTYPES
-    for t, bt in enumerate(_data.TYPES):
-        k = kinds[bt.kind]
-        TYPE_KIND[t] = k
-        TYPE_COST[t] = bt.cost
-        TYPE_STARS[t] = bt.stars
-        TYPE_VALUE[t] = bt.value
-        TYPE_COLOUR[t] = _data.COLOURS.index(bt.colour) if bt.colour else -1
-        TYPE_BONUS[t] = bt.bonus
-        m = 1 << M_OCC
-        if k == K_RES:
-            m |= 1 << (M_RES2 + bt.value - 2)
-        if k == K_PUBLIC:
-            m |= 1 << (M_YELLOW + TYPE_COLOUR[t])
-        if k == K_AQUEDUCT:
-            m |= 1 << M_AQUEDUCT
-        if k in (K_VEG, K_VINEYARD):
-            m |= 1 << M_VEG
-        if k in (K_GRAIN, K_VINEYARD):
-            m |= 1 << M_GRAIN
-        if k == K_SHEEP:
-            m |= 1 << M_SHEEP
-        if k in (K_VEG, K_GRAIN, K_SHEEP, K_VINEYARD):
-            m |= 1 << M_PRODUCTION
-        if k == K_TEMPLE:
-            m |= 1 << M_TEMPLE
-        TYPE_MASKS[t] = m
-    cards = _data.card_table()
-    assert len(cards) == GC_NCARDS
-    for d in range(GC_NDECKS):
-        ids = [i for i, (_, dk) in enumerate(cards) if dk == d]
-        DECK_LO[d], DECK_HI[d] = min(ids), max(ids) + 1
-    brick_slots, bath_slots, veg, sheep = [], [], [], []
-    for c, (t, d) in enumerate(cards):
-        CARD_TYPE[c] = t
-        CARD_DECK[c] = d
-        TOK_SLOT[c] = -1
-        k = TYPE_KIND[t]
-        if k in (K_GRAIN, K_VINEYARD):
-            brick_slots.append(c)
-        if k == K_PUBLIC and TYPE_COLOUR[t] == 3:
-            bath_slots.append(c)
-        if k in (K_VEG, K_VINEYARD):
-            veg.append(c)
-        if k == K_SHEEP:
-            sheep.append(c)
-    assert len(brick_slots) == 4 and len(bath_slots) == 4 and len(veg) <= 8 and len(sheep) <= 4
-    for i, c in enumerate(brick_slots + bath_slots):
-        TOK_SLOT[c] = i
-        TOK_CARD[i] = c
-    for i, c in enumerate(veg):
-        VEG_CARDS[i] = c
-    N_VEG_CARDS = len(veg)
-    for i, c in enumerate(sheep):
-        SHEEP_CARDS[i] = c
-    N_SHEEP_CARDS = len(sheep)
-    for f in range(12):
-        front = _data.STRIP_FRONTS[f % 6]
-        face = front if f < 6 else front[::-1]
-        b = c_ = 0
-        for k in range(5):
-            b += face[k] == "B"
-            c_ += face[k] == "C"
-            FACE_BRICKS[f][k] = b
-            FACE_COGS[f][k] = c_
-    memset(OFFER_N, 0, sizeof(OFFER_N))
-    memset(ROUNDS, 0, sizeof(ROUNDS))
-    memset(INFL_ROUND, 0, sizeof(INFL_ROUND))
-    for n in (2, 3, 4):
-        decks = _data.OFFER_DECKS[n]
-        OFFER_N[n] = len(decks)
-        for i, d in enumerate(decks):
-            OFFER_DECK[n][i] = d
-        ROUNDS[n] = _data.ROUNDS[n]
-        per_round = sum(1 for d in decks if d == 0)
-        for value, after in _data.INFLUENCE_CARDS["2" if n == 2 else "3-4"]:
-            assert after % per_round == 0
-            INFL_ROUND[n][_data.INFLUENCE_VALUES.index(value)] = after // per_round
-    for i, v in enumerate(_data.INFLUENCE_VALUES):
-        INFL_VALUE[i] = v
-    for i, v in enumerate(_data.AQUEDUCT_POINTS):
-        AQ_POINTS[i] = v
-    START_COINS = _data.START_COINS
-    BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE = _data.BRICK_PRICE, _data.COG_PRICE, _data.COGS_TO_PRODUCE
-    tid = _data.TYPE_ID
-    T_MINERVA, T_FORTUNA, T_CUPID = tid["Temple of Minerva"], tid["Temple of Fortuna"], tid["Temple of Cupid"]
-    T_JUNO, T_SATURN, T_LUNA = tid["Temple of Juno"], tid["Temple of Saturn"], tid["Temple of Luna"]
-    T_MARS, T_VENUS, T_JUPITER = tid["Temple of Mars"], tid["Temple of Venus"], tid["Temple of Jupiter"]
-    T_MERCURY = tid["Temple of Mercury"]
-    MINERVA_BUILDINGS, MINERVA_POINTS = _data.MINERVA_BUILDINGS, _data.MINERVA_POINTS
-    FORTUNA_POINTS = _data.FORTUNA_POINTS
-    CUPID_RES2, CUPID_POINTS = _data.CUPID_RES2, _data.CUPID_POINTS
-    JUNO_TEMPLES, JUNO_POINTS = _data.JUNO_TEMPLES, _data.JUNO_POINTS
-    SATURN_FARMS, SATURN_POINTS = _data.SATURN_FARMS, _data.SATURN_POINTS
-    MARS_POINTS, VENUS_PER_RES2 = _data.MARS_POINTS, _data.VENUS_PER_RES2
-    JUPITER_PER_TEMPLE, MERCURY_COINS = _data.JUPITER_PER_TEMPLE, _data.MERCURY_COINS_PER_POINT
+# =======================================================================================
+# Bits: board geometry on the 8x8 bitboard, over the rc_bits.h helpers
 
-
-_load_tables()
-
-# ---------------------------------------------------------------------------------------
-# Board helpers
 
 cdef inline uint64_t nbrs(uint64_t m) noexcept nogil:
     """Cells orthogonally adjacent to any cell of m (m excluded only if not adjacent)."""
@@ -203,8 +114,8 @@ cdef inline uint64_t nbrs(uint64_t m) noexcept nogil:
 
 cdef inline int row_bits(uint64_t m) noexcept nogil:
     cdef int r, out = 0
-    for r in range(8):
-        if (m >> (8 * r)) & 0xFF:
+    for r in range(BOARD_SIDE):
+        if (m >> (BOARD_SIDE * r)) & ROW_BYTE:
             out |= 1 << r
     return out
 
@@ -213,36 +124,44 @@ cdef inline int col_bits(uint64_t m) noexcept nogil:
     m |= m >> 32
     m |= m >> 16
     m |= m >> 8
-    return <int>(m & 0xFF)
+    return <int>(m & ROW_BYTE)
 
 
 cdef inline uint64_t rows_mask(int rows) noexcept nogil:
     cdef uint64_t out = 0
     cdef int r
-    for r in range(8):
+    for r in range(BOARD_SIDE):
         if (rows >> r) & 1:
-            out |= (<uint64_t>0xFF) << (8 * r)
+            out |= ROW_BYTE << (BOARD_SIDE * r)
     return out
 
 
 cdef inline uint64_t cols_mask(int cols) noexcept nogil:
-    return (<uint64_t>(cols & 0xFF)) * FILE_A
+    return (<uint64_t>cols & ROW_BYTE) * FILE_A
+
+
+cdef inline int top_bit8(uint32_t bits) noexcept nogil:
+    """Index of the highest set bit of a non-zero row (or column) set of 8 bits."""
+    bits |= bits >> 1
+    bits |= bits >> 2
+    bits |= bits >> 4
+    return rc_popcount32(bits) - 1
+
+
+cdef inline int span(int bits) noexcept nogil:
+    """Rows (or columns) from the first to the last of a non-empty set, minus one."""
+    return top_bit8(bits) - rc_lsb32(bits)
 
 
 cdef inline int span_bits(int bits) noexcept nogil:
     """Rows (or columns) a new building may use so that the span stays within four."""
-    cdef int lo = __builtin_ctz(bits), hi = 31 - __builtin_clz(bits)
-    cdef int a = hi - 3, b = lo + 3
+    cdef int lo = rc_lsb32(bits), hi = top_bit8(bits)
+    cdef int a = hi - (CITY_SPAN - 1), b = lo + (CITY_SPAN - 1)
     if a < 0:
         a = 0
-    if b > 7:
-        b = 7
+    if b > BOARD_SIDE - 1:
+        b = BOARD_SIDE - 1
     return ((1 << (b + 1)) - 1) & ~((1 << a) - 1)
-
-
-cdef extern from *:
-    int __builtin_ctz(unsigned int) nogil
-    int __builtin_clz(unsigned int) nogil
 
 
 cdef inline uint64_t flood(uint64_t seed, uint64_t within) noexcept nogil:
@@ -254,20 +173,9 @@ cdef inline uint64_t flood(uint64_t seed, uint64_t within) noexcept nogil:
         comp = nxt
 
 
-cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil:
-    """Cells where player p may put a building of type t now."""
-    cdef uint64_t occ = s.occ[p]
-    cdef uint64_t allowed = rows_mask(span_bits(row_bits(occ))) & cols_mask(span_bits(col_bits(occ)))
-    cdef uint64_t empty_ok = nbrs(occ) & ~occ & allowed & BOARD
-    if TYPE_KIND[t] != K_AQUEDUCT:
-        return empty_ok
-    # Aqueducts: one per row and column; may also replace any non-aqueduct building
-    # (an aqueduct's own cell lies in a forbidden row, so it is never a target).
-    return (empty_ok | occ) & ~(rows_mask(s.aq_rows[p]) | cols_mask(s.aq_cols[p]))
+# =======================================================================================
+# Queries: read-only facts about a state
 
-
-# ---------------------------------------------------------------------------------------
-# Small queries
 
 cdef inline int nplayers_bits(const GCState *s) noexcept nogil:
     return (1 << s.nplayers) - 1
@@ -282,18 +190,10 @@ cdef int gc_tokens(const GCState *s, int card) noexcept nogil:
     return s.tok[slot] if slot >= 0 else 0
 
 
-cdef int gc_set_tokens(GCState *s, int card, int tok) noexcept nogil:
-    cdef int slot = TOK_SLOT[card]
-    if slot < 0:
-        return -1
-    s.tok[slot] = tok
-    return 0
-
-
 cdef int gc_face(const GCState *s) noexcept nogil:
     """Face in use this round: strip k's front is k, its back 6 + k."""
-    cdef int idx = (s.round - 1) % 12
-    return s.strip_order[idx % 6] + (6 if idx >= 6 else 0)
+    cdef int idx = (s.round - 1) % GC_NFACES
+    return s.strip_order[idx % GC_NSTRIPS] + (GC_NSTRIPS if idx >= GC_NSTRIPS else 0)
 
 
 cdef int gc_turn_bricks(const GCState *s) noexcept nogil:
@@ -340,25 +240,15 @@ cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil:
     cdef uint8_t z = Z_HAND + p
     for c in range(GC_NDECKCARDS):
         if s.loc[c] == z and CARD_TYPE[c] == t:
-            k = __builtin_popcount(s.known[c])
+            k = rc_popcount32(s.known[c])
             if k > best_k:
                 best, best_k = c, k
     return best
 
 
-cdef extern from *:
-    int __builtin_popcount(unsigned int) nogil
-
-
-cdef inline void gain(int16_t *x, int g) noexcept nogil:
-    """Adds g to a coin or influence count, saturating at GC_MAXCOUNT (the int16 bound)."""
-    cdef int v = x[0] + g
-    x[0] = <int16_t>(v if v < GC_MAXCOUNT else GC_MAXCOUNT)
-
-
 cdef inline int brick_tokens(const GCState *s, int p) noexcept nogil:
     cdef int i, n = 0
-    for i in range(4):
+    for i in range(GC_NBRICKTOK):
         if s.loc[TOK_CARD[i]] == Z_CITY + p and s.tok[i]:
             n += 1
     return n
@@ -386,10 +276,22 @@ cdef inline bint can_produce(const GCState *s, int p) noexcept nogil:
         return False
     if city_count(s, VEG_CARDS, N_VEG_CARDS, p) or city_count(s, SHEEP_CARDS, N_SHEEP_CARDS, p):
         return True
-    for i in range(4):
+    for i in range(GC_NBRICKTOK):
         if s.loc[TOK_CARD[i]] == Z_CITY + p and not s.tok[i]:
             return True
     return False
+
+
+cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil:
+    """Cells where player p may put a building of type t now."""
+    cdef uint64_t occ = s.occ[p]
+    cdef uint64_t allowed = rows_mask(span_bits(row_bits(occ))) & cols_mask(span_bits(col_bits(occ)))
+    cdef uint64_t empty_ok = nbrs(occ) & ~occ & allowed & BOARD
+    if TYPE_KIND[t] != K_AQUEDUCT:
+        return empty_ok
+    # Aqueducts: one per row and column; may also replace any non-aqueduct building
+    # (an aqueduct's own cell lies in a forbidden row, so it is never a target).
+    return (empty_ok | occ) & ~(rows_mask(s.aq_rows[p]) | cols_mask(s.aq_cols[p]))
 
 
 cdef inline uint32_t buildable_types(const GCState *s, int p) noexcept nogil:
@@ -399,11 +301,20 @@ cdef inline uint32_t buildable_types(const GCState *s, int p) noexcept nogil:
         return 0
     types = hand_types(s, p)
     while types:
-        t = __builtin_ctz(types)
-        types &= types - 1
+        t = rc_pop_lsb32(&types)
         if can_afford_build(s, p, t) and gc_place_targets(s, p, t):
             out |= 1u << t
     return out
+
+
+cdef inline bint deck_in_play(int nplayers, int d) noexcept nogil:
+    """Decks I and II always, III from three players, IV with four."""
+    return not (d == 3 and nplayers < 4 or d == 2 and nplayers < 3)
+
+
+cdef inline int school_decks_end(const GCState *s) noexcept nogil:
+    """One past the last deck a School may draw from (deck II on, the decks in play)."""
+    return OFFER_N[s.nplayers] if s.nplayers > 2 else 2
 
 
 cdef inline int chance_deck(const GCState *s) noexcept nogil:
@@ -414,8 +325,34 @@ cdef inline int chance_deck(const GCState *s) noexcept nogil:
     return s.school_deck
 
 
-# ---------------------------------------------------------------------------------------
-# City masks and scoring
+cdef inline int emissaries(const GCState *s) noexcept nogil:
+    return TWO_PLAYER_EMISSARIES if s.nplayers == 2 else s.nplayers
+
+
+cdef inline int next_space(const GCState *s, int after) noexcept nogil:
+    cdef int k
+    for k in range(after + 1, GC_NSPACES):
+        if s.space_owner[k] != GC_NONE:
+            return k
+    return -1
+
+
+cdef inline int distinct_slots(const uint8_t *cards, int n, int32_t base, int32_t *out) noexcept nogil:
+    """One action per distinct type among cards (the first slot of each type)."""
+    cdef uint32_t seen = 0
+    cdef int i, k = 0, t
+    for i in range(n):
+        t = CARD_TYPE[cards[i]]
+        if not (seen >> t) & 1:
+            seen |= 1u << t
+            out[k] = base + i
+            k += 1
+    return k
+
+
+# =======================================================================================
+# Scoring: one player's points by score-pad category (gc_score)
+
 
 cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil:
     cdef int c, t, i
@@ -466,7 +403,7 @@ cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noe
 cdef inline int bath_bonus(const GCState *s, int p, uint64_t around) noexcept nogil:
     """Tokens of the adjacent thermal bath with the most tokens."""
     cdef int i, c, best = 0
-    for i in range(4, 8):
+    for i in range(GC_NBRICKTOK, GC_NTOK):
         c = TOK_CARD[i]
         if s.loc[c] == Z_CITY + p and (around >> s.cell[c]) & 1 and s.tok[i] > best:
             best = s.tok[i]
@@ -492,7 +429,7 @@ cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil:
             if colours:
                 out[SC_RES2 + v - 2] += v * rc_popcount64(comp) * colours + bath_bonus(s, p, around)
     i = rc_popcount64(m[M_AQUEDUCT])
-    out[SC_AQUEDUCTS] = AQ_POINTS[i if i < 4 else 4]
+    out[SC_AQUEDUCTS] = AQ_POINTS[i if i < AQ_SCORED else AQ_SCORED]
     temples = m[M_TEMPLE_TYPES]
     while temples:
         t = rc_pop_lsb64(&temples)
@@ -506,8 +443,24 @@ cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil:
         out[SC_TOTAL] += out[i]
 
 
-# ---------------------------------------------------------------------------------------
-# Moving cards
+# =======================================================================================
+# Changes: small mutators (cards between zones, coins, tokens, builds), each keeping
+# the struct's invariants
+
+
+cdef inline void gain(int16_t *x, int g) noexcept nogil:
+    """Adds g to a coin or influence count, saturating at GC_MAXCOUNT (the int16 bound)."""
+    cdef int v = x[0] + g
+    x[0] = <int16_t>(v if v < GC_MAXCOUNT else GC_MAXCOUNT)
+
+
+cdef int gc_set_tokens(GCState *s, int card, int tok) noexcept nogil:
+    cdef int slot = TOK_SLOT[card]
+    if slot < 0:
+        return -1
+    s.tok[slot] = tok
+    return 0
+
 
 cdef inline void sort_drawn(GCState *s) noexcept nogil:
     cdef int i, j
@@ -572,8 +525,88 @@ cdef inline void to_offer(GCState *s, int c) noexcept nogil:
     s.known[c] = nplayers_bits(s)
 
 
-# ---------------------------------------------------------------------------------------
-# Turn structure
+cdef inline void put_bottom(GCState *s, int slot) noexcept nogil:
+    """The drawn card in slot goes under the School's deck, next in order.  Whoever knew
+    it still does (a card put under by a School stays known to its placer).  The bottom
+    list never outgrows GC_BOTTOM (validate keeps every reachable state below it; a full
+    list would shuffle the card into the deck's unknown part)."""
+    cdef int d = s.school_deck
+    cdef int c = take_drawn(s, slot)
+    s.known[c] |= 1 << s.actor
+    if s.bot_n[d] >= GC_BOTTOM:
+        s.loc[c] = Z_POOL + d
+        s.known[c] = 0
+        s.pool_n[d] += 1
+        return
+    s.loc[c] = Z_BOTTOM + d
+    s.bot[d][s.bot_n[d]] = c
+    s.bot_n[d] += 1
+
+
+cdef inline void do_build(GCState *s, int cell) noexcept nogil:
+    cdef int p = s.actor, t = s.sel_type
+    cdef int card = gc_build_card(s, p, t)
+    cdef int need = TYPE_COST[t], i, old, adj, slot
+    cdef uint64_t bit = (<uint64_t>1) << cell
+    if card < 0:
+        return
+    # Pay: the strip's bricks, then brick tokens, then coins.
+    need -= s.bricks if s.bricks < need else need
+    for i in range(GC_NBRICKTOK):
+        if need and s.loc[TOK_CARD[i]] == Z_CITY + p and s.tok[i]:
+            s.tok[i] = 0
+            need -= 1
+    s.coins[p] -= need * BRICK_PRICE
+    s.bricks = 0
+    if s.occ[p] & bit:  # an aqueduct replacing a building: the old one goes to the box
+        for old in range(GC_NCARDS):
+            if s.loc[old] == Z_CITY + p and s.cell[old] == cell:
+                s.loc[old] = Z_BOX
+                s.known[old] = nplayers_bits(s)
+                s.cell[old] = GC_NONE
+                slot = TOK_SLOT[old]
+                if slot >= 0:
+                    s.tok[slot] = 0
+                break
+    s.loc[card] = Z_CITY + p
+    s.cell[card] = cell
+    s.known[card] = nplayers_bits(s)
+    s.occ[p] |= bit
+    s.flags |= F_BUILT
+    s.sel_type = 0
+    s.phase = PH_MAIN
+    gain(&s.influence[p], TYPE_STARS[t])
+    if TYPE_KIND[t] == K_AQUEDUCT:
+        s.aq_rows[p] |= 1 << (cell >> 3)
+        s.aq_cols[p] |= 1 << (cell & 7)
+    elif TYPE_KIND[t] == K_PUBLIC:
+        adj = rc_popcount64(nbrs(bit) & s.occ[p]) + TYPE_BONUS[t]
+        if TYPE_COLOUR[t] == COLOUR_YELLOW:
+            gain(&s.coins[p], adj)
+        elif TYPE_COLOUR[t] == COLOUR_RED:
+            gain(&s.influence[p], adj)
+        elif TYPE_COLOUR[t] == COLOUR_SCHOOL:
+            s.school_left = adj
+            s.phase = PH_SCHOOL_DECK
+        else:
+            s.tok[TOK_SLOT[card]] = adj
+
+
+cdef inline void do_produce(GCState *s) noexcept nogil:
+    cdef int p = s.actor, i
+    s.coins[p] -= cogs_to_buy(s) * COG_PRICE
+    s.cogs = 0
+    gain(&s.coins[p], city_count(s, VEG_CARDS, N_VEG_CARDS, p))
+    gain(&s.influence[p], city_count(s, SHEEP_CARDS, N_SHEEP_CARDS, p))
+    for i in range(GC_NBRICKTOK):
+        if s.loc[TOK_CARD[i]] == Z_CITY + p:
+            s.tok[i] = 1
+    s.flags |= F_PRODUCED
+
+
+# =======================================================================================
+# Turn flow: turns and rounds (begin_*, end_*) and gc_forced
+
 
 cdef inline void begin_turn(GCState *s) noexcept nogil:
     s.actor = s.space_owner[s.turn_space]
@@ -582,14 +615,6 @@ cdef inline void begin_turn(GCState *s) noexcept nogil:
     s.cogs = FACE_COGS[face][s.turn_space]
     s.flags = 0
     s.phase = PH_TAKE
-
-
-cdef inline int next_space(const GCState *s, int after) noexcept nogil:
-    cdef int k
-    for k in range(after + 1, 5):
-        if s.space_owner[k] != 0xFF:
-            return k
-    return -1
 
 
 cdef inline void end_round(GCState *s) noexcept nogil:
@@ -609,7 +634,7 @@ cdef inline void end_round(GCState *s) noexcept nogil:
                 if s.infl[i] == INFL_IN_PLAY:
                     s.infl[i] = best
             s.influence[best] = 0
-    memset(s.space_owner, 0xFF, 5)
+    memset(s.space_owner, GC_NONE, GC_NSPACES)
     s.turn_space = 0
     s.place_idx = 0
     s.flags = 0
@@ -620,10 +645,6 @@ cdef inline void end_round(GCState *s) noexcept nogil:
     s.actor = s.first_player
     s.round += 1
     s.phase = PH_STRIP
-
-
-cdef inline int emissaries(const GCState *s) noexcept nogil:
-    return 4 if s.nplayers == 2 else s.nplayers
 
 
 cdef inline void end_turn(GCState *s) noexcept nogil:
@@ -637,10 +658,11 @@ cdef inline void end_turn(GCState *s) noexcept nogil:
         begin_turn(s)
 
 
-cdef void gc_advance(GCState *s) noexcept nogil:
-    """Takes every step that needs no decision and no chance, until one does."""
-    cdef int k, d, c, i, nxt
-    while True:
+cdef void gc_forced(GCState *s) noexcept nogil:
+    """Takes every step that needs no decision and no chance, until one does (at most
+    GC_MAX_FORCED of them, more than any one action can set off)."""
+    cdef int k, d, c, i, nxt, steps
+    for steps in range(GC_MAX_FORCED):
         if s.phase == PH_DRAFT_DEAL:
             if s.drawn_n < s.nplayers:
                 return
@@ -656,16 +678,16 @@ cdef void gc_advance(GCState *s) noexcept nogil:
             s.actor = s.first_player
             s.phase = PH_STRIP
         elif s.phase == PH_STRIP:
-            k = (s.round - 1) % 12 % 6
+            k = (s.round - 1) % GC_NFACES % GC_NSTRIPS
             if k < s.strips_revealed:
                 s.phase = PH_OFFER
                 s.draw_idx = 0
-            elif s.strips_revealed == 5:
-                i = 0 + 1 + 2 + 3 + 4 + 5
-                for k in range(5):
+            elif s.strips_revealed == GC_NSTRIPS - 1:
+                i = GC_NSTRIPS * (GC_NSTRIPS - 1) // 2
+                for k in range(GC_NSTRIPS - 1):
                     i -= s.strip_order[k]
-                s.strip_order[5] = i
-                s.strips_revealed = 6
+                s.strip_order[GC_NSTRIPS - 1] = i
+                s.strips_revealed = GC_NSTRIPS
             else:
                 return
         elif s.phase == PH_OFFER:
@@ -704,7 +726,7 @@ cdef void gc_advance(GCState *s) noexcept nogil:
             end_turn(s)
         elif s.phase == PH_SCHOOL_DECK:
             k = 0
-            for d in range(1, OFFER_N[s.nplayers] if s.nplayers > 2 else 2):
+            for d in range(1, school_decks_end(s)):
                 if deck_remaining(s, d):
                     k += 1
                     c = d
@@ -747,87 +769,9 @@ cdef void gc_advance(GCState *s) noexcept nogil:
             return
 
 
-cdef inline void put_bottom(GCState *s, int slot) noexcept nogil:
-    """The drawn card in slot goes under the School's deck, next in order.  Whoever knew
-    it still does (a card put under by a School stays known to its placer).  The bottom
-    list never outgrows GC_BOTTOM (validate keeps every reachable state below it; a full
-    list would shuffle the card into the deck's unknown part)."""
-    cdef int d = s.school_deck
-    cdef int c = take_drawn(s, slot)
-    s.known[c] |= 1 << s.actor
-    if s.bot_n[d] >= GC_BOTTOM:
-        s.loc[c] = Z_POOL + d
-        s.known[c] = 0
-        s.pool_n[d] += 1
-        return
-    s.loc[c] = Z_BOTTOM + d
-    s.bot[d][s.bot_n[d]] = c
-    s.bot_n[d] += 1
+# =======================================================================================
+# Interface: the rc_kernel functions, in the table's order
 
-
-cdef inline void do_build(GCState *s, int cell) noexcept nogil:
-    cdef int p = s.actor, t = s.sel_type
-    cdef int card = gc_build_card(s, p, t)
-    cdef int need = TYPE_COST[t], i, old, adj, slot
-    cdef uint64_t bit = (<uint64_t>1) << cell
-    if card < 0:
-        return
-    # Pay: the strip's bricks, then brick tokens, then coins.
-    need -= s.bricks if s.bricks < need else need
-    for i in range(4):
-        if need and s.loc[TOK_CARD[i]] == Z_CITY + p and s.tok[i]:
-            s.tok[i] = 0
-            need -= 1
-    s.coins[p] -= need * BRICK_PRICE
-    s.bricks = 0
-    if s.occ[p] & bit:  # an aqueduct replacing a building: the old one goes to the box
-        for old in range(GC_NCARDS):
-            if s.loc[old] == Z_CITY + p and s.cell[old] == cell:
-                s.loc[old] = Z_BOX
-                s.known[old] = nplayers_bits(s)
-                s.cell[old] = 0xFF
-                slot = TOK_SLOT[old]
-                if slot >= 0:
-                    s.tok[slot] = 0
-                break
-    s.loc[card] = Z_CITY + p
-    s.cell[card] = cell
-    s.known[card] = nplayers_bits(s)
-    s.occ[p] |= bit
-    s.flags |= F_BUILT
-    s.sel_type = 0
-    s.phase = PH_MAIN
-    gain(&s.influence[p], TYPE_STARS[t])
-    if TYPE_KIND[t] == K_AQUEDUCT:
-        s.aq_rows[p] |= 1 << (cell >> 3)
-        s.aq_cols[p] |= 1 << (cell & 7)
-    elif TYPE_KIND[t] == K_PUBLIC:
-        adj = rc_popcount64(nbrs(bit) & s.occ[p]) + TYPE_BONUS[t]
-        if TYPE_COLOUR[t] == 0:
-            gain(&s.coins[p], adj)
-        elif TYPE_COLOUR[t] == 1:
-            gain(&s.influence[p], adj)
-        elif TYPE_COLOUR[t] == 2:
-            s.school_left = adj
-            s.phase = PH_SCHOOL_DECK
-        else:
-            s.tok[TOK_SLOT[card]] = adj
-
-
-cdef inline void do_produce(GCState *s) noexcept nogil:
-    cdef int p = s.actor, i
-    s.coins[p] -= cogs_to_buy(s) * COG_PRICE
-    s.cogs = 0
-    gain(&s.coins[p], city_count(s, VEG_CARDS, N_VEG_CARDS, p))
-    gain(&s.influence[p], city_count(s, SHEEP_CARDS, N_SHEEP_CARDS, p))
-    for i in range(4):
-        if s.loc[TOK_CARD[i]] == Z_CITY + p:
-            s.tok[i] = 1
-    s.flags |= F_PRODUCED
-
-
-# ---------------------------------------------------------------------------------------
-# The kernel interface
 
 cdef void gc_init(void *vs, const int32_t *params) noexcept nogil:
     cdef GCState *s = <GCState *>vs
@@ -837,10 +781,10 @@ cdef void gc_init(void *vs, const int32_t *params) noexcept nogil:
     s.nrounds = ROUNDS[n]
     s.round = 1
     s.first_player = 0
-    memset(s.space_owner, 0xFF, 5)
+    memset(s.space_owner, GC_NONE, GC_NSPACES)
     memset(s.infl, INFL_NONE, GC_NINFL)
-    memset(s.draft_card, 0xFF, GC_MAXP)
-    memset(s.cell, 0xFF, GC_NCARDS)
+    memset(s.draft_card, GC_NONE, GC_MAXP)
+    memset(s.cell, GC_NONE, GC_NCARDS)
     for c in range(GC_NCARDS):
         d = CARD_DECK[c]
         if d < 0:
@@ -852,7 +796,7 @@ cdef void gc_init(void *vs, const int32_t *params) noexcept nogil:
             else:
                 s.loc[c] = Z_BOX
             s.known[c] = nplayers_bits(s)
-        elif d == 3 and n < 4 or d == 2 and n < 3:
+        elif not deck_in_play(n, d):
             s.loc[c] = Z_BOX
             s.known[c] = nplayers_bits(s)
         else:
@@ -877,12 +821,64 @@ cdef int gc_current_player(const void *vs) noexcept nogil:
     return s.actor
 
 
+cdef int gc_legal(const void *vs, int32_t *out) noexcept nogil:
+    cdef const GCState *s = <const GCState *>vs
+    cdef int n = 0, k, d, p = s.actor
+    cdef uint32_t types
+    cdef uint64_t cells
+    cdef uint8_t offer[GC_MAXOFFER]
+    cdef double probs_unused[GC_NTYPES]
+    cdef int ph = s.phase
+    if ph == PH_OVER:
+        return 0
+    if ph == PH_DRAFT_DEAL or ph == PH_STRIP or ph == PH_OFFER or ph == PH_SCHOOL_DRAW:
+        return gc_chance_outcomes(vs, out, probs_unused)
+    if ph == PH_EMISSARY:
+        for k in range(GC_NSPACES):
+            if s.space_owner[k] == GC_NONE:
+                out[n] = A_EMISSARY + k
+                n += 1
+        return n
+    if ph == PH_MAIN:
+        types = buildable_types(s, p)
+        while types:
+            out[n] = A_BUILD + rc_pop_lsb32(&types)
+            n += 1
+        if can_produce(s, p):
+            out[n] = A_PRODUCE
+            n += 1
+        out[n] = A_END
+        return n + 1
+    if ph == PH_PLACE:
+        cells = gc_place_targets(s, p, s.sel_type)
+        while cells:
+            out[n] = A_PLACE + rc_pop_lsb64(&cells)
+            n += 1
+        return n
+    if ph == PH_TAKE:
+        k = gc_offer(s, offer)
+        return distinct_slots(offer, k, A_TAKE, out)
+    if ph == PH_DRAFT_PICK:
+        return distinct_slots(s.drawn, s.drawn_n, A_DRAFT, out)
+    if ph == PH_SCHOOL_DECK:
+        for d in range(1, school_decks_end(s)):
+            if deck_remaining(s, d):
+                out[n] = A_SCHOOL_DECK + d - 1
+                n += 1
+        return n
+    if ph == PH_SCHOOL_KEEP:
+        return distinct_slots(s.drawn, s.drawn_n, A_KEEP, out)
+    if ph == PH_SCHOOL_BOTTOM:
+        return distinct_slots(s.drawn, s.drawn_n, A_BOTTOM, out)
+    return 0
+
+
 cdef int gc_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
     cdef const GCState *s = <const GCState *>vs
     cdef int counts[GC_NTYPES]
     cdef int c, t, n = 0, d, total
     if s.phase == PH_STRIP:
-        for t in range(6):
+        for t in range(GC_NSTRIPS):
             for c in range(s.strips_revealed):
                 if s.strip_order[c] == t:
                     break
@@ -910,8 +906,8 @@ cdef int32_t gc_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
     cdef const GCState *s = <const GCState *>vs
     cdef int k, c, d, t
     if s.phase == PH_STRIP:
-        k = rc_rng_below(rng, 6 - s.strips_revealed)
-        for t in range(6):
+        k = rc_rng_below(rng, GC_NSTRIPS - s.strips_revealed)
+        for t in range(GC_NSTRIPS):
             for c in range(s.strips_revealed):
                 if s.strip_order[c] == t:
                     break
@@ -930,76 +926,10 @@ cdef int32_t gc_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
     return CH_CARD
 
 
-cdef inline int distinct_slots(const uint8_t *cards, int n, int32_t base, int32_t *out) noexcept nogil:
-    """One action per distinct type among cards (the first slot of each type)."""
-    cdef uint32_t seen = 0
-    cdef int i, k = 0, t
-    for i in range(n):
-        t = CARD_TYPE[cards[i]]
-        if not (seen >> t) & 1:
-            seen |= 1u << t
-            out[k] = base + i
-            k += 1
-    return k
-
-
-cdef int gc_legal(const void *vs, int32_t *out) noexcept nogil:
-    cdef const GCState *s = <const GCState *>vs
-    cdef int n = 0, k, d, p = s.actor
-    cdef uint32_t types
-    cdef uint64_t cells
-    cdef uint8_t offer[4]
-    cdef double probs_unused[GC_NTYPES]
-    cdef int ph = s.phase
-    if ph == PH_OVER:
-        return 0
-    if ph == PH_DRAFT_DEAL or ph == PH_STRIP or ph == PH_OFFER or ph == PH_SCHOOL_DRAW:
-        return gc_chance_outcomes(vs, out, probs_unused)
-    if ph == PH_EMISSARY:
-        for k in range(5):
-            if s.space_owner[k] == 0xFF:
-                out[n] = A_EMISSARY + k
-                n += 1
-        return n
-    if ph == PH_MAIN:
-        types = buildable_types(s, p)
-        while types:
-            out[n] = A_BUILD + __builtin_ctz(types)
-            types &= types - 1
-            n += 1
-        if can_produce(s, p):
-            out[n] = A_PRODUCE
-            n += 1
-        out[n] = A_END
-        return n + 1
-    if ph == PH_PLACE:
-        cells = gc_place_targets(s, p, s.sel_type)
-        while cells:
-            out[n] = A_PLACE + rc_pop_lsb64(&cells)
-            n += 1
-        return n
-    if ph == PH_TAKE:
-        k = gc_offer(s, offer)
-        return distinct_slots(offer, k, A_TAKE, out)
-    if ph == PH_DRAFT_PICK:
-        return distinct_slots(s.drawn, s.drawn_n, A_DRAFT, out)
-    if ph == PH_SCHOOL_DECK:
-        for d in range(1, OFFER_N[s.nplayers] if s.nplayers > 2 else 2):
-            if deck_remaining(s, d):
-                out[n] = A_SCHOOL_DECK + d - 1
-                n += 1
-        return n
-    if ph == PH_SCHOOL_KEEP:
-        return distinct_slots(s.drawn, s.drawn_n, A_KEEP, out)
-    if ph == PH_SCHOOL_BOTTOM:
-        return distinct_slots(s.drawn, s.drawn_n, A_BOTTOM, out)
-    return 0
-
-
-cdef void gc_apply(void *vs, int32_t a) noexcept nogil:
-    cdef GCState *s = <GCState *>vs
+cdef void gc_step(GCState *s, int32_t a) noexcept nogil:
+    """Applies one decision or chance outcome and its direct effects."""
     cdef int ph = s.phase, c, j, d
-    cdef uint8_t offer[4]
+    cdef uint8_t offer[GC_MAXOFFER]
     if ph == PH_DRAFT_DEAL:
         to_drawn(s, draw_from_pool(s, 1, a - CH_CARD), 1 << ((s.first_player + s.nplayers - 1) % s.nplayers))
     elif ph == PH_DRAFT_PICK:
@@ -1060,7 +990,11 @@ cdef void gc_apply(void *vs, int32_t a) noexcept nogil:
         s.phase = PH_SCHOOL_BOTTOM
     elif ph == PH_SCHOOL_BOTTOM:
         put_bottom(s, a - A_BOTTOM)
-    gc_advance(s)
+
+
+cdef void gc_apply(void *vs, int32_t a) noexcept nogil:
+    gc_step(<GCState *>vs, a)
+    gc_forced(<GCState *>vs)
 
 
 cdef void gc_returns(const void *vs, double *out) noexcept nogil:
@@ -1082,16 +1016,14 @@ cdef void gc_returns(const void *vs, double *out) noexcept nogil:
         out[p] = 1.0 / nwin if key[p] == best else 0.0
 
 
-cdef uint32_t gc_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
+cdef void gc_scores(const void *vs, int32_t *out) noexcept nogil:
+    """Each player's SC_TOTAL, as final scoring would count it now."""
     cdef const GCState *s = <const GCState *>vs
-    cdef int ph = s.phase
-    if ph == PH_DRAFT_DEAL:
-        return <uint32_t>a if observer == (s.first_player + s.nplayers - 1) % s.nplayers else RC_HIDDEN | 1
-    if ph == PH_SCHOOL_DRAW:
-        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (2 + s.school_deck)
-    if ph == PH_DRAFT_PICK or ph == PH_SCHOOL_KEEP or ph == PH_SCHOOL_BOTTOM:
-        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (8 + ph)
-    return <uint32_t>a
+    cdef int32_t sc[SC_N]
+    cdef int p
+    for p in range(s.nplayers):
+        gc_score(s, p, sc)
+        out[p] = sc[SC_TOTAL]
 
 
 cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
@@ -1115,11 +1047,11 @@ cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     cdef uint8_t pbit = 1 << p
     for c in range(GC_NCARDS):
         mapping[c] = c
-        cls[c] = 0xFF
+        cls[c] = GC_NONE
     # Draft group: seats drafting after p, while their draft card is still hidden.
     for q in range(s.nplayers):
         c = s.draft_card[q]
-        if q == p or c == 0xFF:
+        if q == p or c == GC_NONE:
             continue
         # seat q drafted after p exactly when q comes later in the order n-1, n-2, ..., 0
         if q < p and s.loc[c] == Z_HAND + q and not (s.known[c] & pbit):
@@ -1131,7 +1063,7 @@ cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
             if not (s.known[c] & pbit):
                 cls[c] = GC_NDECKS
     for c in range(GC_NDECKCARDS):
-        if cls[c] != 0xFF or s.known[c] & pbit:
+        if cls[c] != GC_NONE or s.known[c] & pbit:
             continue
         z = s.loc[c]
         if z < Z_OFFER or (Z_HAND <= z < Z_HAND + GC_MAXP and z != Z_HAND + p) or z == Z_DRAWN:
@@ -1159,30 +1091,39 @@ cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
         for i in range(s.bot_n[d]):
             s.bot[d][i] = mapping[s.bot[d][i]]
     for q in range(GC_MAXP):
-        if s.draft_card[q] != 0xFF:
+        if s.draft_card[q] != GC_NONE:
             s.draft_card[q] = mapping[s.draft_card[q]]
 
 
-# ---------------------------------------------------------------------------------------
-# Validation of a struct from outside
-
-cdef const char *gc_validate(const void *vs) noexcept nogil:
-    """NULL when every field is in range and the zones, cities and phase agree as in a
-    state the game could reach, so that every legal step from it stays within the
-    kernel's arrays and gives a state this accepts too."""
+cdef uint32_t gc_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
     cdef const GCState *s = <const GCState *>vs
-    cdef int n = s.nplayers, p, q, c, d, k, i, t, z, cnt
-    cdef int zone_count[Z_DRAWN + 1]
-    cdef uint64_t occ[GC_MAXP]
-    cdef uint64_t bit
-    cdef uint8_t aq_rows[GC_MAXP]
-    cdef uint8_t aq_cols[GC_MAXP]
-    cdef int32_t buf[64]
-    cdef double probs[64]
-    cdef uint8_t allp
-    if n < 2 or n > 4:
+    cdef int ph = s.phase
+    if ph == PH_DRAFT_DEAL:
+        return <uint32_t>a if observer == (s.first_player + s.nplayers - 1) % s.nplayers else RC_HIDDEN | 1
+    if ph == PH_SCHOOL_DRAW:
+        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (2 + s.school_deck)
+    if ph == PH_DRAFT_PICK or ph == PH_SCHOOL_KEEP or ph == PH_SCHOOL_BOTTOM:
+        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (8 + ph)
+    return <uint32_t>a
+
+
+# =======================================================================================
+# Validation: gc_validate, a sequence of named checks
+
+
+cdef struct Tally:
+    # what check_cards counts, for the checks after it
+    int zone_count[Z_N]
+    uint64_t occ[GC_MAXP]
+    uint8_t aq_rows[GC_MAXP]
+    uint8_t aq_cols[GC_MAXP]
+
+
+cdef const char *check_round(const GCState *s) noexcept nogil:
+    """Player count, round, phase, first player and actor are in range and agree."""
+    cdef int n = s.nplayers
+    if n < MIN_PLAYERS or n > GC_MAXP:
         return "nplayers must be 2, 3 or 4"
-    allp = (1 << n) - 1
     if s.nrounds != ROUNDS[n]:
         return "nrounds does not match the player count"
     if s.round < 1 or s.round > s.nrounds:
@@ -1193,41 +1134,65 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         return "first_player or actor out of range"
     if s.first_player != (s.round - 1) % n:
         return "first_player does not match the round (it passes clockwise each round)"
+    return NULL
+
+
+cdef const char *check_padding(const GCState *s) noexcept nogil:
+    """The bytes after the last field are zero, so equal positions have equal bytes."""
+    cdef int i
     for i in range(<int>(<const char *>s.known + GC_NCARDS - <const char *>s), <int>sizeof(GCState)):
-        if (<const uint8_t *>vs)[i]:
+        if (<const uint8_t *>s)[i]:
             return "padding bytes are not zero"
+    return NULL
+
+
+cdef const char *check_seats(const GCState *s) noexcept nogil:
+    """Coins and influence in range; seats not in the game hold nothing."""
+    cdef int p
     for p in range(GC_MAXP):
-        if p < n:
+        if p < s.nplayers:
             # gains saturate at GC_MAXCOUNT, so every count in 0..GC_MAXCOUNT stays valid
             if s.coins[p] < 0 or s.influence[p] < 0:
                 return "coins or influence out of range"
         elif s.coins[p] or s.influence[p] or s.occ[p] or s.aq_rows[p] or s.aq_cols[p]:
             return "an unused seat holds something"
-    if s.strips_revealed > 6:
+    return NULL
+
+
+cdef const char *check_strips(const GCState *s) noexcept nogil:
+    """The strips revealed so far match the round."""
+    cdef int k, i
+    if s.strips_revealed > GC_NSTRIPS:
         return "strips_revealed out of range"
     k = 0
     for i in range(s.strips_revealed):
-        if s.strip_order[i] >= 6 or (k >> s.strip_order[i]) & 1:
+        if s.strip_order[i] >= GC_NSTRIPS or (k >> s.strip_order[i]) & 1:
             return "strip order is not a permutation"
         k |= 1 << s.strip_order[i]
-    for i in range(s.strips_revealed, 6):
+    for i in range(s.strips_revealed, GC_NSTRIPS):
         if s.strip_order[i]:
             return "unrevealed strip slot is not zero"
     if s.phase <= PH_DRAFT_PICK:
         k = 0
     elif s.phase == PH_STRIP:
         k = s.round - 1
-        if k >= 5:
+        if k >= GC_NSTRIPS - 1:
             return "strip phase after the fifth round"
     elif s.phase == PH_OVER:
         k = s.nrounds
     else:
         k = s.round
-    if s.strips_revealed != (k if k < 6 else 6) or (s.phase <= PH_DRAFT_PICK and s.round != 1):
+    if s.strips_revealed != (k if k < GC_NSTRIPS else GC_NSTRIPS) or (s.phase <= PH_DRAFT_PICK and s.round != 1):
         return "strip reveals out of step with the round"
+    return NULL
+
+
+cdef const char *check_emissaries(const GCState *s) noexcept nogil:
+    """The emissaries on the strip match the phase and the placing order."""
+    cdef int n = s.nplayers, p, k, i, cnt
     cnt = 0
-    for k in range(5):
-        if s.space_owner[k] != 0xFF:
+    for k in range(GC_NSPACES):
+        if s.space_owner[k] != GC_NONE:
             if s.space_owner[k] >= n:
                 return "space owner out of range"
             cnt += 1
@@ -1240,7 +1205,7 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
     else:
         if cnt != emissaries(s) or s.place_idx != emissaries(s):
             return "not every emissary is placed"
-        if s.turn_space >= 5 or s.space_owner[s.turn_space] != s.actor:
+        if s.turn_space >= GC_NSPACES or s.space_owner[s.turn_space] != s.actor:
             return "turn_space does not hold the actor's emissary"
     # Emissaries go down in turn from the first player: after m placements, seat q has
     # one for each of the first m seats of that order that is q.
@@ -1256,13 +1221,19 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
             return "emissaries_placed set outside the round's middle"
     for p in range(n):
         k = 0
-        for i in range(5):
+        for i in range(GC_NSPACES):
             k += s.space_owner[i] == p
         if k != cnt // n + ((p - s.first_player + n) % n < cnt % n):
             return "emissaries on the strip do not follow the placing order"
+    return NULL
+
+
+cdef const char *check_turn(const GCState *s) noexcept nogil:
+    """The turn's counters and the School's fields are set only where the phase uses them."""
+    cdef int n = s.nplayers
     if s.phase == PH_OFFER and s.draw_idx > OFFER_N[n]:
         return "draw_idx out of range"
-    if s.bricks > 5 or s.cogs > 5 or s.flags > 7 or s.school_left > GC_MAXDRAWN:
+    if s.bricks > GC_NSPACES or s.cogs > GC_NSPACES or s.flags > F_ALL or s.school_left > GC_MAXDRAWN:
         return "turn counters out of range"
     if (s.phase == PH_PLACE and s.sel_type >= GC_NTYPES) or (s.phase != PH_PLACE and s.sel_type):
         return "selected type out of range"
@@ -1277,22 +1248,38 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
     if s.phase < PH_EMISSARY and s.phase != PH_DRAFT_PICK and s.actor != s.first_player:
         return "actor set at a chance node"
     if PH_SCHOOL_DECK < s.phase <= PH_SCHOOL_BOTTOM:
-        if s.school_deck < 1 or s.school_deck >= (OFFER_N[n] if n > 2 else 2):
+        if s.school_deck < 1 or s.school_deck >= school_decks_end(s):
             return "school deck out of range"
+    return NULL
+
+
+cdef const char *check_influence(const GCState *s) noexcept nogil:
+    """Influence cards are held by seats in the game, and only once they surfaced."""
+    cdef int n = s.nplayers, i
     for i in range(GC_NINFL):
         if s.infl[i] != INFL_NONE and s.infl[i] != INFL_IN_PLAY and s.infl[i] >= n:
             return "influence card owner out of range"
         if s.infl[i] != INFL_NONE and (INFL_ROUND[n][i] == 0 or INFL_ROUND[n][i] > s.round):
             return "influence card in play before it surfaces"
+    return NULL
+
+
+cdef const char *check_draft_cards(const GCState *s) noexcept nogil:
+    """Each seat's draft card is a deck II card."""
+    cdef int n = s.nplayers, p, d
     for p in range(GC_MAXP):
         d = s.draft_card[p]
-        if d != 0xFF and (p >= n or d >= GC_NDECKCARDS or CARD_DECK[d] != 1):
+        if d != GC_NONE and (p >= n or d >= GC_NDECKCARDS or CARD_DECK[d] != 1):
             return "draft card out of range"
-    # zones
-    memset(zone_count, 0, sizeof(zone_count))
-    memset(occ, 0, sizeof(occ))
-    memset(aq_rows, 0, sizeof(aq_rows))
-    memset(aq_cols, 0, sizeof(aq_cols))
+    return NULL
+
+
+cdef const char *check_cards(const GCState *s, Tally *tl) noexcept nogil:
+    """Every card's zone, cell, tokens and knowers; counts zones and cities into tl."""
+    cdef int n = s.nplayers, p, c, d, z
+    cdef int allp = nplayers_bits(s)
+    cdef uint64_t bit
+    memset(tl, 0, sizeof(Tally))
     for c in range(GC_NCARDS):
         z = s.loc[c]
         d = CARD_DECK[c]
@@ -1304,10 +1291,10 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
             p = (c - GC_NDECKCARDS) // 2
             if not (z == Z_BOX or (p < n and z == Z_CITY + p)):
                 return "starting building outside its city"
-        elif (d == 3 and n < 4) or (d == 2 and n < 3):
+        elif not deck_in_play(n, d):
             if z != Z_BOX:
                 return "card of an unused deck in play"
-        if z < Z_OFFER and (z & 3) != d:
+        if z < Z_OFFER and (z - Z_POOL) % GC_NDECKS != d:
             return "card in another deck"
         if Z_BOTTOM <= z < Z_OFFER and d == 0:
             return "card under deck I"
@@ -1323,29 +1310,41 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
             return "drawn card unknown to the player choosing"
         if Z_CITY <= z < Z_CITY + GC_MAXP:
             p = z - Z_CITY
-            if s.cell[c] >= 64 or not (BOARD >> s.cell[c]) & 1:
+            if s.cell[c] >= GC_NCELLS or not (BOARD >> s.cell[c]) & 1:
                 return "city card off the board"
             bit = (<uint64_t>1) << s.cell[c]
-            if occ[p] & bit:
+            if tl.occ[p] & bit:
                 return "two buildings on one cell"
-            occ[p] |= bit
+            tl.occ[p] |= bit
             if TYPE_KIND[CARD_TYPE[c]] == K_AQUEDUCT:
-                if (aq_rows[p] >> (s.cell[c] >> 3)) & 1 or (aq_cols[p] >> (s.cell[c] & 7)) & 1:
+                if (tl.aq_rows[p] >> (s.cell[c] >> 3)) & 1 or (tl.aq_cols[p] >> (s.cell[c] & 7)) & 1:
                     return "two aqueducts in one row or column"
-                aq_rows[p] |= 1 << (s.cell[c] >> 3)
-                aq_cols[p] |= 1 << (s.cell[c] & 7)
-        elif s.cell[c] != 0xFF:
+                tl.aq_rows[p] |= 1 << (s.cell[c] >> 3)
+                tl.aq_cols[p] |= 1 << (s.cell[c] & 7)
+        elif s.cell[c] != GC_NONE:
             return "cell set for a card outside a city"
         if TOK_SLOT[c] >= 0 and s.tok[TOK_SLOT[c]] and not (Z_CITY <= z < Z_CITY + GC_MAXP):
             return "token on a card outside a city"
-        zone_count[z] += 1
+        tl.zone_count[z] += 1
+    return NULL
+
+
+cdef const char *check_tokens(const GCState *s) noexcept nogil:
+    """Token counts fit their cards."""
+    cdef int i
     for i in range(GC_NTOK):
-        if (i < 4 and s.tok[i] > 1) or s.tok[i] > 5:
+        if (i < GC_NBRICKTOK and s.tok[i] > 1) or s.tok[i] > MAX_TOKENS:
             return "token count out of range"
+    return NULL
+
+
+cdef const char *check_decks(const GCState *s, Tally *tl) noexcept nogil:
+    """Pool and bottom counts match the zones, bottom lists are sound."""
+    cdef int c, d, k, i
     for d in range(GC_NDECKS):
-        if zone_count[Z_POOL + d] != s.pool_n[d]:
+        if tl.zone_count[Z_POOL + d] != s.pool_n[d]:
             return "pool_n does not match the deck"
-        if s.bot_n[d] > GC_BOTTOM or zone_count[Z_BOTTOM + d] != s.bot_n[d]:
+        if s.bot_n[d] > GC_BOTTOM or tl.zone_count[Z_BOTTOM + d] != s.bot_n[d]:
             return "bot_n does not match the deck bottom"
         for i in range(s.bot_n[d]):
             c = s.bot[d][i]
@@ -1357,7 +1356,13 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         for i in range(s.bot_n[d], GC_BOTTOM):
             if s.bot[d][i]:
                 return "unused deck bottom slot is not zero"
-    if zone_count[Z_DRAWN] != s.drawn_n or s.drawn_n > GC_MAXDRAWN:
+    return NULL
+
+
+cdef const char *check_drawn(const GCState *s, Tally *tl) noexcept nogil:
+    """The drawn list matches the drawn cards, in order, from the right deck."""
+    cdef int n = s.nplayers, c, i
+    if tl.zone_count[Z_DRAWN] != s.drawn_n or s.drawn_n > GC_MAXDRAWN:
         return "drawn_n does not match the drawn cards"
     for i in range(s.drawn_n):
         c = s.drawn[i]
@@ -1372,8 +1377,13 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         return "cards drawn outside the draft or a School"
     if s.phase == PH_DRAFT_DEAL and s.drawn_n >= n:
         return "draft deal already complete"
-    # The offer: at most one card per draw so far this upkeep, and never more than the
-    # turns still to take one (so every turn that ends leaves a state within bounds).
+    return NULL
+
+
+cdef const char *check_offer(const GCState *s, Tally *tl) noexcept nogil:
+    """The offer holds at most one card per draw so far this upkeep, and never more than
+    the turns still to take one (so every turn that ends leaves a state within bounds)."""
+    cdef int k, i
     if s.phase < PH_OFFER or s.phase == PH_OVER:
         k = 0
     elif s.phase == PH_OFFER:
@@ -1382,13 +1392,18 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         k = emissaries(s)
     else:
         k = s.phase == PH_TAKE
-        for i in range(s.turn_space + 1, 5):
-            k += s.space_owner[i] != 0xFF
-    if zone_count[Z_OFFER] > k or zone_count[Z_OFFER] > GC_MAXOFFER:
+        for i in range(s.turn_space + 1, GC_NSPACES):
+            k += s.space_owner[i] != GC_NONE
+    if tl.zone_count[Z_OFFER] > k or tl.zone_count[Z_OFFER] > GC_MAXOFFER:
         return "offer holds more cards than the draws or turns allow"
-    # The School: drawn cards and draws to come fit the drawn list, and the cards that
-    # can still go under a deck (these, and 3 per School not yet built, 4 for the
-    # University) fit the bottom lists.
+    return NULL
+
+
+cdef const char *check_school(const GCState *s) noexcept nogil:
+    """The School's drawn cards and draws to come fit the drawn list, and the cards that
+    can still go under a deck (these, and 3 per School not yet built, 4 for the
+    University) fit the bottom lists."""
+    cdef int c, d, k, t
     k = 0
     if PH_SCHOOL_DECK <= s.phase <= PH_SCHOOL_BOTTOM:
         if s.drawn_n + s.school_left > GC_MAXDRAWN:
@@ -1398,13 +1413,18 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
         k += s.bot_n[d]
     for c in range(GC_NDECKCARDS):
         t = CARD_TYPE[c]
-        if TYPE_KIND[t] == K_PUBLIC and TYPE_COLOUR[t] == 2 and s.loc[c] != Z_BOX and \
+        if TYPE_KIND[t] == K_PUBLIC and TYPE_COLOUR[t] == COLOUR_SCHOOL and s.loc[c] != Z_BOX and \
                 not (Z_CITY <= s.loc[c] < Z_CITY + GC_MAXP):
             k += 3 + TYPE_BONUS[t]
     if k > GC_BOTTOM:
         return "more cards could go under the decks than the game allows"
-    # The set-up draft: seats pick in turn from the one before the first player
-    # backwards, so the picker and the seats that kept a card follow from the cards left.
+    return NULL
+
+
+cdef const char *check_draft(const GCState *s) noexcept nogil:
+    """The set-up draft: seats pick in turn from the one before the first player
+    backwards, so the picker and the seats that kept a card follow from the cards left."""
+    cdef int n = s.nplayers, p, q, c, k
     if s.phase == PH_DRAFT_PICK and s.actor != (s.first_player + s.drawn_n + n - 1) % n:
         return "actor is not the seat whose draft pick is next"
     if s.phase == PH_DRAFT_DEAL and s.pool_n[1] < n - s.drawn_n:
@@ -1412,30 +1432,41 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
     for p in range(n):
         c = s.draft_card[p]
         for q in range(p):
-            if c != 0xFF and s.draft_card[q] == c:
+            if c != GC_NONE and s.draft_card[q] == c:
                 return "two seats kept the same draft card"
         if s.phase <= PH_DRAFT_PICK:
             k = s.phase == PH_DRAFT_PICK and (p - s.first_player + n) % n >= s.drawn_n
-            if k != (c != 0xFF) or (k and s.loc[c] != Z_HAND + p):
+            if k != (c != GC_NONE) or (k and s.loc[c] != Z_HAND + p):
                 return "draft cards do not match the seats that picked"
+    return NULL
+
+
+cdef const char *check_cities(const GCState *s, Tally *tl) noexcept nogil:
+    """Each city is sound: matches its masks, connected, within 4x4."""
+    cdef int n = s.nplayers, p
     for p in range(n):
-        if occ[p] != s.occ[p]:
+        if tl.occ[p] != s.occ[p]:
             return "occupancy mask does not match the city"
-        if occ[p] == 0:
+        if tl.occ[p] == 0:
             return "empty city"
-        if rc_popcount64(occ[p]) > 16:
+        if rc_popcount64(tl.occ[p]) > CITY_SPAN * CITY_SPAN:
             return "more than 16 buildings"
-        if flood(occ[p] & (~occ[p] + 1), occ[p]) != occ[p]:
+        if flood(tl.occ[p] & (~tl.occ[p] + 1), tl.occ[p]) != tl.occ[p]:
             return "city is not connected"
-        k = row_bits(occ[p])
-        if 31 - __builtin_clz(k) - __builtin_ctz(k) > 3:
+        if span(row_bits(tl.occ[p])) > CITY_SPAN - 1:
             return "city taller than four"
-        k = col_bits(occ[p])
-        if 31 - __builtin_clz(k) - __builtin_ctz(k) > 3:
+        if span(col_bits(tl.occ[p])) > CITY_SPAN - 1:
             return "city wider than four"
-        if aq_rows[p] != s.aq_rows[p] or aq_cols[p] != s.aq_cols[p]:
+        if tl.aq_rows[p] != s.aq_rows[p] or tl.aq_cols[p] != s.aq_cols[p]:
             return "aqueduct rows and columns do not match the city"
-    # Every non-terminal state must offer something to do.
+    return NULL
+
+
+cdef const char *check_live(const GCState *s) noexcept nogil:
+    """Every non-terminal state offers something to do."""
+    cdef int n = s.nplayers, c, d
+    cdef int allp = nplayers_bits(s)
+    cdef int32_t buf[GC_MAXLEGAL]
     if s.phase == PH_DRAFT_DEAL or s.phase == PH_OFFER or s.phase == PH_SCHOOL_DRAW:
         d = chance_deck(s) if not (s.phase == PH_OFFER and s.draw_idx >= OFFER_N[n]) else -1
         if d < 0 or s.pool_n[d] == 0:
@@ -1446,7 +1477,7 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
             return "selected building cannot be placed"
         if s.known[c] != allp:
             return "selected building not known to all (everyone saw it chosen)"
-    if s.phase != PH_OVER and s.phase != PH_MAIN and gc_legal(vs, buf) == 0:
+    if s.phase != PH_OVER and s.phase != PH_MAIN and gc_legal(s, buf) == 0:
         return "no legal action in a live state"
     if s.phase == PH_SCHOOL_DRAW and s.school_left == 0:
         return "School draw with no draws left"
@@ -1455,15 +1486,196 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
     return NULL
 
 
-# ---------------------------------------------------------------------------------------
+cdef const char *gc_validate(const void *vs) noexcept nogil:
+    """NULL when every field is in range and the zones, cities and phase agree as in a
+    state the game could reach, so that every legal step from it stays within the
+    kernel's arrays and gives a state this accepts too; else the first fault."""
+    cdef const GCState *s = <const GCState *>vs
+    cdef Tally tl
+    cdef const char *msg
+    msg = check_round(s)
+    if msg != NULL:
+        return msg
+    msg = check_padding(s)
+    if msg != NULL:
+        return msg
+    msg = check_seats(s)
+    if msg != NULL:
+        return msg
+    msg = check_strips(s)
+    if msg != NULL:
+        return msg
+    msg = check_emissaries(s)
+    if msg != NULL:
+        return msg
+    msg = check_turn(s)
+    if msg != NULL:
+        return msg
+    msg = check_influence(s)
+    if msg != NULL:
+        return msg
+    msg = check_draft_cards(s)
+    if msg != NULL:
+        return msg
+    msg = check_cards(s, &tl)
+    if msg != NULL:
+        return msg
+    msg = check_tokens(s)
+    if msg != NULL:
+        return msg
+    msg = check_decks(s, &tl)
+    if msg != NULL:
+        return msg
+    msg = check_drawn(s, &tl)
+    if msg != NULL:
+        return msg
+    msg = check_offer(s, &tl)
+    if msg != NULL:
+        return msg
+    msg = check_school(s)
+    if msg != NULL:
+        return msg
+    msg = check_draft(s)
+    if msg != NULL:
+        return msg
+    msg = check_cities(s, &tl)
+    if msg != NULL:
+        return msg
+    msg = check_live(s)
+    if msg != NULL:
+        return msg
+    return NULL
+
+
+# =======================================================================================
+# Tables from data: run at import, fills the Tables section from data.py
+
+
+def _load_tables():
+    global START_COINS, BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE
+    global T_MINERVA, T_FORTUNA, T_CUPID, T_JUNO, T_SATURN, T_LUNA, T_MARS, T_VENUS, T_JUPITER, T_MERCURY
+    global MINERVA_BUILDINGS, MINERVA_POINTS, FORTUNA_POINTS, CUPID_RES2, CUPID_POINTS
+    global JUNO_TEMPLES, JUNO_POINTS, SATURN_FARMS, SATURN_POINTS, MARS_POINTS
+    global VENUS_PER_RES2, JUPITER_PER_TEMPLE, MERCURY_COINS, N_VEG_CARDS, N_SHEEP_CARDS
+    kinds = {_data.FARM_VEG: K_VEG, _data.FARM_GRAIN: K_GRAIN, _data.FARM_SHEEP: K_SHEEP,
+             _data.VINEYARD: K_VINEYARD, _data.RESIDENTIAL: K_RES, _data.PUBLIC: K_PUBLIC,
+             _data.AQUEDUCT: K_AQUEDUCT, _data.TEMPLE: K_TEMPLE}
+    assert len(_data.TYPES) == GC_NTYPES
+    for t, bt in enumerate(_data.TYPES):
+        k = kinds[bt.kind]
+        TYPE_KIND[t] = k
+        TYPE_COST[t] = bt.cost
+        TYPE_STARS[t] = bt.stars
+        TYPE_VALUE[t] = bt.value
+        TYPE_COLOUR[t] = _data.COLOURS.index(bt.colour) if bt.colour else -1
+        TYPE_BONUS[t] = bt.bonus
+        m = 1 << M_OCC
+        if k == K_RES:
+            m |= 1 << (M_RES2 + bt.value - 2)
+        if k == K_PUBLIC:
+            m |= 1 << (M_YELLOW + TYPE_COLOUR[t])
+        if k == K_AQUEDUCT:
+            m |= 1 << M_AQUEDUCT
+        if k in (K_VEG, K_VINEYARD):
+            m |= 1 << M_VEG
+        if k in (K_GRAIN, K_VINEYARD):
+            m |= 1 << M_GRAIN
+        if k == K_SHEEP:
+            m |= 1 << M_SHEEP
+        if k in (K_VEG, K_GRAIN, K_SHEEP, K_VINEYARD):
+            m |= 1 << M_PRODUCTION
+        if k == K_TEMPLE:
+            m |= 1 << M_TEMPLE
+        TYPE_MASKS[t] = m
+    cards = _data.card_table()
+    assert len(cards) == GC_NCARDS
+    for d in range(GC_NDECKS):
+        ids = [i for i, (_, dk) in enumerate(cards) if dk == d]
+        DECK_LO[d], DECK_HI[d] = min(ids), max(ids) + 1
+    brick_slots, bath_slots, veg, sheep = [], [], [], []
+    for c, (t, d) in enumerate(cards):
+        CARD_TYPE[c] = t
+        CARD_DECK[c] = d
+        TOK_SLOT[c] = -1
+        k = TYPE_KIND[t]
+        if k in (K_GRAIN, K_VINEYARD):
+            brick_slots.append(c)
+        if k == K_PUBLIC and TYPE_COLOUR[t] == COLOUR_BATH:
+            bath_slots.append(c)
+        if k in (K_VEG, K_VINEYARD):
+            veg.append(c)
+        if k == K_SHEEP:
+            sheep.append(c)
+    assert len(brick_slots) == GC_NBRICKTOK and len(bath_slots) == GC_NTOK - GC_NBRICKTOK
+    assert len(veg) <= MAX_VEG_CARDS and len(sheep) <= MAX_SHEEP_CARDS
+    assert len(_data.AQUEDUCT_POINTS) == AQ_SCORED + 1 and max(_data.ROUNDS) <= GC_MAXP
+    assert _data.COLOURS.index(_data.BLUE) == COLOUR_BATH
+    for i, c in enumerate(brick_slots + bath_slots):
+        TOK_SLOT[c] = i
+        TOK_CARD[i] = c
+    for i, c in enumerate(veg):
+        VEG_CARDS[i] = c
+    N_VEG_CARDS = len(veg)
+    for i, c in enumerate(sheep):
+        SHEEP_CARDS[i] = c
+    N_SHEEP_CARDS = len(sheep)
+    assert len(_data.STRIP_FRONTS) == GC_NSTRIPS and GC_NFACES == 2 * GC_NSTRIPS
+    for f in range(GC_NFACES):
+        front = _data.STRIP_FRONTS[f % GC_NSTRIPS]
+        face = front if f < GC_NSTRIPS else front[::-1]
+        b = c_ = 0
+        for k in range(GC_NSPACES):
+            b += face[k] == "B"
+            c_ += face[k] == "C"
+            FACE_BRICKS[f][k] = b
+            FACE_COGS[f][k] = c_
+    memset(OFFER_N, 0, sizeof(OFFER_N))
+    memset(ROUNDS, 0, sizeof(ROUNDS))
+    memset(INFL_ROUND, 0, sizeof(INFL_ROUND))
+    for n in (2, 3, 4):
+        decks = _data.OFFER_DECKS[n]
+        OFFER_N[n] = len(decks)
+        for i, d in enumerate(decks):
+            OFFER_DECK[n][i] = d
+        ROUNDS[n] = _data.ROUNDS[n]
+        per_round = sum(1 for d in decks if d == 0)
+        for value, after in _data.INFLUENCE_CARDS["2" if n == 2 else "3-4"]:
+            assert after % per_round == 0
+            INFL_ROUND[n][_data.INFLUENCE_VALUES.index(value)] = after // per_round
+    for i, v in enumerate(_data.INFLUENCE_VALUES):
+        INFL_VALUE[i] = v
+    for i, v in enumerate(_data.AQUEDUCT_POINTS):
+        AQ_POINTS[i] = v
+    START_COINS = _data.START_COINS
+    BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE = _data.BRICK_PRICE, _data.COG_PRICE, _data.COGS_TO_PRODUCE
+    tid = _data.TYPE_ID
+    T_MINERVA, T_FORTUNA, T_CUPID = tid["Temple of Minerva"], tid["Temple of Fortuna"], tid["Temple of Cupid"]
+    T_JUNO, T_SATURN, T_LUNA = tid["Temple of Juno"], tid["Temple of Saturn"], tid["Temple of Luna"]
+    T_MARS, T_VENUS, T_JUPITER = tid["Temple of Mars"], tid["Temple of Venus"], tid["Temple of Jupiter"]
+    T_MERCURY = tid["Temple of Mercury"]
+    MINERVA_BUILDINGS, MINERVA_POINTS = _data.MINERVA_BUILDINGS, _data.MINERVA_POINTS
+    FORTUNA_POINTS = _data.FORTUNA_POINTS
+    CUPID_RES2, CUPID_POINTS = _data.CUPID_RES2, _data.CUPID_POINTS
+    JUNO_TEMPLES, JUNO_POINTS = _data.JUNO_TEMPLES, _data.JUNO_POINTS
+    SATURN_FARMS, SATURN_POINTS = _data.SATURN_FARMS, _data.SATURN_POINTS
+    MARS_POINTS, VENUS_PER_RES2 = _data.MARS_POINTS, _data.VENUS_PER_RES2
+    JUPITER_PER_TEMPLE, MERCURY_COINS = _data.JUPITER_PER_TEMPLE, _data.MERCURY_COINS_PER_POINT
+
+
+_load_tables()
+
+
+# =======================================================================================
+# Kernel table: GC_KERNEL, slot by slot, and its capsule
+
 
 cdef rc_kernel GC_KERNEL
 GC_KERNEL.abi_version = RC_ABI_VERSION
 GC_KERNEL.state_size = sizeof(GCState)
 GC_KERNEL.state_version = 1
 GC_KERNEL.num_actions = GC_NUM_ACTIONS
-GC_KERNEL.max_legal = 64
-GC_KERNEL.max_game_length = 1400
+GC_KERNEL.max_legal = GC_MAXLEGAL
+GC_KERNEL.max_game_length = GC_MAX_GAME_LENGTH
 GC_KERNEL.init = gc_init
 GC_KERNEL.num_players = gc_num_players
 GC_KERNEL.current_player = gc_current_player
@@ -1472,6 +1684,7 @@ GC_KERNEL.chance_outcomes = gc_chance_outcomes
 GC_KERNEL.sample_chance = gc_sample_chance
 GC_KERNEL.apply = gc_apply
 GC_KERNEL.returns = gc_returns
+GC_KERNEL.scores = gc_scores
 GC_KERNEL.resample = gc_resample
 GC_KERNEL.observe_action = gc_observe_action
 GC_KERNEL.validate = gc_validate
