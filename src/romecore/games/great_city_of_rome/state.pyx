@@ -232,15 +232,7 @@ cdef class GreatCityState(State):
             return "this is a chance node: apply one of chance_outcomes()"
         return f"it is not one of the legal actions in the {phase} phase"
 
-    # -- scores ---------------------------------------------------------------------------
-    def _scores(self):
-        cdef int32_t out[SC_N]
-        res = []
-        for p in range(_st(self).nplayers):
-            gc_score(_st(self), p, out)
-            res.append(out[SC_TOTAL])
-        return res
-
+    # -- scores (the totals come from the kernel's scores slot) ---------------------------
     def _score_breakdown(self, int p):
         cdef int32_t out[SC_N]
         cdef uint64_t m[M_N]
@@ -568,7 +560,7 @@ cdef class GreatCityState(State):
             "drawn": (names([c for c in drawn if (s.known[c] >> p) & 1])
                       + [None] * sum(1 for c in drawn if not (s.known[c] >> p) & 1)),
             "school": d["school"] if s.phase >= PH_SCHOOL_DECK and s.phase < PH_OVER else None,
-            "scores": self._scores(),
+            "scores": self.scores(),
         }
         return obs
 
@@ -601,7 +593,7 @@ cdef class GreatCityState(State):
         held = [f"{_data.INFLUENCE_VALUES[i]}" for i in range(GC_NINFL) if s.infl[i] == INFL_IN_PLAY]
         if held:
             lines.append("influence cards in play: " + ", ".join(held))
-        scores = self._scores()
+        scores = self.scores()
         for p in range(n):
             cards = [f"{_data.INFLUENCE_VALUES[i]}" for i in range(GC_NINFL) if s.infl[i] == p]
             mark = "*" if p == s.first_player else " "
