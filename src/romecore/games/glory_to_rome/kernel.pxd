@@ -4,14 +4,78 @@ Python state class reads it through.  See kernel.pyx for the rules and
 ``romecore.games.glory_to_rome`` for the action encoding."""
 from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, uint64_t
 
+# Bounds (named here, checked against data.py when the kernel is imported)
 cdef enum:
     GR_NCARDS = 144       # Orders cards; ids grouped by material, then by building
     GR_NBUILD = 40
     GR_NMAT = 6           # materials = roles: Rubble/Laborer .. Marble/Patron
+    GR_PER_MAT = 24       # cards of one material: ids m * GR_PER_MAT on
     GR_MAXP = 5
+    GR_SEATS = (1 << GR_MAXP) - 1       # every seat's bit (known[], player masks)
     GR_NSLOTS = 36        # structures in play, at most one per site
     GR_MAXF = 32          # nested action frames (role turn, bursts, Bath, Prison)
     GR_NJACKS = 6
+    GR_U8_MAX = 255       # byte counters (fr_n, setup_i) saturate here
+    GR_STEPS_MAX = 65535  # the steps counter saturates here
+    # the longest list: leading with every building, a Jack and every petition, or think
+    GR_MAXLEGAL = GR_NBUILD + GR_NMAT + GR_NMAT * GR_NMAT + 1
+    GR_MAX_GAME_LENGTH = 6000           # the engine limit, data.MAX_ACTIONS
+    # forced steps between two decisions: far above a turn's worth of spent actions
+    # (five players, GR_MAXF frames of at most GR_U8_MAX actions) and the whole deck
+    GR_FORCED_MAX = GR_MAXP * GR_MAXF * (GR_U8_MAX + 1) + GR_NCARDS
+
+    # the sentinel of every byte field that may be empty (role before the lead)
+    GR_NONE = 0xFF
+
+    # phases
+    PH_SETUP = 0          # chance: deal hands, the pool, tie-break cards
+    PH_LEAD = 1
+    PH_FOLLOW = 2
+    PH_PETITION = 3       # choosing the cards of a petition
+    PH_PALACE = 4         # Palace: more cards for the same role, or done
+    PH_THINK = 5
+    PH_DRAW = 6           # chance: a Thinker draws
+    PH_ACT = 7            # the top action frame decides
+    PH_ACT_DRAW = 8       # chance: Fountain, Atrium or Bar draw
+    PH_LEGION = 9         # internal: a Legionary demand resolving
+    PH_GIVE = 10          # a victim chooses which card to give
+    PH_COLISEUM = 11      # the demander chooses clients to slay
+    PH_SENATE = 12
+    PH_SEWER = 13
+    PH_EOT = 14           # internal: end of turn steps
+    PH_OVER = 15
+
+    # actions: consecutive blocks, each from the one before (documented in the package)
+    A_CARD = 0                            # + building: a hand card of that building
+    A_JACK = A_CARD + GR_NBUILD           # + role: lead / follow with a Jack
+    A_PETITION = A_JACK + GR_NMAT         # + role * 6 + material: petition
+    A_THINK = A_PETITION + GR_NMAT * GR_NMAT
+    A_THINK_JACK = A_THINK + 1
+    A_THINK_DRAW = A_THINK_JACK + 1
+    A_VOMIT = A_THINK_DRAW + 1
+    A_POOL = A_VOMIT + 1                  # + material: a card of that material from the pool
+    A_STOCK = A_POOL + GR_NMAT            # + material: from the stockpile
+    A_DECK = A_STOCK + GR_NMAT            # Fountain / Atrium / Bar: from the draw pile
+    A_FOUND_IN = A_DECK + 1               # + site material: lay the selected card in town
+    A_FOUND_OUT = A_FOUND_IN + GR_NMAT    # + site material: lay it out of town
+    A_STRUCT = A_FOUND_OUT + GR_NMAT      # + slot: into this structure / steal it (Prison)
+    A_TO_HAND = A_STRUCT + GR_NSLOTS      # Fountain: keep the drawn card
+    A_SENATE = A_TO_HAND + 1              # + (k - 1): the Jack of the player k seats left
+    A_COLISEUM = A_SENATE + GR_MAXP - 1   # + role: slay a client of the current victim
+    A_SEWER = A_COLISEUM + GR_NMAT        # + material: a played card to the stockpile
+    A_DONE = A_SEWER + GR_NMAT            # decline / finish (the highest player action)
+    # chance
+    CH_CARD = A_DONE + 1                  # + building: a card of this building is drawn
+    GR_NUM_ACTIONS = CH_CARD + GR_NBUILD
+
+    # score categories (gr_score out[])
+    SC_INFLUENCE = 0
+    SC_VAULT = 1
+    SC_BONUS = 2
+    SC_STATUE = 3
+    SC_WALL = 4
+    SC_TOTAL = 5
+    SC_N = 6
 
     # materials / roles
     M_RUBBLE = 0
@@ -85,24 +149,6 @@ cdef enum:
     Z_MAT = 72            # + slot: a material in the structure
     Z_END = 108
 
-    # phases
-    PH_SETUP = 0          # chance: deal hands, the pool, tie-break cards
-    PH_LEAD = 1
-    PH_FOLLOW = 2
-    PH_PETITION = 3       # choosing the cards of a petition
-    PH_PALACE = 4         # Palace: more cards for the same role, or done
-    PH_THINK = 5
-    PH_DRAW = 6           # chance: a Thinker draws
-    PH_ACT = 7            # the top action frame decides
-    PH_ACT_DRAW = 8       # chance: Fountain, Atrium or Bar draw
-    PH_LEGION = 9         # internal: a Legionary demand resolving
-    PH_GIVE = 10          # a victim chooses which card to give
-    PH_COLISEUM = 11      # the demander chooses clients to slay
-    PH_SENATE = 12
-    PH_SEWER = 13
-    PH_EOT = 14           # internal: end of turn steps
-    PH_OVER = 15
-
     # frame stages (GRState.fr_stage)
     ST_MAIN = 0
     ST_TARGET = 1         # a card is selected (sel_card); choose where it goes
@@ -113,6 +159,7 @@ cdef enum:
     ST_STAIR = 6
     ST_STAIR_TARGET = 7
     FR_BASE = 8           # fr_role flag: the player's role turn (fr_n counts actions used)
+    FR_ROLE = FR_BASE - 1 # fr_role bits of the role
 
     # where the selected card comes from (GRState.sel_src)
     SRC_HAND = 0
@@ -136,30 +183,21 @@ cdef enum:
     SF_PUBLIC = 2
     SF_MARBLE = 4         # holds a Marble material (Gate with Road)
     SF_OUT = 8            # built on an out-of-town site
+    SF_ALL = SF_DONE | SF_PUBLIC | SF_MARBLE | SF_OUT
 
     KN_REVEALED = 0x80    # known[] flag: revealed for the demand being made
 
-    # actions
-    A_CARD = 0            # + building: a hand card of that building (use depends on the phase)
-    A_JACK = 40           # + role: lead / follow with a Jack
-    A_PETITION = 46       # + role * 6 + material: petition with cards of that material
-    A_THINK = 82
-    A_THINK_JACK = 83
-    A_THINK_DRAW = 84
-    A_VOMIT = 85
-    A_POOL = 86           # + material: a card of that material from the pool
-    A_STOCK = 92          # + material: from the stockpile
-    A_DECK = 98           # Fountain / Atrium / Bar: from the draw pile
-    A_FOUND_IN = 99       # + site material: lay the selected card in town
-    A_FOUND_OUT = 105     # + site material: lay it out of town
-    A_STRUCT = 111        # + slot: into this structure / steal it (Prison)
-    A_TO_HAND = 147       # Fountain: keep the drawn card
-    A_SENATE = 148        # + (k - 1): take a Jack played by the player k seats to the left
-    A_COLISEUM = 152      # + role: slay a client of this role of the current victim
-    A_SEWER = 158         # + material: a played card of that material to the stockpile
-    A_DONE = 164          # decline / finish (the highest player action: lists stay sorted)
-    CH_CARD = 165         # + building: chance, a card of this building is drawn
-    GR_NUM_ACTIONS = 205
+    # end-of-turn steps (GRState.eot_step)
+    EOT_SENATE = 0
+    EOT_SEWER = 1
+    EOT_POOL = 2          # played cards to the pool, Jacks to the pile
+    EOT_ACADEMY = 3
+
+    # Legionary resolution stages (GRState.leg_stage)
+    LEG_POOL = 0
+    LEG_HANDS = 1         # each victim's hand (then a Bridge's stockpile)
+    LEG_COLISEUM = 2
+    LEG_DONE = 3
 
 ctypedef struct GRState:
     uint8_t loc[GR_NCARDS]          # zone of every Orders card
@@ -196,7 +234,7 @@ ctypedef struct GRState:
     uint8_t phase
     uint8_t actor
     uint8_t leader
-    uint8_t role                    # led role, 0xFF before the lead
+    uint8_t role                    # led role, GR_NONE before the lead
     uint8_t follow_i                # seats after the leader: the follower deciding
     uint8_t act_i                   # seats after the leader: the player acting
     uint8_t eot_step
@@ -224,6 +262,7 @@ ctypedef struct GRState:
     uint8_t tie_dealt
     uint8_t forum_win               # players who won by the Forum (0: scored normally)
 
+# functions that state.pyx and the evaluators use
 cdef int gr_card_building(int c) noexcept nogil
 cdef int gr_card_material(int c) noexcept nogil
 cdef int gr_hand_limit(const GRState *s, int p) noexcept nogil
@@ -231,22 +270,13 @@ cdef int gr_client_cap(const GRState *s, int p) noexcept nogil
 cdef int gr_vault_cap(const GRState *s, int p) noexcept nogil
 cdef int gr_hand_size(const GRState *s, int p) noexcept nogil
 cdef int gr_acts_left(const GRState *s) noexcept nogil
+cdef bint gr_forum_ok(const GRState *s, int p) noexcept nogil
 cdef void gr_score(const GRState *s, int p, int32_t *out) noexcept nogil
 cdef void gr_refresh(GRState *s) noexcept nogil
-cdef void gr_advance(GRState *s) noexcept nogil
-cdef const char *gr_validate(const void *vs) noexcept nogil
-cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil
+cdef void gr_step(GRState *s, int a) noexcept nogil
+cdef void gr_forced(GRState *s) noexcept nogil
 cdef int gr_current_player(const void *vs) noexcept nogil
-cdef bint gr_forum_ok(const GRState *s, int p) noexcept nogil
-
-# score categories (gr_score out[])
-cdef enum:
-    SC_INFLUENCE = 0
-    SC_VAULT = 1
-    SC_BONUS = 2
-    SC_STATUE = 3
-    SC_WALL = 4
-    SC_TOTAL = 5
-    SC_N = 6
-
+cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil
 cdef void gr_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
+cdef void gr_scores(const void *vs, int32_t *out) noexcept nogil
+cdef const char *gr_validate(const void *vs) noexcept nogil

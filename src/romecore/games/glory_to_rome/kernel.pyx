@@ -25,7 +25,7 @@ Jacks, Sewer cards, played cards to the pool, Academy thinks.
 Decisions are small steps (see kernel.pxd for the ids): pick a hand card by building, a
 pool or stockpile card by material (only the material of a card outside a hand ever
 matters again), then its target.  A step with a single legal action is taken inside
-apply; the game also ends by the engine limit ``data.MAX_ACTIONS``.
+apply (``gr_forced``); the game also ends by the engine limit ``data.MAX_ACTIONS``.
 
 Chance.  The draw pile is drawn lazily: every draw (set-up deals, tie-break cards,
 Thinker draws, Fountain, Atrium, Bar) is a chance node whose outcome is the building of
@@ -37,14 +37,16 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, int64_t, 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule,
-    rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_pop_lsb64,
+    rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_lsb32,
+    rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
 from romecore.games.glory_to_rome import data as _data
 
-# ---------------------------------------------------------------------------------------
-# Tables (filled from data.py below)
+
+# =======================================================================================
+# Tables: the C copies of data.py's tables (filled from data at import, below)
 
 cdef uint8_t CARD_B[GR_NCARDS]        # building of each card
 cdef uint8_t CARD_M[GR_NCARDS]        # material of each card
@@ -55,68 +57,12 @@ cdef uint8_t RANK[GR_NBUILD]          # alphabet rank of the building's name
 cdef uint8_t VALUE[GR_NMAT]
 cdef int START_HAND, START_INFL, HAND_LIMIT, PET_CARDS, CIRCUS_PET_CARDS
 cdef int SHRINE_HAND, TEMPLE_HAND, INSULA_CLIENTS, MARKET_VAULT, STATUE_POINTS, WALL_PER
-cdef int MERCHANT_BONUS, SITES_PER_MAT, MAX_ACTIONS
+cdef int MERCHANT_BONUS, SITES_PER_MAT
 cdef uint64_t ALL_BUILDINGS = (<uint64_t>1 << GR_NBUILD) - 1
 
 
-def _load_tables():
-    global START_HAND, START_INFL, HAND_LIMIT, PET_CARDS, CIRCUS_PET_CARDS, SHRINE_HAND
-    global TEMPLE_HAND, INSULA_CLIENTS, MARKET_VAULT, STATUE_POINTS, WALL_PER
-    global MERCHANT_BONUS, SITES_PER_MAT, MAX_ACTIONS
-    assert len(_data.BUILDINGS) == GR_NBUILD and len(_data.MATERIALS) == GR_NMAT
-    expected = {
-        "Bar": B_BAR, "Insula": B_INSULA, "Latrine": B_LATRINE, "Road": B_ROAD,
-        "Circus": B_CIRCUS, "Dock": B_DOCK, "Market": B_MARKET, "Palisade": B_PALISADE,
-        "Amphitheatre": B_AMPHITHEATRE, "Aqueduct": B_AQUEDUCT, "Bridge": B_BRIDGE,
-        "Senate": B_SENATE, "Storeroom": B_STOREROOM, "Tower": B_TOWER,
-        "Vomitorium": B_VOMITORIUM, "Wall": B_WALL, "Academy": B_ACADEMY,
-        "Archway": B_ARCHWAY, "Atrium": B_ATRIUM, "Bath": B_BATH, "Foundry": B_FOUNDRY,
-        "Gate": B_GATE, "School": B_SCHOOL, "Shrine": B_SHRINE, "Catacomb": B_CATACOMB,
-        "Circus Maximus": B_CIRCUS_MAXIMUS, "Coliseum": B_COLISEUM, "Garden": B_GARDEN,
-        "Prison": B_PRISON, "Scriptorium": B_SCRIPTORIUM, "Sewer": B_SEWER, "Villa": B_VILLA,
-        "Basilica": B_BASILICA, "Forum": B_FORUM, "Fountain": B_FOUNTAIN,
-        "Ludus Magna": B_LUDUS_MAGNA, "Palace": B_PALACE, "Stairway": B_STAIRWAY,
-        "Statue": B_STATUE, "Temple": B_TEMPLE,
-    }
-    for name, b in expected.items():
-        assert _data.BUILDING_ID[name] == b, name
-    for name, m in (("Rubble", M_RUBBLE), ("Wood", M_WOOD), ("Concrete", M_CONCRETE),
-                    ("Brick", M_BRICK), ("Stone", M_STONE), ("Marble", M_MARBLE)):
-        assert _data.MATERIAL_ID[name] == m, name
-    cards = _data.card_table()
-    assert len(cards) == GR_NCARDS
-    ranks = _data.alphabet_rank()
-    for b, bd in enumerate(_data.BUILDINGS):
-        B_MAT[b] = bd.material
-        RANK[b] = ranks[b]
-        ids = [c for c, x in enumerate(cards) if x == b]
-        B_LO[b], B_HI[b] = min(ids), max(ids) + 1
-        assert B_HI[b] - B_LO[b] == len(ids)
-    for c, b in enumerate(cards):
-        CARD_B[c] = b
-        CARD_M[c] = _data.BUILDINGS[b].material
-        assert CARD_M[c] == c // 24
-    for m, md in enumerate(_data.MATERIALS):
-        VALUE[m] = md.value
-    START_HAND, START_INFL, HAND_LIMIT = _data.START_HAND, _data.START_INFLUENCE, _data.HAND_LIMIT
-    PET_CARDS, CIRCUS_PET_CARDS = _data.PETITION_CARDS, _data.CIRCUS_PETITION_CARDS
-    SHRINE_HAND, TEMPLE_HAND = _data.SHRINE_HAND, _data.TEMPLE_HAND
-    INSULA_CLIENTS, MARKET_VAULT = _data.INSULA_CLIENTS, _data.MARKET_VAULT
-    STATUE_POINTS, WALL_PER = _data.STATUE_POINTS, _data.WALL_MATERIALS_PER_POINT
-    MERCHANT_BONUS, SITES_PER_MAT = _data.MERCHANT_BONUS, _data.SITES_PER_MATERIAL
-    MAX_ACTIONS = _data.MAX_ACTIONS
-    assert _data.JACKS == GR_NJACKS and SITES_PER_MAT * GR_NMAT == GR_NSLOTS
-    assert MAX_ACTIONS < 65535
-
-
-_load_tables()
-
-cdef extern from *:
-    int __builtin_popcount(unsigned int) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-
-# ---------------------------------------------------------------------------------------
-# Small queries
+# =======================================================================================
+# Queries: read-only facts about a state
 
 cdef inline uint8_t allp(const GRState *s) noexcept nogil:
     return <uint8_t>((1 << s.nplayers) - 1)
@@ -176,7 +122,7 @@ cdef inline int actp(const GRState *s) noexcept nogil:
 cdef inline int find_mat(const GRState *s, int z, int m) noexcept nogil:
     """The lowest card id of material m in zone z, or -1."""
     cdef int c
-    for c in range(24 * m, 24 * m + 24):
+    for c in range(GR_PER_MAT * m, GR_PER_MAT * (m + 1)):
         if s.loc[c] == z:
             return c
     return -1
@@ -188,10 +134,19 @@ cdef inline int find_building(const GRState *s, int z, int b) noexcept nogil:
     cdef int c, best = -1, best_k = -1, k
     for c in range(B_LO[b], B_HI[b]):
         if s.loc[c] == z:
-            k = __builtin_popcount(s.known[c] & 0x1F)
+            k = rc_popcount32(s.known[c] & GR_SEATS)
             if k > best_k:
                 best, best_k = c, k
     return best
+
+
+cdef inline int draw_card(GRState *s, int b) noexcept nogil:
+    """Takes the lowest-id card of building b from the draw pile (to nowhere yet)."""
+    cdef int c
+    for c in range(B_LO[b], B_HI[b]):
+        if s.loc[c] == Z_DECK:
+            return c
+    return B_LO[b]
 
 
 cdef inline uint64_t zone_buildings(const GRState *s, int z, int only_m) noexcept nogil:
@@ -203,7 +158,7 @@ cdef inline uint64_t zone_buildings(const GRState *s, int z, int only_m) noexcep
     for m in range(lo, hi):
         if s.cnt[z][m] == 0:
             continue
-        for c in range(24 * m, 24 * m + 24):
+        for c in range(GR_PER_MAT * m, GR_PER_MAT * (m + 1)):
             if s.loc[c] == z:
                 mask |= (<uint64_t>1) << CARD_B[c]
     return mask
@@ -230,7 +185,7 @@ cdef inline int acts_total(const GRState *s, int p, int r) noexcept nogil:
     if s.units[p] and HAS(s, p, B_CIRCUS_MAXIMUS):
         c *= 2
     c += s.units[p]
-    return c if c < 254 else 254   # fr_n saturates at 255, so a turn always ends
+    return c if c < GR_U8_MAX - 1 else GR_U8_MAX - 1   # fr_n saturates: a turn always ends
 
 
 cdef int gr_acts_left(const GRState *s) noexcept nogil:
@@ -239,7 +194,7 @@ cdef int gr_acts_left(const GRState *s) noexcept nogil:
     if k < 0:
         return 0
     if s.fr_role[k] & FR_BASE:
-        left = acts_total(s, actp(s), s.fr_role[k] & 7) - s.fr_n[k]
+        left = acts_total(s, actp(s), s.fr_role[k] & FR_ROLE) - s.fr_n[k]
         return left if left > 0 else 0
     return s.fr_n[k]
 
@@ -267,112 +222,6 @@ cdef bint gr_forum_ok(const GRState *s, int p) noexcept nogil:
         return True
     return HAS(s, p, B_LUDUS_MAGNA) and spare_m >= missing + 1
 
-
-# ---------------------------------------------------------------------------------------
-# Moving cards and derived fields
-
-cdef inline void mv(GRState *s, int c, int z) noexcept nogil:
-    """Moves card c to zone z, keeping the derived counts in step."""
-    cdef int z0 = s.loc[c], m = CARD_M[c]
-    if z0 < Z_NCOUNTED:
-        s.cnt[z0][m] -= 1
-    elif z0 == Z_DECK:
-        s.deck_n[CARD_B[c]] -= 1
-        s.deck_total -= 1
-    elif z0 >= Z_MAT:
-        s.st_nmat[z0 - Z_MAT] -= 1
-    s.loc[c] = z
-    if z < Z_NCOUNTED:
-        s.cnt[z][m] += 1
-    elif z == Z_DECK:
-        s.deck_n[CARD_B[c]] += 1
-        s.deck_total += 1
-    elif z >= Z_MAT:
-        s.st_nmat[z - Z_MAT] += 1
-
-
-cdef inline void mv_public(GRState *s, int c, int z) noexcept nogil:
-    mv(s, c, z)
-    s.known[c] = allp(s)
-
-
-cdef void refresh_struct(GRState *s) noexcept nogil:
-    """Recomputes buildings owned, functions and Influence from the structures."""
-    cdef int p, k, b, owner
-    cdef uint64_t public = 0
-    cdef uint8_t gate = 0
-    cdef uint8_t flags
-    for p in range(GR_MAXP):
-        s.owned[p] = 0
-        s.func[p] = 0
-        s.infl[p] = START_INFL if p < s.nplayers else 0
-    for k in range(s.nstruct):
-        b = CARD_B[s.st_card[k]]
-        owner = s.st_owner[k]
-        flags = s.st_flags[k]
-        s.owned[owner] |= (<uint64_t>1) << b
-        if flags & SF_DONE:
-            s.infl[s.st_holder[k]] += VALUE[s.st_site[k]]
-            if b == B_GATE:
-                gate |= 1 << owner
-            if flags & SF_PUBLIC:
-                public |= (<uint64_t>1) << b
-    if s.training:
-        return
-    if (public >> B_GATE) & 1:
-        gate = allp(s)
-    for k in range(s.nstruct):
-        b = CARD_B[s.st_card[k]]
-        owner = s.st_owner[k]
-        flags = s.st_flags[k]
-        if flags & SF_DONE or ((gate >> owner) & 1 and (B_MAT[b] == M_MARBLE or flags & SF_MARBLE)):
-            s.func[owner] |= (<uint64_t>1) << b
-    for p in range(s.nplayers):
-        s.func[p] |= public
-
-
-cdef void gr_refresh(GRState *s) noexcept nogil:
-    """Recomputes every derived field from the cards and structures."""
-    cdef int c, z, m
-    memset(s.cnt, 0, sizeof(s.cnt))
-    memset(s.deck_n, 0, sizeof(s.deck_n))
-    memset(s.st_nmat, 0, sizeof(s.st_nmat))
-    s.deck_total = 0
-    for c in range(GR_NCARDS):
-        z = s.loc[c]
-        m = CARD_M[c]
-        if z < Z_NCOUNTED:
-            s.cnt[z][m] += 1
-        elif z == Z_DECK:
-            s.deck_n[CARD_B[c]] += 1
-            s.deck_total += 1
-        elif Z_MAT <= z < Z_MAT + GR_NSLOTS:
-            s.st_nmat[z - Z_MAT] += 1
-    refresh_struct(s)
-
-
-cdef inline int draw_card(GRState *s, int b) noexcept nogil:
-    """Takes the lowest-id card of building b from the draw pile (to nowhere yet)."""
-    cdef int c
-    for c in range(B_LO[b], B_HI[b]):
-        if s.loc[c] == Z_DECK:
-            return c
-    return B_LO[b]
-
-
-cdef void game_over(GRState *s, uint8_t forum_mask) noexcept nogil:
-    """Ends the game at once; vaults are uncovered for the scoring."""
-    cdef int c
-    cdef uint8_t a = allp(s)
-    s.phase = PH_OVER
-    s.forum_win = forum_mask
-    for c in range(GR_NCARDS):
-        if Z_VAULT <= s.loc[c] < Z_VAULT + GR_MAXP:
-            s.known[c] = a
-
-
-# ---------------------------------------------------------------------------------------
-# Structures
 
 cdef inline bint can_found(const GRState *s, int p, int b, int m, bint out, int left) noexcept nogil:
     """May p lay a foundation of building b on a site of material m (out of town: two
@@ -454,222 +303,6 @@ cdef inline bint stealable(const GRState *s, int p, int k) noexcept nogil:
             and not (s.owned[p] >> CARD_B[s.st_card[k]]) & 1)
 
 
-cdef inline void push_frame(GRState *s, int role, int n) noexcept nogil:
-    """A new action frame on top; beyond GR_MAXF nested frames the push is dropped
-    (only a long chain of Bath hires inside Bar / Aqueduct actions could get there)."""
-    cdef int k = s.nframes
-    if k >= GR_MAXF:
-        return
-    s.fr_role[k] = role
-    s.fr_stage[k] = ST_MAIN
-    s.fr_n[k] = n if n < 255 else 255
-    s.nframes += 1
-
-
-cdef inline void finish_action(GRState *s, int k, int used) noexcept nogil:
-    """Frame k has executed (or declined) `used` actions."""
-    cdef int v
-    if s.fr_role[k] & FR_BASE:
-        v = s.fr_n[k] + used
-        s.fr_n[k] = v if v < 255 else 255
-    else:
-        v = s.fr_n[k] - used
-        s.fr_n[k] = v if v > 0 else 0
-    s.fr_stage[k] = ST_MAIN
-
-
-cdef void on_complete(GRState *s, int p, int b) noexcept nogil:
-    """'Upon completion' effects of building b for p (also when p steals it)."""
-    if s.training:
-        return
-    if b == B_CATACOMB:
-        game_over(s, 0)
-    elif b == B_SCHOOL:
-        push_frame(s, R_THINKER, s.infl[p])
-    elif b == B_FOUNDRY:
-        push_frame(s, R_LABORER, s.infl[p])
-    elif b == B_GARDEN:
-        push_frame(s, R_PATRON, s.infl[p])
-    elif b == B_AMPHITHEATRE:
-        push_frame(s, R_CRAFTSMAN, s.infl[p])
-    elif b == B_PRISON:
-        push_frame(s, R_PRISON, 1)
-
-
-cdef void complete(GRState *s, int k) noexcept nogil:
-    s.st_flags[k] |= SF_DONE
-    s.st_holder[k] = s.st_owner[k]
-    refresh_struct(s)
-    on_complete(s, s.st_owner[k], CARD_B[s.st_card[k]])
-
-
-cdef void lay(GRState *s, int p, int c, int m, bint out) noexcept nogil:
-    """Lays card c as p's foundation on a site of material m."""
-    cdef int k = s.nstruct, i, left = 0
-    s.nstruct += 1
-    s.st_card[k] = c
-    s.st_owner[k] = p
-    s.st_site[k] = m
-    s.st_flags[k] = SF_OUT if out else 0
-    s.st_holder[k] = p
-    mv_public(s, c, Z_FOUND + k)
-    if out:
-        s.out_town[m] -= 1
-    else:
-        s.in_town[m] -= 1
-    refresh_struct(s)
-    if not out:
-        for i in range(GR_NMAT):
-            left += s.in_town[i]
-        if left == 0:
-            game_over(s, 0)
-
-
-cdef void add_material(GRState *s, int p, int c, int k, bint architect) noexcept nogil:
-    """Puts card c as a material into p's structure k; completes it when due (value of
-    the site, a Marble with a Scriptorium, any Architect material in a Villa)."""
-    cdef int m = CARD_M[c], b = CARD_B[s.st_card[k]]
-    mv_public(s, c, Z_MAT + k)
-    if m == M_MARBLE and not (s.st_flags[k] & SF_MARBLE):
-        s.st_flags[k] |= SF_MARBLE
-        refresh_struct(s)
-    if (s.st_nmat[k] >= VALUE[s.st_site[k]]
-            or (m == M_MARBLE and HAS(s, p, B_SCRIPTORIUM))
-            or (b == B_VILLA and architect and not s.training)):
-        complete(s, k)
-
-
-cdef void steal(GRState *s, int p, int k) noexcept nogil:
-    """Prison: p takes structure k; the victim gets the Prison's site (+3 Influence)."""
-    cdef int q = s.st_owner[k], j
-    for j in range(s.nstruct):
-        if s.st_owner[j] == p and CARD_B[s.st_card[j]] == B_PRISON and s.st_holder[j] == p:
-            s.st_holder[j] = q
-            break
-    s.st_owner[k] = p
-    refresh_struct(s)
-    on_complete(s, p, CARD_B[s.st_card[k]])
-
-
-cdef void make_public(GRState *s, int k, int c) noexcept nogil:
-    """Stairway: material c into structure k makes its function everyone's."""
-    mv_public(s, c, Z_MAT + k)
-    if CARD_M[c] == M_MARBLE:
-        s.st_flags[k] |= SF_MARBLE
-    s.st_flags[k] |= SF_PUBLIC
-    refresh_struct(s)
-
-
-# ---------------------------------------------------------------------------------------
-# Turn structure
-
-cdef inline void clear_frames(GRState *s) noexcept nogil:
-    memset(s.fr_role, 0, sizeof(s.fr_role))
-    memset(s.fr_stage, 0, sizeof(s.fr_stage))
-    memset(s.fr_n, 0, sizeof(s.fr_n))
-    s.nframes = 0
-
-
-cdef void start_turn(GRState *s, int leader) noexcept nogil:
-    s.leader = leader
-    s.actor = leader
-    s.role = 0xFF
-    memset(s.units, 0, sizeof(s.units))
-    memset(s.fresh, 0, sizeof(s.fresh))
-    s.did_craft = 0
-    s.follow_i = 0
-    s.act_i = 0
-    s.eot_step = 0
-    s.eot_i = 0
-    s.last_unit = 0
-    clear_frames(s)
-    s.phase = PH_LEAD
-
-
-cdef inline void start_think(GRState *s, int p, int ret) noexcept nogil:
-    s.actor = p
-    s.think_ret = ret
-    s.think_used = 0
-    s.phase = PH_THINK
-
-
-cdef inline void start_actor(GRState *s) noexcept nogil:
-    clear_frames(s)
-    s.fr_role[0] = s.role | FR_BASE
-    s.nframes = 1
-    s.actor = actp(s)
-    s.phase = PH_ACT
-
-
-cdef inline void next_follower(GRState *s) noexcept nogil:
-    s.last_unit = 0
-    s.follow_i += 1
-    if s.follow_i >= s.nplayers:
-        s.follow_i = 0
-        s.act_i = 0
-        start_actor(s)
-    else:
-        s.actor = (s.leader + s.follow_i) % s.nplayers
-        s.phase = PH_FOLLOW
-
-
-cdef void end_think(GRState *s) noexcept nogil:
-    cdef int ret = s.think_ret, k
-    s.think_ret = 0
-    s.think_used = 0
-    s.draw_left = 0
-    if ret == RET_LEAD:
-        start_turn(s, (s.leader + 1) % s.nplayers)
-    elif ret == RET_FOLLOW:
-        next_follower(s)
-    elif ret == RET_ACADEMY:
-        s.phase = PH_EOT
-    else:
-        k = s.nframes - 1
-        if s.fr_n[k]:
-            s.fr_n[k] -= 1
-        s.actor = actp(s)
-        s.phase = PH_ACT
-
-
-cdef inline void after_unit(GRState *s) noexcept nogil:
-    """A card, Jack or petition has been played to lead or follow."""
-    s.units[s.actor] += 1
-    if HAS(s, s.actor, B_PALACE):
-        s.phase = PH_PALACE
-    else:
-        next_follower(s)
-
-
-cdef inline void hire(GRState *s, int p, int c) noexcept nogil:
-    mv_public(s, c, Z_CLIENT + p)
-    s.fresh[p][CARD_M[c]] += 1
-
-
-cdef void bath(GRState *s, int p, int r) noexcept nogil:
-    """Bath: the new client of role r acts once, at once (before anything else)."""
-    cdef int k = s.nframes - 1
-    if not HAS(s, p, B_BATH) or s.phase == PH_OVER:
-        return
-    if not (s.fr_role[k] & FR_BASE) and s.fr_n[k] == 0 and s.fr_stage[k] == ST_MAIN:
-        s.fr_role[k] = r          # the frame below is spent: take its place
-        s.fr_n[k] = 1
-        return
-    push_frame(s, r, 1)
-
-
-cdef void filch(GRState *s, int p, int b) noexcept nogil:
-    """Basilica: a hand card into the vault, unseen by the others (who from now on
-    cannot tell which of p's hand cards left)."""
-    cdef int c = find_building(s, Z_HAND + p, b)
-    cdef uint8_t me = 1 << p
-    mv(s, c, Z_VAULT + p)
-    s.known[c] = me
-    for c in range(GR_NCARDS):
-        if s.loc[c] == Z_HAND + p:
-            s.known[c] &= me | KN_REVEALED
-
-
 cdef inline bint is_victim(const GRState *s, int p, int q, int off) noexcept nogil:
     """Does p's Legionary (or Coliseum) reach q, `off` seats to p's left?"""
     cdef bint bridge = HAS(s, p, B_BRIDGE)
@@ -697,120 +330,10 @@ cdef inline uint64_t unrevealed_buildings(const GRState *s, int p) noexcept nogi
     for m in range(GR_NMAT):
         if s.cnt[z][m] == 0:
             continue
-        for c in range(24 * m, 24 * m + 24):
+        for c in range(GR_PER_MAT * m, GR_PER_MAT * (m + 1)):
             if s.loc[c] == z and not (s.known[c] & KN_REVEALED):
                 mask |= (<uint64_t>1) << CARD_B[c]
     return mask
-
-
-cdef void reveal(GRState *s, int p, int b) noexcept nogil:
-    """Legionary: shows a hand card of building b to all as a demand."""
-    cdef int c, best = -1, best_k = -1, k
-    for c in range(B_LO[b], B_HI[b]):
-        if s.loc[c] == Z_HAND + p and not (s.known[c] & KN_REVEALED):
-            k = __builtin_popcount(s.known[c] & 0x1F)
-            if k > best_k:
-                best, best_k = c, k
-    s.known[best] = allp(s) | KN_REVEALED
-    s.dem[CARD_M[best]] += 1
-    s.leg_last = b
-
-
-cdef int legion_step(GRState *s) noexcept nogil:
-    """One automatic step of resolving the demands in dem[]; sets PH_GIVE or
-    PH_COLISEUM when someone has to choose.  The pool gives first, then each victim
-    in seat order (hand, then with a Bridge the stockpile), then the Coliseum."""
-    cdef int p = actp(s), n = s.nplayers, q, m, i, c, have, k
-    cdef uint64_t types
-    if s.leg_stage == 0:
-        for m in range(GR_NMAT):
-            for i in range(s.dem[m]):
-                c = find_mat(s, Z_POOL, m)
-                if c < 0:
-                    break
-                mv_public(s, c, Z_STOCK + p)
-        s.leg_stage = 1
-        s.leg_v = 1
-        s.leg_m = 0
-        s.leg_last = 0
-        s.give_left = 0
-        return 1
-    if s.leg_stage == 1:
-        if s.leg_v >= n:
-            s.leg_stage = 2
-            s.leg_v = 1
-            s.leg_last = 0
-            memset(s.col_taken, 0, sizeof(s.col_taken))
-            return 1
-        q = (p + s.leg_v) % n
-        if not is_victim(s, p, q, s.leg_v) or s.leg_m >= GR_NMAT:
-            if s.leg_m >= GR_NMAT and HAS(s, p, B_BRIDGE):
-                for m in range(GR_NMAT):
-                    for i in range(s.dem[m]):
-                        c = find_mat(s, Z_STOCK + q, m)
-                        if c < 0:
-                            break
-                        mv_public(s, c, Z_STOCK + p)
-            s.leg_v += 1
-            s.leg_m = 0
-            s.leg_last = 0
-            s.give_left = 0
-            return 1
-        m = s.leg_m
-        have = s.cnt[Z_HAND + q][m]
-        if s.give_left == 0:
-            s.give_left = s.dem[m] if s.dem[m] < have else have
-            if s.give_left == 0:
-                s.leg_m += 1
-                return 1
-        types = zone_buildings(s, Z_HAND + q, m) & ~((<uint64_t>1 << s.leg_last) - 1)
-        if s.give_left >= have or rc_popcount64(types) == 1:
-            while s.give_left and types:
-                c = find_building(s, Z_HAND + q, rc_lsb64(types))
-                if c < 0:
-                    types &= types - 1
-                    continue
-                mv_public(s, c, Z_STOCK + p)
-                s.give_left -= 1
-            s.give_left = 0
-            s.leg_last = 0
-            s.leg_m += 1
-            return 1
-        s.actor = q
-        s.phase = PH_GIVE
-        return 1
-    if s.leg_stage == 2:
-        if s.leg_v >= n or not HAS(s, p, B_COLISEUM):
-            s.leg_stage = 3
-            return 1
-        q = (p + s.leg_v) % n
-        if not is_victim(s, p, q, s.leg_v) or not coliseum_options(s, p, q):
-            s.leg_v += 1
-            s.leg_last = 0
-            memset(s.col_taken, 0, sizeof(s.col_taken))
-            return 1
-        s.actor = p
-        s.phase = PH_COLISEUM
-        return 1
-    # done: every Legionary action of the frame is spent
-    for c in range(GR_NCARDS):
-        s.known[c] &= ~KN_REVEALED
-    memset(s.dem, 0, sizeof(s.dem))
-    memset(s.col_taken, 0, sizeof(s.col_taken))
-    s.leg_stage = 0
-    s.leg_v = 0
-    s.leg_m = 0
-    s.leg_last = 0
-    k = s.nframes - 1
-    if s.fr_role[k] & FR_BASE:
-        i = acts_total(s, p, s.fr_role[k] & 7)
-        s.fr_n[k] = i if i < 255 else 255
-    else:
-        s.fr_n[k] = 0
-    s.fr_stage[k] = ST_MAIN
-    s.actor = p
-    s.phase = PH_ACT
-    return 1
 
 
 cdef inline bint camp_has_cards(const GRState *s, int p) noexcept nogil:
@@ -821,90 +344,30 @@ cdef inline bint camp_has_cards(const GRState *s, int p) noexcept nogil:
     return False
 
 
-cdef int eot_step(GRState *s) noexcept nogil:
-    """One automatic step of the end of the turn: Senates (in turn order), Sewers,
-    played cards to the pool and Jacks to the pile, Academies, next leader."""
-    cdef int n = s.nplayers, p, q, c, others
-    if s.eot_step == 0:
-        while s.eot_i < n:
-            p = (s.leader + s.eot_i) % n
-            if HAS(s, p, B_SENATE):
-                others = 0
-                for q in range(n):
-                    if q != p:
-                        others += s.jplayed[q]
-                if others:
-                    s.actor = p
-                    s.phase = PH_SENATE
-                    return 1
-            s.eot_i += 1
-        s.eot_step = 1
-        s.eot_i = 0
-        return 1
-    if s.eot_step == 1:
-        while s.eot_i < n:
-            p = (s.leader + s.eot_i) % n
-            if HAS(s, p, B_SEWER) and camp_has_cards(s, p):
-                s.actor = p
-                s.eot_last = 0
-                s.phase = PH_SEWER
-                return 1
-            s.eot_i += 1
-        s.eot_step = 2
-        s.eot_i = 0
-        return 1
-    if s.eot_step == 2:
-        for c in range(GR_NCARDS):
-            if Z_CAMP <= s.loc[c] < Z_CAMP + GR_MAXP:
-                mv_public(s, c, Z_POOL)
-        for p in range(n):
-            s.jpile += s.jplayed[p]
-            s.jplayed[p] = 0
-        s.eot_step = 3
-        s.eot_i = 0
-        return 1
-    while s.eot_i < n:
-        p = (s.leader + s.eot_i) % n
-        s.eot_i += 1
-        if HAS(s, p, B_ACADEMY) and (s.did_craft >> p) & 1:
-            start_think(s, p, RET_ACADEMY)
-            return 1
-    start_turn(s, (s.leader + 1) % n)
-    return 1
+cdef inline bint is_chance_phase(int ph) noexcept nogil:
+    return ph == PH_SETUP or ph == PH_DRAW or ph == PH_ACT_DRAW
 
 
-cdef int setup_step(GRState *s) noexcept nogil:
-    """After the deals: the lowest alphabet rank leads; ties deal again.  Returns 1 when
-    it moved on, 0 when a chance deal is due."""
-    cdef int n = s.nplayers, p, best = 255, cnt = 0, who = 0
-    cdef uint8_t cands, tied = 0
-    if s.setup_i < 5 * n or s.tie_dealt != s.tie_mask:
-        return 0
-    cands = s.tie_mask if s.tie_mask else allp(s)
-    for p in range(n):
-        if (cands >> p) & 1 and s.setup_rank[p] < best:
-            best = s.setup_rank[p]
-    for p in range(n):
-        if (cands >> p) & 1 and s.setup_rank[p] == best:
-            tied |= 1 << p
-            cnt += 1
-            who = p
-    if cnt == 1:
-        s.tie_mask = 0
-        s.tie_dealt = 0
-        start_turn(s, who)
-        return 1
-    s.tie_mask = tied
-    s.tie_dealt = 0
-    return 0
+cdef inline bint single_chance(const GRState *s) noexcept nogil:
+    """Only one building left in the draw pile: the draw is certain."""
+    cdef int b, kinds = 0
+    if s.deck_total > 6:
+        return False
+    for b in range(GR_NBUILD):
+        if s.deck_n[b]:
+            kinds += 1
+    return kinds == 1
 
 
-# ---------------------------------------------------------------------------------------
-# Legal actions
+cdef inline int first_chance(const GRState *s) noexcept nogil:
+    cdef int b
+    for b in range(GR_NBUILD):
+        if s.deck_n[b]:
+            return CH_CARD + b
+    return CH_CARD
 
-cdef enum:
-    GR_MAXLEGAL = 96
 
+# the legal actions of each phase (gr_legal dispatches)
 
 cdef inline int emit_buildings(uint64_t mask, int32_t *out, int n) noexcept nogil:
     while mask:
@@ -1001,7 +464,7 @@ cdef int legal_target(const GRState *s, int p, int r, int32_t *out) noexcept nog
 
 cdef int legal_act(const GRState *s, int32_t *out) noexcept nogil:
     cdef int p = actp(s), k = s.nframes - 1, n = 0, m, b, left
-    cdef int r = s.fr_role[k] & 7, st = s.fr_stage[k]
+    cdef int r = s.fr_role[k] & FR_ROLE, st = s.fr_stage[k]
     cdef uint64_t mask
     cdef uint8_t acc
     if r == R_PRISON:
@@ -1088,35 +551,6 @@ cdef int legal_act(const GRState *s, int32_t *out) noexcept nogil:
     return n + 1
 
 
-cdef int gr_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
-    cdef const GRState *s = <const GRState *>vs
-    cdef int b, n = 0
-    cdef double total = s.deck_total
-    for b in range(GR_NBUILD):
-        if s.deck_n[b]:
-            acts[n] = CH_CARD + b
-            probs[n] = s.deck_n[b] / total
-            n += 1
-    return n
-
-
-cdef int32_t gr_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
-    cdef const GRState *s = <const GRState *>vs
-    cdef int b, k
-    if s.deck_total == 0:
-        return CH_CARD
-    k = rc_rng_below(rng, s.deck_total)
-    for b in range(GR_NBUILD):
-        if k < s.deck_n[b]:
-            return CH_CARD + b
-        k -= s.deck_n[b]
-    return CH_CARD
-
-
-cdef inline bint is_chance_phase(int ph) noexcept nogil:
-    return ph == PH_SETUP or ph == PH_DRAW or ph == PH_ACT_DRAW
-
-
 cdef int legal_cards_in_order(const GRState *s, int p, int mat, int last, int left,
                               int32_t *out) noexcept nogil:
     """Cards of material ``mat`` that p may give next when several go one at a time
@@ -1129,7 +563,7 @@ cdef int legal_cards_in_order(const GRState *s, int p, int mat, int last, int le
         if m < last:
             continue
         k = 0
-        for j in range(B_LO[m], 24 * mat + 24):
+        for j in range(B_LO[m], GR_PER_MAT * (mat + 1)):
             if s.loc[j] == Z_HAND + p:
                 k += 1
         if k >= left:
@@ -1138,63 +572,591 @@ cdef int legal_cards_in_order(const GRState *s, int p, int mat, int last, int le
     return n
 
 
-cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil:
-    cdef const GRState *s = <const GRState *>vs
-    cdef double probs[GR_NBUILD]
-    cdef int ph = s.phase, p = s.actor, n = 0, m, j, q, k
-    cdef uint64_t mask
-    if ph == PH_OVER:
+# =======================================================================================
+# Scoring: one player's points by category, as final scoring counts them now
+
+cdef void gr_score(const GRState *s, int p, int32_t *out) noexcept nogil:
+    """Points of player p as final scoring counts them now (SC_* categories)."""
+    cdef int m, q, v
+    cdef bint best
+    memset(out, 0, sizeof(int32_t) * SC_N)
+    out[SC_INFLUENCE] = s.infl[p]
+    for m in range(GR_NMAT):
+        v = s.cnt[Z_VAULT + p][m]
+        out[SC_VAULT] += v * VALUE[m]
+        if v:
+            best = True
+            for q in range(s.nplayers):
+                if q != p and s.cnt[Z_VAULT + q][m] >= v:
+                    best = False
+            if best:
+                out[SC_BONUS] += MERCHANT_BONUS
+    if not s.training:   # "if your Statue has been completed": one's own, finished
+        for q in range(s.nstruct):
+            if s.st_owner[q] == p and CARD_B[s.st_card[q]] == B_STATUE and s.st_flags[q] & SF_DONE:
+                out[SC_STATUE] = STATUE_POINTS
+    if HAS(s, p, B_WALL):
+        out[SC_WALL] = zsum(s, Z_STOCK + p) // WALL_PER
+    for m in range(SC_TOTAL):
+        out[SC_TOTAL] += out[m]
+
+
+# =======================================================================================
+# Changes: card moves, derived fields and structures, each keeping the invariants
+
+cdef inline void mv(GRState *s, int c, int z) noexcept nogil:
+    """Moves card c to zone z, keeping the derived counts in step."""
+    cdef int z0 = s.loc[c], m = CARD_M[c]
+    if z0 < Z_NCOUNTED:
+        s.cnt[z0][m] -= 1
+    elif z0 == Z_DECK:
+        s.deck_n[CARD_B[c]] -= 1
+        s.deck_total -= 1
+    elif z0 >= Z_MAT:
+        s.st_nmat[z0 - Z_MAT] -= 1
+    s.loc[c] = z
+    if z < Z_NCOUNTED:
+        s.cnt[z][m] += 1
+    elif z == Z_DECK:
+        s.deck_n[CARD_B[c]] += 1
+        s.deck_total += 1
+    elif z >= Z_MAT:
+        s.st_nmat[z - Z_MAT] += 1
+
+
+cdef inline void mv_public(GRState *s, int c, int z) noexcept nogil:
+    mv(s, c, z)
+    s.known[c] = allp(s)
+
+
+cdef void refresh_struct(GRState *s) noexcept nogil:
+    """Recomputes buildings owned, functions and Influence from the structures."""
+    cdef int p, k, b, owner
+    cdef uint64_t public = 0
+    cdef uint8_t gate = 0
+    cdef uint8_t flags
+    for p in range(GR_MAXP):
+        s.owned[p] = 0
+        s.func[p] = 0
+        s.infl[p] = START_INFL if p < s.nplayers else 0
+    for k in range(s.nstruct):
+        b = CARD_B[s.st_card[k]]
+        owner = s.st_owner[k]
+        flags = s.st_flags[k]
+        s.owned[owner] |= (<uint64_t>1) << b
+        if flags & SF_DONE:
+            s.infl[s.st_holder[k]] += VALUE[s.st_site[k]]
+            if b == B_GATE:
+                gate |= 1 << owner
+            if flags & SF_PUBLIC:
+                public |= (<uint64_t>1) << b
+    if s.training:
+        return
+    if (public >> B_GATE) & 1:
+        gate = allp(s)
+    for k in range(s.nstruct):
+        b = CARD_B[s.st_card[k]]
+        owner = s.st_owner[k]
+        flags = s.st_flags[k]
+        if flags & SF_DONE or ((gate >> owner) & 1 and (B_MAT[b] == M_MARBLE or flags & SF_MARBLE)):
+            s.func[owner] |= (<uint64_t>1) << b
+    for p in range(s.nplayers):
+        s.func[p] |= public
+
+
+cdef void gr_refresh(GRState *s) noexcept nogil:
+    """Recomputes every derived field from the cards and structures."""
+    cdef int c, z, m
+    memset(s.cnt, 0, sizeof(s.cnt))
+    memset(s.deck_n, 0, sizeof(s.deck_n))
+    memset(s.st_nmat, 0, sizeof(s.st_nmat))
+    s.deck_total = 0
+    for c in range(GR_NCARDS):
+        z = s.loc[c]
+        m = CARD_M[c]
+        if z < Z_NCOUNTED:
+            s.cnt[z][m] += 1
+        elif z == Z_DECK:
+            s.deck_n[CARD_B[c]] += 1
+            s.deck_total += 1
+        elif Z_MAT <= z < Z_MAT + GR_NSLOTS:
+            s.st_nmat[z - Z_MAT] += 1
+    refresh_struct(s)
+
+
+cdef void game_over(GRState *s, uint8_t forum_mask) noexcept nogil:
+    """Ends the game at once; vaults are uncovered for the scoring."""
+    cdef int c
+    cdef uint8_t a = allp(s)
+    s.phase = PH_OVER
+    s.forum_win = forum_mask
+    for c in range(GR_NCARDS):
+        if Z_VAULT <= s.loc[c] < Z_VAULT + GR_MAXP:
+            s.known[c] = a
+
+
+cdef inline void push_frame(GRState *s, int role, int n) noexcept nogil:
+    """A new action frame on top; beyond GR_MAXF nested frames the push is dropped
+    (only a long chain of Bath hires inside Bar / Aqueduct actions could get there)."""
+    cdef int k = s.nframes
+    if k >= GR_MAXF:
+        return
+    s.fr_role[k] = role
+    s.fr_stage[k] = ST_MAIN
+    s.fr_n[k] = n if n < GR_U8_MAX else GR_U8_MAX
+    s.nframes += 1
+
+
+cdef inline void finish_action(GRState *s, int k, int used) noexcept nogil:
+    """Frame k has executed (or declined) `used` actions."""
+    cdef int v
+    if s.fr_role[k] & FR_BASE:
+        v = s.fr_n[k] + used
+        s.fr_n[k] = v if v < GR_U8_MAX else GR_U8_MAX
+    else:
+        v = s.fr_n[k] - used
+        s.fr_n[k] = v if v > 0 else 0
+    s.fr_stage[k] = ST_MAIN
+
+
+cdef inline void clear_frames(GRState *s) noexcept nogil:
+    memset(s.fr_role, 0, sizeof(s.fr_role))
+    memset(s.fr_stage, 0, sizeof(s.fr_stage))
+    memset(s.fr_n, 0, sizeof(s.fr_n))
+    s.nframes = 0
+
+
+cdef void on_complete(GRState *s, int p, int b) noexcept nogil:
+    """'Upon completion' effects of building b for p (also when p steals it)."""
+    if s.training:
+        return
+    if b == B_CATACOMB:
+        game_over(s, 0)
+    elif b == B_SCHOOL:
+        push_frame(s, R_THINKER, s.infl[p])
+    elif b == B_FOUNDRY:
+        push_frame(s, R_LABORER, s.infl[p])
+    elif b == B_GARDEN:
+        push_frame(s, R_PATRON, s.infl[p])
+    elif b == B_AMPHITHEATRE:
+        push_frame(s, R_CRAFTSMAN, s.infl[p])
+    elif b == B_PRISON:
+        push_frame(s, R_PRISON, 1)
+
+
+cdef void complete(GRState *s, int k) noexcept nogil:
+    s.st_flags[k] |= SF_DONE
+    s.st_holder[k] = s.st_owner[k]
+    refresh_struct(s)
+    on_complete(s, s.st_owner[k], CARD_B[s.st_card[k]])
+
+
+cdef void lay(GRState *s, int p, int c, int m, bint out) noexcept nogil:
+    """Lays card c as p's foundation on a site of material m."""
+    cdef int k = s.nstruct, i, left = 0
+    s.nstruct += 1
+    s.st_card[k] = c
+    s.st_owner[k] = p
+    s.st_site[k] = m
+    s.st_flags[k] = SF_OUT if out else 0
+    s.st_holder[k] = p
+    mv_public(s, c, Z_FOUND + k)
+    if out:
+        s.out_town[m] -= 1
+    else:
+        s.in_town[m] -= 1
+    refresh_struct(s)
+    if not out:
+        for i in range(GR_NMAT):
+            left += s.in_town[i]
+        if left == 0:
+            game_over(s, 0)
+
+
+cdef void add_material(GRState *s, int p, int c, int k, bint architect) noexcept nogil:
+    """Puts card c as a material into p's structure k; completes it when due (value of
+    the site, a Marble with a Scriptorium, any Architect material in a Villa)."""
+    cdef int m = CARD_M[c], b = CARD_B[s.st_card[k]]
+    mv_public(s, c, Z_MAT + k)
+    if m == M_MARBLE and not (s.st_flags[k] & SF_MARBLE):
+        s.st_flags[k] |= SF_MARBLE
+        refresh_struct(s)
+    if (s.st_nmat[k] >= VALUE[s.st_site[k]]
+            or (m == M_MARBLE and HAS(s, p, B_SCRIPTORIUM))
+            or (b == B_VILLA and architect and not s.training)):
+        complete(s, k)
+
+
+cdef void steal(GRState *s, int p, int k) noexcept nogil:
+    """Prison: p takes structure k; the victim gets the Prison's site (+3 Influence)."""
+    cdef int q = s.st_owner[k], j
+    for j in range(s.nstruct):
+        if s.st_owner[j] == p and CARD_B[s.st_card[j]] == B_PRISON and s.st_holder[j] == p:
+            s.st_holder[j] = q
+            break
+    s.st_owner[k] = p
+    refresh_struct(s)
+    on_complete(s, p, CARD_B[s.st_card[k]])
+
+
+cdef void make_public(GRState *s, int k, int c) noexcept nogil:
+    """Stairway: material c into structure k makes its function everyone's."""
+    mv_public(s, c, Z_MAT + k)
+    if CARD_M[c] == M_MARBLE:
+        s.st_flags[k] |= SF_MARBLE
+    s.st_flags[k] |= SF_PUBLIC
+    refresh_struct(s)
+
+
+cdef inline void hire(GRState *s, int p, int c) noexcept nogil:
+    mv_public(s, c, Z_CLIENT + p)
+    s.fresh[p][CARD_M[c]] += 1
+
+
+cdef void bath(GRState *s, int p, int r) noexcept nogil:
+    """Bath: the new client of role r acts once, at once (before anything else)."""
+    cdef int k = s.nframes - 1
+    if not HAS(s, p, B_BATH) or s.phase == PH_OVER:
+        return
+    if not (s.fr_role[k] & FR_BASE) and s.fr_n[k] == 0 and s.fr_stage[k] == ST_MAIN:
+        s.fr_role[k] = r          # the frame below is spent: take its place
+        s.fr_n[k] = 1
+        return
+    push_frame(s, r, 1)
+
+
+cdef void filch(GRState *s, int p, int b) noexcept nogil:
+    """Basilica: a hand card into the vault, unseen by the others (who from now on
+    cannot tell which of p's hand cards left)."""
+    cdef int c = find_building(s, Z_HAND + p, b)
+    cdef uint8_t me = 1 << p
+    mv(s, c, Z_VAULT + p)
+    s.known[c] = me
+    for c in range(GR_NCARDS):
+        if s.loc[c] == Z_HAND + p:
+            s.known[c] &= me | KN_REVEALED
+
+
+cdef void reveal(GRState *s, int p, int b) noexcept nogil:
+    """Legionary: shows a hand card of building b to all as a demand."""
+    cdef int c, best = -1, best_k = -1, k
+    for c in range(B_LO[b], B_HI[b]):
+        if s.loc[c] == Z_HAND + p and not (s.known[c] & KN_REVEALED):
+            k = rc_popcount32(s.known[c] & GR_SEATS)
+            if k > best_k:
+                best, best_k = c, k
+    s.known[best] = allp(s) | KN_REVEALED
+    s.dem[CARD_M[best]] += 1
+    s.leg_last = b
+
+
+# =======================================================================================
+# Turn flow: phases and turns, one step of a decision or draw (gr_step), forced steps (gr_forced)
+
+cdef void start_turn(GRState *s, int leader) noexcept nogil:
+    s.leader = leader
+    s.actor = leader
+    s.role = GR_NONE
+    memset(s.units, 0, sizeof(s.units))
+    memset(s.fresh, 0, sizeof(s.fresh))
+    s.did_craft = 0
+    s.follow_i = 0
+    s.act_i = 0
+    s.eot_step = EOT_SENATE
+    s.eot_i = 0
+    s.last_unit = 0
+    clear_frames(s)
+    s.phase = PH_LEAD
+
+
+cdef inline void start_think(GRState *s, int p, int ret) noexcept nogil:
+    s.actor = p
+    s.think_ret = ret
+    s.think_used = 0
+    s.phase = PH_THINK
+
+
+cdef inline void start_actor(GRState *s) noexcept nogil:
+    clear_frames(s)
+    s.fr_role[0] = s.role | FR_BASE
+    s.nframes = 1
+    s.actor = actp(s)
+    s.phase = PH_ACT
+
+
+cdef inline void next_follower(GRState *s) noexcept nogil:
+    s.last_unit = 0
+    s.follow_i += 1
+    if s.follow_i >= s.nplayers:
+        s.follow_i = 0
+        s.act_i = 0
+        start_actor(s)
+    else:
+        s.actor = (s.leader + s.follow_i) % s.nplayers
+        s.phase = PH_FOLLOW
+
+
+cdef void end_think(GRState *s) noexcept nogil:
+    cdef int ret = s.think_ret, k
+    s.think_ret = 0
+    s.think_used = 0
+    s.draw_left = 0
+    if ret == RET_LEAD:
+        start_turn(s, (s.leader + 1) % s.nplayers)
+    elif ret == RET_FOLLOW:
+        next_follower(s)
+    elif ret == RET_ACADEMY:
+        s.phase = PH_EOT
+    else:
+        k = s.nframes - 1
+        if s.fr_n[k]:
+            s.fr_n[k] -= 1
+        s.actor = actp(s)
+        s.phase = PH_ACT
+
+
+cdef inline void after_unit(GRState *s) noexcept nogil:
+    """A card, Jack or petition has been played to lead or follow."""
+    s.units[s.actor] += 1
+    if HAS(s, s.actor, B_PALACE):
+        s.phase = PH_PALACE
+    else:
+        next_follower(s)
+
+
+cdef int setup_step(GRState *s) noexcept nogil:
+    """After the deals: the lowest alphabet rank leads; ties deal again.  Returns 1 when
+    it moved on, 0 when a chance deal is due."""
+    cdef int n = s.nplayers, p, best = GR_NONE, cnt = 0, who = 0
+    cdef uint8_t cands, tied = 0
+    if s.setup_i < (START_HAND + 1) * n or s.tie_dealt != s.tie_mask:
         return 0
-    if is_chance_phase(ph):
-        return gr_chance_outcomes(vs, out, probs)
-    if ph == PH_ACT:
-        return legal_act(s, out)
-    if ph == PH_LEAD:
-        n = legal_units(s, p, -1, 0, out)
-        out[n] = A_THINK
-        return n + 1
-    if ph == PH_FOLLOW:
-        n = legal_units(s, p, s.role, 0, out)
-        out[n] = A_THINK
-        return n + 1
-    if ph == PH_PALACE:
-        n = legal_units(s, p, s.role, s.last_unit, out)
-        out[n] = A_DONE
-        return n + 1
-    if ph == PH_PETITION:
-        return n + legal_cards_in_order(s, p, s.pet_mat, s.pet_last, s.pet_left, out + n)
-    if ph == PH_THINK:
-        return legal_think(s, out)
-    if ph == PH_GIVE:
-        return n + legal_cards_in_order(s, p, s.leg_m, s.leg_last, s.give_left, out + n)
-    if ph == PH_COLISEUM:
-        q = (actp(s) + s.leg_v) % s.nplayers
-        if vault_room(s, p):
-            for m in range(s.leg_last, GR_NMAT):
-                if s.dem[m] > s.col_taken[m] and s.cnt[Z_CLIENT + q][m]:
-                    out[n] = A_COLISEUM + m
-                    n += 1
-        out[n] = A_DONE
-        return n + 1
-    if ph == PH_SENATE:
-        for j in range(s.eot_last + 1, s.nplayers):
-            if s.jplayed[(p + j) % s.nplayers]:
-                out[n] = A_SENATE + j - 1
-                n += 1
-        out[n] = A_DONE
-        return n + 1
-    if ph == PH_SEWER:
-        for m in range(s.eot_last, GR_NMAT):
-            if find_mat(s, Z_CAMP + p, m) >= 0:
-                out[n] = A_SEWER + m
-                n += 1
-        out[n] = A_DONE
-        return n + 1
+    cands = s.tie_mask if s.tie_mask else allp(s)
+    for p in range(n):
+        if (cands >> p) & 1 and s.setup_rank[p] < best:
+            best = s.setup_rank[p]
+    for p in range(n):
+        if (cands >> p) & 1 and s.setup_rank[p] == best:
+            tied |= 1 << p
+            cnt += 1
+            who = p
+    if cnt == 1:
+        s.tie_mask = 0
+        s.tie_dealt = 0
+        start_turn(s, who)
+        return 1
+    s.tie_mask = tied
+    s.tie_dealt = 0
     return 0
 
 
-# ---------------------------------------------------------------------------------------
-# Applying one action (no advance)
+cdef int legion_step(GRState *s) noexcept nogil:
+    """One automatic step of resolving the demands in dem[]; sets PH_GIVE or
+    PH_COLISEUM when someone has to choose.  The pool gives first, then each victim
+    in seat order (hand, then with a Bridge the stockpile), then the Coliseum."""
+    cdef int p = actp(s), n = s.nplayers, q, m, i, c, have, k
+    cdef uint64_t types
+    if s.leg_stage == LEG_POOL:
+        for m in range(GR_NMAT):
+            for i in range(s.dem[m]):
+                c = find_mat(s, Z_POOL, m)
+                if c < 0:
+                    break
+                mv_public(s, c, Z_STOCK + p)
+        s.leg_stage = LEG_HANDS
+        s.leg_v = 1
+        s.leg_m = 0
+        s.leg_last = 0
+        s.give_left = 0
+        return 1
+    if s.leg_stage == LEG_HANDS:
+        if s.leg_v >= n:
+            s.leg_stage = LEG_COLISEUM
+            s.leg_v = 1
+            s.leg_last = 0
+            memset(s.col_taken, 0, sizeof(s.col_taken))
+            return 1
+        q = (p + s.leg_v) % n
+        if not is_victim(s, p, q, s.leg_v) or s.leg_m >= GR_NMAT:
+            if s.leg_m >= GR_NMAT and HAS(s, p, B_BRIDGE):
+                for m in range(GR_NMAT):
+                    for i in range(s.dem[m]):
+                        c = find_mat(s, Z_STOCK + q, m)
+                        if c < 0:
+                            break
+                        mv_public(s, c, Z_STOCK + p)
+            s.leg_v += 1
+            s.leg_m = 0
+            s.leg_last = 0
+            s.give_left = 0
+            return 1
+        m = s.leg_m
+        have = s.cnt[Z_HAND + q][m]
+        if s.give_left == 0:
+            s.give_left = s.dem[m] if s.dem[m] < have else have
+            if s.give_left == 0:
+                s.leg_m += 1
+                return 1
+        types = zone_buildings(s, Z_HAND + q, m) & ~((<uint64_t>1 << s.leg_last) - 1)
+        if s.give_left >= have or rc_popcount64(types) == 1:
+            while s.give_left and types:
+                c = find_building(s, Z_HAND + q, rc_lsb64(types))
+                if c < 0:
+                    types &= types - 1
+                    continue
+                mv_public(s, c, Z_STOCK + p)
+                s.give_left -= 1
+            s.give_left = 0
+            s.leg_last = 0
+            s.leg_m += 1
+            return 1
+        s.actor = q
+        s.phase = PH_GIVE
+        return 1
+    if s.leg_stage == LEG_COLISEUM:
+        if s.leg_v >= n or not HAS(s, p, B_COLISEUM):
+            s.leg_stage = LEG_DONE
+            return 1
+        q = (p + s.leg_v) % n
+        if not is_victim(s, p, q, s.leg_v) or not coliseum_options(s, p, q):
+            s.leg_v += 1
+            s.leg_last = 0
+            memset(s.col_taken, 0, sizeof(s.col_taken))
+            return 1
+        s.actor = p
+        s.phase = PH_COLISEUM
+        return 1
+    # done: every Legionary action of the frame is spent
+    for c in range(GR_NCARDS):
+        s.known[c] &= ~KN_REVEALED
+    memset(s.dem, 0, sizeof(s.dem))
+    memset(s.col_taken, 0, sizeof(s.col_taken))
+    s.leg_stage = LEG_POOL
+    s.leg_v = 0
+    s.leg_m = 0
+    s.leg_last = 0
+    k = s.nframes - 1
+    if s.fr_role[k] & FR_BASE:
+        i = acts_total(s, p, s.fr_role[k] & FR_ROLE)
+        s.fr_n[k] = i if i < GR_U8_MAX else GR_U8_MAX
+    else:
+        s.fr_n[k] = 0
+    s.fr_stage[k] = ST_MAIN
+    s.actor = p
+    s.phase = PH_ACT
+    return 1
+
+
+cdef int eot_step(GRState *s) noexcept nogil:
+    """One automatic step of the end of the turn: Senates (in turn order), Sewers,
+    played cards to the pool and Jacks to the pile, Academies, next leader."""
+    cdef int n = s.nplayers, p, q, c, others
+    if s.eot_step == EOT_SENATE:
+        while s.eot_i < n:
+            p = (s.leader + s.eot_i) % n
+            if HAS(s, p, B_SENATE):
+                others = 0
+                for q in range(n):
+                    if q != p:
+                        others += s.jplayed[q]
+                if others:
+                    s.actor = p
+                    s.phase = PH_SENATE
+                    return 1
+            s.eot_i += 1
+        s.eot_step = EOT_SEWER
+        s.eot_i = 0
+        return 1
+    if s.eot_step == EOT_SEWER:
+        while s.eot_i < n:
+            p = (s.leader + s.eot_i) % n
+            if HAS(s, p, B_SEWER) and camp_has_cards(s, p):
+                s.actor = p
+                s.eot_last = 0
+                s.phase = PH_SEWER
+                return 1
+            s.eot_i += 1
+        s.eot_step = EOT_POOL
+        s.eot_i = 0
+        return 1
+    if s.eot_step == EOT_POOL:
+        for c in range(GR_NCARDS):
+            if Z_CAMP <= s.loc[c] < Z_CAMP + GR_MAXP:
+                mv_public(s, c, Z_POOL)
+        for p in range(n):
+            s.jpile += s.jplayed[p]
+            s.jplayed[p] = 0
+        s.eot_step = EOT_ACADEMY
+        s.eot_i = 0
+        return 1
+    while s.eot_i < n:
+        p = (s.leader + s.eot_i) % n
+        s.eot_i += 1
+        if HAS(s, p, B_ACADEMY) and (s.did_craft >> p) & 1:
+            start_think(s, p, RET_ACADEMY)
+            return 1
+    start_turn(s, (s.leader + 1) % n)
+    return 1
+
+
+cdef int act_step(GRState *s) noexcept nogil:
+    """Frame bookkeeping in PH_ACT: pop spent frames, move to the next player, start
+    a School's Thinker action.  Returns 1 when it changed something."""
+    cdef int k, r, left, p
+    if s.nframes == 0:
+        s.act_i += 1
+        if s.act_i >= s.nplayers:
+            s.act_i = 0
+            s.eot_step = EOT_SENATE
+            s.eot_i = 0
+            s.phase = PH_EOT
+        else:
+            start_actor(s)
+        return 1
+    k = s.nframes - 1
+    r = s.fr_role[k] & FR_ROLE
+    p = actp(s)
+    s.actor = p
+    if s.fr_stage[k] == ST_MAIN:
+        if s.fr_role[k] & FR_BASE:
+            left = acts_total(s, p, r) - s.fr_n[k]
+        else:
+            left = s.fr_n[k]
+        if left <= 0:
+            s.fr_role[k] = 0
+            s.fr_n[k] = 0
+            s.nframes -= 1
+            return 1
+        if r == R_THINKER:
+            start_think(s, p, RET_FRAME)
+            return 1
+    elif s.fr_stage[k] == ST_STAIR and not HAS(s, p, B_STAIRWAY):
+        s.fr_stage[k] = ST_MAIN
+        return 1
+    return 0
+
+
+cdef void apply_setup(GRState *s, int b) noexcept nogil:
+    cdef int n = s.nplayers, i = s.setup_i, c = draw_card(s, b), p
+    cdef uint8_t todo
+    if i < START_HAND * n:
+        p = i % n
+        mv(s, c, Z_HAND + p)
+        s.known[c] = 1 << p
+    else:
+        if i < (START_HAND + 1) * n:
+            p = i - START_HAND * n
+        else:
+            todo = s.tie_mask & ~s.tie_dealt
+            p = rc_lsb32(todo) if todo else 0
+            s.tie_dealt |= 1 << p
+        mv_public(s, c, Z_POOL)
+        s.setup_rank[p] = RANK[b]
+    if s.setup_i < GR_U8_MAX:
+        s.setup_i += 1
+    if s.deck_total == 0:
+        game_over(s, 0)
+
 
 cdef void apply_units(GRState *s, int a) noexcept nogil:
     """PH_LEAD / PH_FOLLOW / PH_PALACE."""
@@ -1256,7 +1218,7 @@ cdef void apply_think(GRState *s, int a) noexcept nogil:
 
 
 cdef void apply_target(GRState *s, int a) noexcept nogil:
-    cdef int p = actp(s), k = s.nframes - 1, r = s.fr_role[k] & 7
+    cdef int p = actp(s), k = s.nframes - 1, r = s.fr_role[k] & FR_ROLE
     cdef int c = s.sel_card
     s.sel_card = 0
     s.sel_src = 0
@@ -1285,7 +1247,7 @@ cdef void apply_target(GRState *s, int a) noexcept nogil:
 
 cdef void apply_act(GRState *s, int a) noexcept nogil:
     cdef int p = actp(s), k = s.nframes - 1, c, m
-    cdef int r = s.fr_role[k] & 7, st = s.fr_stage[k]
+    cdef int r = s.fr_role[k] & FR_ROLE, st = s.fr_stage[k]
     if r == R_PRISON:
         s.fr_n[k] = 0
         if a != A_DONE:
@@ -1316,7 +1278,7 @@ cdef void apply_act(GRState *s, int a) noexcept nogil:
     if a == A_DONE:
         if r == R_LEGIONARY:
             s.phase = PH_LEGION
-            s.leg_stage = 0
+            s.leg_stage = LEG_POOL
             return
         finish_action(s, k, 1)
         if r == R_ARCHITECT and st == ST_MAIN:
@@ -1413,29 +1375,8 @@ cdef void apply_act_draw(GRState *s, int b) noexcept nogil:
         bath(s, p, CARD_M[c])
 
 
-cdef void apply_setup(GRState *s, int b) noexcept nogil:
-    cdef int n = s.nplayers, i = s.setup_i, c = draw_card(s, b), p
-    cdef uint8_t todo
-    if i < START_HAND * n:
-        p = i % n
-        mv(s, c, Z_HAND + p)
-        s.known[c] = 1 << p
-    else:
-        if i < (START_HAND + 1) * n:
-            p = i - START_HAND * n
-        else:
-            todo = s.tie_mask & ~s.tie_dealt
-            p = __builtin_ctzll(todo) if todo else 0
-            s.tie_dealt |= 1 << p
-        mv_public(s, c, Z_POOL)
-        s.setup_rank[p] = RANK[b]
-    if s.setup_i < 255:
-        s.setup_i += 1
-    if s.deck_total == 0:
-        game_over(s, 0)
-
-
-cdef void apply_one(GRState *s, int a) noexcept nogil:
+cdef void step_effects(GRState *s, int a) noexcept nogil:
+    """One decision or chance outcome and its direct effects, by phase."""
     cdef int ph = s.phase, p = s.actor, c, q
     if ph == PH_SETUP:
         apply_setup(s, a - CH_CARD)
@@ -1511,91 +1452,43 @@ cdef void apply_one(GRState *s, int a) noexcept nogil:
             s.eot_last = a - A_SEWER
 
 
-cdef inline bint single_chance(const GRState *s) noexcept nogil:
-    """Only one building left in the draw pile: the draw is certain."""
-    cdef int b, kinds = 0
-    if s.deck_total > 6:
-        return False
-    for b in range(GR_NBUILD):
-        if s.deck_n[b]:
-            kinds += 1
-    return kinds == 1
+cdef void gr_step(GRState *s, int a) noexcept nogil:
+    """Applies exactly one decision or chance outcome (counted in steps, the history's
+    length) and its direct effects; a forced step is the same effects, uncounted."""
+    if s.steps < GR_STEPS_MAX:
+        s.steps += 1
+    step_effects(s, a)
 
 
-cdef inline int buf_first_chance(const GRState *s) noexcept nogil:
-    cdef int b
-    for b in range(GR_NBUILD):
-        if s.deck_n[b]:
-            return CH_CARD + b
-    return CH_CARD
-
-
-cdef int act_step(GRState *s) noexcept nogil:
-    """Frame bookkeeping in PH_ACT: pop spent frames, move to the next player, start
-    a School's Thinker action.  Returns 1 when it changed something."""
-    cdef int k, r, left, p
-    if s.nframes == 0:
-        s.act_i += 1
-        if s.act_i >= s.nplayers:
-            s.act_i = 0
-            s.eot_step = 0
-            s.eot_i = 0
-            s.phase = PH_EOT
-        else:
-            start_actor(s)
-        return 1
-    k = s.nframes - 1
-    r = s.fr_role[k] & 7
-    p = actp(s)
-    s.actor = p
-    if s.fr_stage[k] == ST_MAIN:
-        if s.fr_role[k] & FR_BASE:
-            left = acts_total(s, p, r) - s.fr_n[k]
-        else:
-            left = s.fr_n[k]
-        if left <= 0:
-            s.fr_role[k] = 0
-            s.fr_n[k] = 0
-            s.nframes -= 1
-            return 1
-        if r == R_THINKER:
-            start_think(s, p, RET_FRAME)
-            return 1
-    elif s.fr_stage[k] == ST_STAIR and not HAS(s, p, B_STAIRWAY):
-        s.fr_stage[k] = ST_MAIN
-        return 1
-    return 0
-
-
-cdef void gr_advance(GRState *s) noexcept nogil:
+cdef void gr_forced(GRState *s) noexcept nogil:
     """Takes every step that needs no decision and no chance (and every decision or
-    draw with a single outcome) until one does."""
+    draw with a single outcome) until one does; then the engine limit may end the game."""
     cdef int32_t buf[GR_MAXLEGAL]
-    cdef int ph, p, n
+    cdef int ph, p, n, i
     cdef uint8_t forum
-    while True:
+    for i in range(GR_FORCED_MAX):
         ph = s.phase
         if ph == PH_OVER:
-            return
+            break
         forum = 0
         for p in range(s.nplayers):
             if HAS(s, p, B_FORUM) and gr_forum_ok(s, p):
                 forum |= 1 << p
         if forum:
             game_over(s, forum)
-            return
+            break
         if ph == PH_SETUP:
             if setup_step(s):
                 continue
             if single_chance(s):
-                apply_one(s, buf_first_chance(s))
+                step_effects(s, first_chance(s))
                 continue
-            return
+            break
         if ph == PH_DRAW or ph == PH_ACT_DRAW:
             if single_chance(s):
-                apply_one(s, buf_first_chance(s))
+                step_effects(s, first_chance(s))
                 continue
-            return
+            break
         if ph == PH_ACT:
             if act_step(s):
                 continue
@@ -1607,48 +1500,138 @@ cdef void gr_advance(GRState *s) noexcept nogil:
             continue
         n = gr_legal(s, buf)
         if n == 1:
-            apply_one(s, buf[0])
+            step_effects(s, buf[0])
             continue
-        return
+        break
+    else:
+        game_over(s, 0)   # never reached: no chain of forced steps is this long
+    if s.phase != PH_OVER and s.steps >= GR_MAX_GAME_LENGTH:
+        game_over(s, 0)
+
+
+# =======================================================================================
+# Interface: the rc_kernel functions, in the table's order
+
+cdef void gr_init(void *vs, const int32_t *params) noexcept nogil:
+    cdef GRState *s = <GRState *>vs
+    cdef int n = params[0], c, m, p
+    if n < 2:
+        n = 2
+    if n > GR_MAXP:
+        n = GR_MAXP
+    memset(s, 0, sizeof(GRState))
+    s.nplayers = n
+    s.training = 1 if params[1] else 0
+    for c in range(GR_NCARDS):
+        s.loc[c] = Z_DECK
+    for p in range(n):
+        s.jacks[p] = 1
+    s.jpile = GR_NJACKS - n
+    for m in range(GR_NMAT):
+        s.in_town[m] = n
+        s.out_town[m] = SITES_PER_MAT - n
+    s.role = GR_NONE
+    gr_refresh(s)
+    s.phase = PH_SETUP
+
+
+cdef int gr_num_players(const void *vs) noexcept nogil:
+    return (<const GRState *>vs).nplayers
+
+
+cdef int gr_current_player(const void *vs) noexcept nogil:
+    cdef const GRState *s = <const GRState *>vs
+    if s.phase == PH_OVER:
+        return RC_TERMINAL
+    if is_chance_phase(s.phase):
+        return RC_CHANCE
+    return s.actor
+
+
+cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil:
+    cdef const GRState *s = <const GRState *>vs
+    cdef double probs[GR_NBUILD]
+    cdef int ph = s.phase, p = s.actor, n = 0, m, j, q, k
+    cdef uint64_t mask
+    if ph == PH_OVER:
+        return 0
+    if is_chance_phase(ph):
+        return gr_chance_outcomes(vs, out, probs)
+    if ph == PH_ACT:
+        return legal_act(s, out)
+    if ph == PH_LEAD:
+        n = legal_units(s, p, -1, 0, out)
+        out[n] = A_THINK
+        return n + 1
+    if ph == PH_FOLLOW:
+        n = legal_units(s, p, s.role, 0, out)
+        out[n] = A_THINK
+        return n + 1
+    if ph == PH_PALACE:
+        n = legal_units(s, p, s.role, s.last_unit, out)
+        out[n] = A_DONE
+        return n + 1
+    if ph == PH_PETITION:
+        return n + legal_cards_in_order(s, p, s.pet_mat, s.pet_last, s.pet_left, out + n)
+    if ph == PH_THINK:
+        return legal_think(s, out)
+    if ph == PH_GIVE:
+        return n + legal_cards_in_order(s, p, s.leg_m, s.leg_last, s.give_left, out + n)
+    if ph == PH_COLISEUM:
+        q = (actp(s) + s.leg_v) % s.nplayers
+        if vault_room(s, p):
+            for m in range(s.leg_last, GR_NMAT):
+                if s.dem[m] > s.col_taken[m] and s.cnt[Z_CLIENT + q][m]:
+                    out[n] = A_COLISEUM + m
+                    n += 1
+        out[n] = A_DONE
+        return n + 1
+    if ph == PH_SENATE:
+        for j in range(s.eot_last + 1, s.nplayers):
+            if s.jplayed[(p + j) % s.nplayers]:
+                out[n] = A_SENATE + j - 1
+                n += 1
+        out[n] = A_DONE
+        return n + 1
+    if ph == PH_SEWER:
+        for m in range(s.eot_last, GR_NMAT):
+            if find_mat(s, Z_CAMP + p, m) >= 0:
+                out[n] = A_SEWER + m
+                n += 1
+        out[n] = A_DONE
+        return n + 1
+    return 0
+
+
+cdef int gr_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
+    cdef const GRState *s = <const GRState *>vs
+    cdef int b, n = 0
+    cdef double total = s.deck_total
+    for b in range(GR_NBUILD):
+        if s.deck_n[b]:
+            acts[n] = CH_CARD + b
+            probs[n] = s.deck_n[b] / total
+            n += 1
+    return n
+
+
+cdef int32_t gr_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
+    cdef const GRState *s = <const GRState *>vs
+    cdef int b, k
+    if s.deck_total == 0:
+        return CH_CARD
+    k = rc_rng_below(rng, s.deck_total)
+    for b in range(GR_NBUILD):
+        if k < s.deck_n[b]:
+            return CH_CARD + b
+        k -= s.deck_n[b]
+    return CH_CARD
 
 
 cdef void gr_apply(void *vs, int32_t a) noexcept nogil:
     cdef GRState *s = <GRState *>vs
-    if s.steps < 65535:
-        s.steps += 1
-    apply_one(s, a)
-    gr_advance(s)
-    if s.phase != PH_OVER and s.steps >= MAX_ACTIONS:
-        game_over(s, 0)
-
-
-# ---------------------------------------------------------------------------------------
-# Scoring
-
-cdef void gr_score(const GRState *s, int p, int32_t *out) noexcept nogil:
-    """Points of player p as final scoring counts them now (SC_* categories)."""
-    cdef int m, q, v
-    cdef bint best
-    memset(out, 0, sizeof(int32_t) * SC_N)
-    out[SC_INFLUENCE] = s.infl[p]
-    for m in range(GR_NMAT):
-        v = s.cnt[Z_VAULT + p][m]
-        out[SC_VAULT] += v * VALUE[m]
-        if v:
-            best = True
-            for q in range(s.nplayers):
-                if q != p and s.cnt[Z_VAULT + q][m] >= v:
-                    best = False
-            if best:
-                out[SC_BONUS] += MERCHANT_BONUS
-    if not s.training:   # "if your Statue has been completed": one's own, finished
-        for q in range(s.nstruct):
-            if s.st_owner[q] == p and CARD_B[s.st_card[q]] == B_STATUE and s.st_flags[q] & SF_DONE:
-                out[SC_STATUE] = STATUE_POINTS
-    if HAS(s, p, B_WALL):
-        out[SC_WALL] = zsum(s, Z_STOCK + p) // WALL_PER
-    for m in range(SC_TOTAL):
-        out[SC_TOTAL] += out[m]
+    gr_step(s, a)
+    gr_forced(s)
 
 
 cdef void gr_returns(const void *vs, double *out) noexcept nogil:
@@ -1674,68 +1657,14 @@ cdef void gr_returns(const void *vs, double *out) noexcept nogil:
         out[p] = 1.0 / nwin if key[p] == best else 0.0
 
 
-# ---------------------------------------------------------------------------------------
-# The kernel interface
-
-cdef void gr_init(void *vs, const int32_t *params) noexcept nogil:
-    cdef GRState *s = <GRState *>vs
-    cdef int n = params[0], c, m, p
-    if n < 2:
-        n = 2
-    if n > GR_MAXP:
-        n = GR_MAXP
-    memset(s, 0, sizeof(GRState))
-    s.nplayers = n
-    s.training = 1 if params[1] else 0
-    for c in range(GR_NCARDS):
-        s.loc[c] = Z_DECK
-    for p in range(n):
-        s.jacks[p] = 1
-    s.jpile = GR_NJACKS - n
-    for m in range(GR_NMAT):
-        s.in_town[m] = n
-        s.out_town[m] = SITES_PER_MAT - n
-    s.role = 0xFF
-    gr_refresh(s)
-    s.phase = PH_SETUP
-
-
-cdef int gr_num_players(const void *vs) noexcept nogil:
-    return (<const GRState *>vs).nplayers
-
-
-cdef int gr_current_player(const void *vs) noexcept nogil:
+cdef void gr_scores(const void *vs, int32_t *out) noexcept nogil:
+    """Each player's points as final scoring would count them now."""
     cdef const GRState *s = <const GRState *>vs
-    if s.phase == PH_OVER:
-        return RC_TERMINAL
-    if is_chance_phase(s.phase):
-        return RC_CHANCE
-    return s.actor
-
-
-cdef uint32_t gr_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
-    """What observer sees of action a: draws into a hand are seen by the drawer only,
-    a Fountain draw by the drawer, an Atrium draw by nobody, a Basilica card by its
-    owner; everything else is public."""
-    cdef const GRState *s = <const GRState *>vs
-    cdef int ph = s.phase, k
-    if ph == PH_SETUP:
-        if s.setup_i < START_HAND * s.nplayers and observer != s.setup_i % s.nplayers:
-            return RC_HIDDEN | 1
-        return <uint32_t>a
-    if ph == PH_DRAW:
-        return <uint32_t>a if observer == s.actor else RC_HIDDEN | 1
-    if ph == PH_ACT_DRAW:
-        if s.xdraw == X_ATRIUM:
-            return RC_HIDDEN | 3
-        if s.xdraw == X_FOUNTAIN and observer != s.actor:
-            return RC_HIDDEN | 2
-        return <uint32_t>a
-    if ph == PH_ACT and a < A_JACK and s.nframes:
-        k = s.nframes - 1
-        if (s.fr_role[k] & 7) == R_MERCHANT and s.fr_stage[k] != ST_TARGET and observer != s.actor:
-            return RC_HIDDEN | 4
-    return <uint32_t>a
+    cdef int32_t sc[SC_N]
+    cdef int p
+    for p in range(s.nplayers):
+        gr_score(s, p, sc)
+        out[p] = sc[SC_TOTAL]
 
 
 cdef enum:
@@ -1796,8 +1725,37 @@ cdef void gr_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     resample_once(s, p, s.actor, rng)
 
 
-# ---------------------------------------------------------------------------------------
-# Validation of a struct from outside
+cdef uint32_t gr_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
+    """What observer sees of action a: draws into a hand are seen by the drawer only,
+    a Fountain draw by the drawer, an Atrium draw by nobody, a Basilica card by its
+    owner; everything else is public."""
+    cdef const GRState *s = <const GRState *>vs
+    cdef int ph = s.phase, k
+    if ph == PH_SETUP:
+        if s.setup_i < START_HAND * s.nplayers and observer != s.setup_i % s.nplayers:
+            return RC_HIDDEN | 1
+        return <uint32_t>a
+    if ph == PH_DRAW:
+        return <uint32_t>a if observer == s.actor else RC_HIDDEN | 1
+    if ph == PH_ACT_DRAW:
+        if s.xdraw == X_ATRIUM:
+            return RC_HIDDEN | 3
+        if s.xdraw == X_FOUNTAIN and observer != s.actor:
+            return RC_HIDDEN | 2
+        return <uint32_t>a
+    if ph == PH_ACT and a < A_JACK and s.nframes:
+        k = s.nframes - 1
+        if (s.fr_role[k] & FR_ROLE) == R_MERCHANT and s.fr_stage[k] != ST_TARGET and observer != s.actor:
+            return RC_HIDDEN | 4
+    return <uint32_t>a
+
+
+# =======================================================================================
+# Validation: gr_validate, a sequence of named checks of a struct from outside
+
+cdef extern from "string.h" nogil:
+    int memcmp(const void *a, const void *b, size_t n)
+
 
 cdef inline bint zone_ok(int z, int n, int nstruct) noexcept nogil:
     if z == Z_POOL or z == Z_DECK or z == Z_DRAWN:
@@ -1875,7 +1833,7 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
         return "phase out of range (or an internal phase)"
     if s.actor >= n or s.leader >= n:
         return "actor or leader out of range"
-    if s.steps > MAX_ACTIONS:
+    if s.steps > GR_MAX_GAME_LENGTH:
         return "steps beyond the engine limit"
     if s.nstruct > GR_NSLOTS or s.nframes > GR_MAXF:
         return "nstruct or nframes out of range"
@@ -1892,7 +1850,7 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
             return "card zone out of range"
         if Z_MAT <= z < Z_MAT + GR_NSLOTS and CARD_M[c] == M_MARBLE:
             marble[z - Z_MAT] = SF_MARBLE
-        if kn & 0x60 or kn & 0x1F & ~a:
+        if kn & ~(GR_SEATS | KN_REVEALED) or kn & GR_SEATS & ~a:
             return "card known to a seat not in the game"
         if kn & KN_REVEALED:
             if not (Z_HAND <= z < Z_HAND + GR_MAXP) or (kn & a) != a:
@@ -1917,7 +1875,7 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
     # structure fields in range (gr_refresh below indexes arrays with them)
     for k in range(s.nstruct):
         if s.st_card[k] >= GR_NCARDS or s.st_owner[k] >= n or s.st_holder[k] >= n \
-                or s.st_site[k] >= GR_NMAT or s.st_flags[k] > 15:
+                or s.st_site[k] >= GR_NMAT or s.st_flags[k] & ~SF_ALL:
             return "structure field out of range"
     # derived fields
     memcpy(&t, s, sizeof(GRState))
@@ -1937,7 +1895,7 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
         if c >= GR_NCARDS or s.loc[c] != Z_FOUND + k:
             return "structure card is not in its slot"
         b = CARD_B[c]
-        if s.st_owner[k] >= n or s.st_holder[k] >= n or s.st_site[k] >= GR_NMAT or s.st_flags[k] > 15:
+        if s.st_owner[k] >= n or s.st_holder[k] >= n or s.st_site[k] >= GR_NMAT or s.st_flags[k] & ~SF_ALL:
             return "structure field out of range"
         if s.st_site[k] != B_MAT[b] and not (b == B_STATUE and not s.training):
             return "structure on a site of another material"
@@ -1992,8 +1950,8 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
             if s.fr_role[k] or s.fr_stage[k] or s.fr_n[k]:
                 return "unused frame is not zero"
             continue
-        r = s.fr_role[k] & 7
-        if s.fr_role[k] > 15 or ((s.fr_role[k] & FR_BASE) != 0) != (k == 0):
+        r = s.fr_role[k] & FR_ROLE
+        if s.fr_role[k] > (FR_BASE | FR_ROLE) or ((s.fr_role[k] & FR_BASE) != 0) != (k == 0):
             return "frame role out of range, or the base frame misplaced"
         if k == 0 and (r != s.role or s.role >= GR_NMAT):
             return "base frame is not the led role"
@@ -2006,13 +1964,13 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
                           or (s.phase == PH_DRAW and s.think_ret == RET_FRAME)):
         return "action frames outside the action phase"
     # turn fields
-    if s.role != 0xFF and s.role >= GR_NMAT:
+    if s.role != GR_NONE and s.role >= GR_NMAT:
         return "role out of range"
-    if s.follow_i >= n or s.act_i >= n or s.eot_i > n or s.eot_step > 3:
+    if s.follow_i >= n or s.act_i >= n or s.eot_i > n or s.eot_step > EOT_ACADEMY:
         return "turn counters out of range"
     if s.think_ret > RET_FRAME or s.think_used > 1 or s.pet_mat >= GR_NMAT or s.pet_left > PET_CARDS \
             or s.pet_last >= GR_NBUILD or s.sel_card >= GR_NCARDS or s.sel_src > SRC_DRAWN \
-            or s.xdraw > X_BAR or s.leg_m > GR_NMAT or s.leg_v >= n or s.leg_stage > 2 \
+            or s.xdraw > X_BAR or s.leg_m > GR_NMAT or s.leg_v >= n or s.leg_stage > LEG_COLISEUM \
             or s.leg_last >= GR_NBUILD or s.eot_last >= GR_NMAT or s.tie_mask & ~a \
             or s.tie_dealt & ~s.tie_mask:
         return "a turn field is out of range"
@@ -2020,14 +1978,14 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
         return "last_unit out of range"
     if (reveals or s.leg_stage) and not ((s.phase == PH_ACT or s.phase == PH_GIVE or s.phase == PH_COLISEUM
                                           or s.phase == PH_OVER)
-                                         and s.nframes and (s.fr_role[s.nframes - 1] & 7) == R_LEGIONARY):
+                                         and s.nframes and (s.fr_role[s.nframes - 1] & FR_ROLE) == R_LEGIONARY):
         return "a demand outside a Legionary action"
     p = (s.leader + s.follow_i) % n
     if s.phase == PH_SETUP:
-        if s.role != 0xFF or not (s.setup_i < 5 * n or s.tie_dealt != s.tie_mask):
+        if s.role != GR_NONE or not (s.setup_i < (START_HAND + 1) * n or s.tie_dealt != s.tie_mask):
             return "set-up fields out of step"
     elif s.phase == PH_LEAD:
-        if s.role != 0xFF or s.follow_i or s.actor != s.leader:
+        if s.role != GR_NONE or s.follow_i or s.actor != s.leader:
             return "lead fields out of step"
     elif s.phase == PH_FOLLOW:
         if s.role >= GR_NMAT or s.follow_i == 0 or s.actor != p:
@@ -2042,9 +2000,9 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
             return "leader's think out of step"
         if s.think_ret == RET_FOLLOW and (s.actor != p or s.follow_i == 0 or s.role >= GR_NMAT):
             return "follower's think out of step"
-        if s.think_ret == RET_ACADEMY and (s.eot_step != 3 or s.eot_i == 0 or s.actor != (s.leader + s.eot_i - 1) % n):
+        if s.think_ret == RET_ACADEMY and (s.eot_step != EOT_ACADEMY or s.eot_i == 0 or s.actor != (s.leader + s.eot_i - 1) % n):
             return "Academy think out of step"
-        if s.think_ret == RET_FRAME and (s.nframes == 0 or (s.fr_role[s.nframes - 1] & 7) != R_THINKER
+        if s.think_ret == RET_FRAME and (s.nframes == 0 or (s.fr_role[s.nframes - 1] & FR_ROLE) != R_THINKER
                                          or s.fr_n[s.nframes - 1] == 0 or s.actor != actp(s)
                                          or s.fr_stage[s.nframes - 1] != ST_MAIN):
             return "School think out of step"
@@ -2054,7 +2012,7 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
         if s.nframes == 0 or s.role >= GR_NMAT or s.actor != actp(s):
             return "action fields out of step"
         top = s.nframes - 1
-        r = s.fr_role[top] & 7
+        r = s.fr_role[top] & FR_ROLE
         st = s.fr_stage[top]
         if s.phase == PH_ACT_DRAW:
             if st != ST_MAIN and not (st == ST_BAR and s.xdraw == X_BAR):
@@ -2065,7 +2023,7 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
         elif st == ST_TARGET:
             c = s.sel_card
             z = s.loc[c]
-            if not ((s.sel_src == SRC_HAND and z == Z_HAND + s.actor and s.known[c] & 0x1F == a)
+            if not ((s.sel_src == SRC_HAND and z == Z_HAND + s.actor and s.known[c] & GR_SEATS == a)
                     or (s.sel_src == SRC_STOCK and z == Z_STOCK + s.actor and r == R_ARCHITECT)
                     or (s.sel_src == SRC_POOL and z == Z_POOL and r == R_ARCHITECT)
                     or (s.sel_src == SRC_DRAWN and z == Z_DRAWN and r == R_CRAFTSMAN)):
@@ -2080,18 +2038,18 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
                 if s.known[c] & KN_REVEALED and s.loc[c] != Z_HAND + s.actor:
                     return "revealed card in another hand"
     elif s.phase == PH_GIVE:
-        if s.leg_stage != 1 or s.leg_v == 0 or s.leg_m >= GR_NMAT or s.nframes == 0 \
+        if s.leg_stage != LEG_HANDS or s.leg_v == 0 or s.leg_m >= GR_NMAT or s.nframes == 0 \
                 or s.actor != (actp(s) + s.leg_v) % n or s.give_left == 0 \
                 or s.give_left > s.dem[s.leg_m] or s.give_left > s.cnt[Z_HAND + s.actor][s.leg_m]:
             return "give fields out of step"
     elif s.phase == PH_COLISEUM:
-        if s.leg_stage != 2 or s.leg_v == 0 or s.nframes == 0 or s.actor != actp(s) or s.leg_last >= GR_NMAT:
+        if s.leg_stage != LEG_COLISEUM or s.leg_v == 0 or s.nframes == 0 or s.actor != actp(s) or s.leg_last >= GR_NMAT:
             return "Coliseum fields out of step"
     elif s.phase == PH_SENATE:
-        if s.eot_step != 0 or s.eot_i >= n or s.actor != (s.leader + s.eot_i) % n:
+        if s.eot_step != EOT_SENATE or s.eot_i >= n or s.actor != (s.leader + s.eot_i) % n:
             return "Senate fields out of step"
     elif s.phase == PH_SEWER:
-        if s.eot_step != 1 or s.eot_i >= n or s.actor != (s.leader + s.eot_i) % n:
+        if s.eot_step != EOT_SEWER or s.eot_i >= n or s.actor != (s.leader + s.eot_i) % n:
             return "Sewer fields out of step"
     if s.phase != PH_OVER:
         if is_chance_phase(s.phase) and s.deck_total == 0:
@@ -2101,11 +2059,64 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
     return NULL
 
 
-cdef extern from "string.h" nogil:
-    int memcmp(const void *a, const void *b, size_t n)
+# =======================================================================================
+# Tables from data: fills the Tables section from data.py at import
+
+def _load_tables():
+    global START_HAND, START_INFL, HAND_LIMIT, PET_CARDS, CIRCUS_PET_CARDS, SHRINE_HAND
+    global TEMPLE_HAND, INSULA_CLIENTS, MARKET_VAULT, STATUE_POINTS, WALL_PER
+    global MERCHANT_BONUS, SITES_PER_MAT
+    assert len(_data.BUILDINGS) == GR_NBUILD and len(_data.MATERIALS) == GR_NMAT
+    expected = {
+        "Bar": B_BAR, "Insula": B_INSULA, "Latrine": B_LATRINE, "Road": B_ROAD,
+        "Circus": B_CIRCUS, "Dock": B_DOCK, "Market": B_MARKET, "Palisade": B_PALISADE,
+        "Amphitheatre": B_AMPHITHEATRE, "Aqueduct": B_AQUEDUCT, "Bridge": B_BRIDGE,
+        "Senate": B_SENATE, "Storeroom": B_STOREROOM, "Tower": B_TOWER,
+        "Vomitorium": B_VOMITORIUM, "Wall": B_WALL, "Academy": B_ACADEMY,
+        "Archway": B_ARCHWAY, "Atrium": B_ATRIUM, "Bath": B_BATH, "Foundry": B_FOUNDRY,
+        "Gate": B_GATE, "School": B_SCHOOL, "Shrine": B_SHRINE, "Catacomb": B_CATACOMB,
+        "Circus Maximus": B_CIRCUS_MAXIMUS, "Coliseum": B_COLISEUM, "Garden": B_GARDEN,
+        "Prison": B_PRISON, "Scriptorium": B_SCRIPTORIUM, "Sewer": B_SEWER, "Villa": B_VILLA,
+        "Basilica": B_BASILICA, "Forum": B_FORUM, "Fountain": B_FOUNTAIN,
+        "Ludus Magna": B_LUDUS_MAGNA, "Palace": B_PALACE, "Stairway": B_STAIRWAY,
+        "Statue": B_STATUE, "Temple": B_TEMPLE,
+    }
+    for name, b in expected.items():
+        assert _data.BUILDING_ID[name] == b, name
+    for name, m in (("Rubble", M_RUBBLE), ("Wood", M_WOOD), ("Concrete", M_CONCRETE),
+                    ("Brick", M_BRICK), ("Stone", M_STONE), ("Marble", M_MARBLE)):
+        assert _data.MATERIAL_ID[name] == m, name
+    cards = _data.card_table()
+    assert len(cards) == GR_NCARDS
+    ranks = _data.alphabet_rank()
+    for b, bd in enumerate(_data.BUILDINGS):
+        B_MAT[b] = bd.material
+        RANK[b] = ranks[b]
+        ids = [c for c, x in enumerate(cards) if x == b]
+        B_LO[b], B_HI[b] = min(ids), max(ids) + 1
+        assert B_HI[b] - B_LO[b] == len(ids)
+    for c, b in enumerate(cards):
+        CARD_B[c] = b
+        CARD_M[c] = _data.BUILDINGS[b].material
+        assert CARD_M[c] == c // GR_PER_MAT
+    for m, md in enumerate(_data.MATERIALS):
+        VALUE[m] = md.value
+    START_HAND, START_INFL, HAND_LIMIT = _data.START_HAND, _data.START_INFLUENCE, _data.HAND_LIMIT
+    PET_CARDS, CIRCUS_PET_CARDS = _data.PETITION_CARDS, _data.CIRCUS_PETITION_CARDS
+    SHRINE_HAND, TEMPLE_HAND = _data.SHRINE_HAND, _data.TEMPLE_HAND
+    INSULA_CLIENTS, MARKET_VAULT = _data.INSULA_CLIENTS, _data.MARKET_VAULT
+    STATUE_POINTS, WALL_PER = _data.STATUE_POINTS, _data.WALL_MATERIALS_PER_POINT
+    MERCHANT_BONUS, SITES_PER_MAT = _data.MERCHANT_BONUS, _data.SITES_PER_MATERIAL
+    assert _data.JACKS == GR_NJACKS and SITES_PER_MAT * GR_NMAT == GR_NSLOTS
+    assert _data.MAX_ACTIONS == GR_MAX_GAME_LENGTH < GR_STEPS_MAX
+    assert GR_PER_MAT * GR_NMAT == GR_NCARDS
 
 
-# ---------------------------------------------------------------------------------------
+_load_tables()
+
+
+# =======================================================================================
+# Kernel table: GR_KERNEL, slot by slot, and its capsule
 
 cdef rc_kernel GR_KERNEL
 GR_KERNEL.abi_version = RC_ABI_VERSION
@@ -2113,7 +2124,7 @@ GR_KERNEL.state_size = sizeof(GRState)
 GR_KERNEL.state_version = 1
 GR_KERNEL.num_actions = GR_NUM_ACTIONS
 GR_KERNEL.max_legal = GR_MAXLEGAL
-GR_KERNEL.max_game_length = MAX_ACTIONS
+GR_KERNEL.max_game_length = GR_MAX_GAME_LENGTH
 GR_KERNEL.init = gr_init
 GR_KERNEL.num_players = gr_num_players
 GR_KERNEL.current_player = gr_current_player
@@ -2122,6 +2133,7 @@ GR_KERNEL.chance_outcomes = gr_chance_outcomes
 GR_KERNEL.sample_chance = gr_sample_chance
 GR_KERNEL.apply = gr_apply
 GR_KERNEL.returns = gr_returns
+GR_KERNEL.scores = gr_scores
 GR_KERNEL.resample = gr_resample
 GR_KERNEL.observe_action = gr_observe_action
 GR_KERNEL.validate = gr_validate

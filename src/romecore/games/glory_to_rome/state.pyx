@@ -147,7 +147,7 @@ cdef class GloryToRomeState(State):
         if s.nframes == 0:
             return None, None
         k = s.nframes - 1
-        return s.fr_role[k] & 7, s.fr_stage[k]
+        return s.fr_role[k] & FR_ROLE, s.fr_stage[k]
 
     def _actp(self):
         cdef GRState *s = _st(self)
@@ -166,7 +166,7 @@ cdef class GloryToRomeState(State):
         if CH_CARD <= a < GR_NUM_ACTIONS:
             name = BUILDINGS[a - CH_CARD]
             if ph == PH_SETUP:
-                if s.setup_i < 4 * s.nplayers:
+                if s.setup_i < _data.START_HAND * s.nplayers:
                     return f"deal {name} to player {s.setup_i % s.nplayers}"
                 return f"deal {name} to the pool"
             if ph == PH_DRAW:
@@ -411,14 +411,6 @@ cdef class GloryToRomeState(State):
         return gr_acts_left(s)
 
     # -- scores ---------------------------------------------------------------------------
-    def _scores(self):
-        cdef int32_t out[SC_N]
-        res = []
-        for p in range(_st(self).nplayers):
-            gr_score(_st(self), p, out)
-            res.append(out[SC_TOTAL])
-        return res
-
     def _score_breakdown(self, int p):
         cdef int32_t out[SC_N]
         gr_score(_st(self), p, out)
@@ -472,11 +464,11 @@ cdef class GloryToRomeState(State):
                 "public": bool(f & SF_PUBLIC),
                 "site_holder": s.st_holder[k],
             })
-        frames = [{"role": FRAME_ROLES[s.fr_role[k] & 7], "base": bool(s.fr_role[k] & FR_BASE),
+        frames = [{"role": FRAME_ROLES[s.fr_role[k] & FR_ROLE], "base": bool(s.fr_role[k] & FR_BASE),
                    "stage": STAGES[s.fr_stage[k]], "n": s.fr_n[k]} for k in range(s.nframes)]
         known = {}
         for c in range(GR_NCARDS):
-            kn = s.known[c] & 0x1F
+            kn = s.known[c] & GR_SEATS
             if kn != self._default_known(c):
                 known[str(c)] = _player_list(kn, n)
         return {
@@ -580,7 +572,7 @@ cdef class GloryToRomeState(State):
                 ids = [c for c in range(GR_NCARDS) if _CARDS[c] == b]
             else:
                 m = _material_id(spec)
-                ids = range(24 * m, 24 * m + 24)
+                ids = range(GR_PER_MAT * m, GR_PER_MAT * (m + 1))
             for c in ids:
                 if c not in placed and c not in reserved:
                     return c
@@ -615,7 +607,7 @@ cdef class GloryToRomeState(State):
             out = _flag(sd, "out_of_town")
             f = (SF_OUT if out else 0) | (SF_DONE if _flag(sd, "complete") else 0) \
                 | (SF_PUBLIC if _flag(sd, "public") else 0)
-            if any(placed.get(x) == Z_MAT + k and x // 24 == M_MARBLE for x in placed):
+            if any(placed.get(x) == Z_MAT + k and x // GR_PER_MAT == M_MARBLE for x in placed):
                 f |= SF_MARBLE
             s.st_flags[k] = f
             s.st_holder[k] = _ival(sd.get("site_holder", s.st_owner[k]), "site_holder", 0, n - 1)
@@ -651,7 +643,7 @@ cdef class GloryToRomeState(State):
         s.steps = _ival(d.get("steps", 0), "steps", 0, 65535)
         s.leader = _ival(d.get("leader", 0), "leader", 0, n - 1)
         role = d.get("role")
-        s.role = 0xFF if role is None else _material_id(role)
+        s.role = GR_NONE if role is None else _material_id(role)
         t = _dict(d, "turn")
         s.follow_i = _ival(t.get("follow_index", 0), "follow_index", 0, n - 1)
         s.act_i = _ival(t.get("act_index", 0), "act_index", 0, n - 1)
@@ -799,7 +791,7 @@ cdef class GloryToRomeState(State):
             return f"score {out[SC_TOTAL]}"
         vb = 1 << viewer
         vault = self._zone(Z_VAULT + q)
-        seen = sum(_data.MATERIALS[c // 24].value for c in vault if s.known[c] & vb)
+        seen = sum(_data.MATERIALS[c // GR_PER_MAT].value for c in vault if s.known[c] & vb)
         hidden = sum(1 for c in vault if not s.known[c] & vb)
         known = out[SC_INFLUENCE] + out[SC_STATUE] + out[SC_WALL] + seen
         return f"points {known}+" + (f" ({hidden} hidden vault cards)" if hidden else "")
@@ -816,7 +808,7 @@ cdef class GloryToRomeState(State):
         lines.append("pool: " + (", ".join(card_name(c) for c in d["pool"]) or "-"))
         lines.append("sites in town: " + " ".join(f"{m[:3]}{v}" for m, v in d["sites"]["in_town"].items())
                      + "   out of town: " + " ".join(f"{m[:3]}{v}" for m, v in d["sites"]["out_of_town"].items()))
-        vb = 1 << viewer if viewer >= 0 else 0x1F
+        vb = 1 << viewer if viewer >= 0 else GR_SEATS
         vaults_known = all(s.known[c] & vb for q in range(n) for c in self._zone(Z_VAULT + q))
         for p in range(n):
             pd = d["players"][p]
@@ -832,8 +824,8 @@ cdef class GloryToRomeState(State):
                                  + (", ".join(sorted(hand)) or "-"))
                 if vault:
                     lines.append("    vault seen: " + ", ".join(sorted(vault)))
-            lines.append("    clients: " + (", ".join(ROLES[c // 24] for c in pd["clientele"]) or "-"))
-            lines.append("    stockpile: " + (", ".join(MATERIALS[c // 24] for c in pd["stockpile"]) or "-"))
+            lines.append("    clients: " + (", ".join(ROLES[c // GR_PER_MAT] for c in pd["clientele"]) or "-"))
+            lines.append("    stockpile: " + (", ".join(MATERIALS[c // GR_PER_MAT] for c in pd["stockpile"]) or "-"))
             for sd in d["structures"]:
                 if sd["owner"] == p:
                     state = "complete" if sd["complete"] else f"{len(sd['materials'])}/{_data.MATERIALS[MATERIALS.index(sd['site'])].value}"
@@ -842,7 +834,7 @@ cdef class GloryToRomeState(State):
         if viewer >= 0 and not vaults_known:
             lines.append("(vaults are hidden: Merchant bonuses and hidden vault cards are not counted)")
         if s.phase == PH_OVER:
-            scores = self._scores()
+            scores = self.scores()
             lines.append("final: " + ", ".join(f"P{p} {scores[p]}" for p in range(n))
                          + "  winners: " + ", ".join(f"P{p}" for p in self.winners()))
         return "\n".join(lines)
