@@ -31,31 +31,37 @@ implemented as written.  Where both are silent, the engine rules:
 - Hispania Maximus (Intrigue) may discard any player's Era I province (its own player's
   included); its owner loses one on that province's resource track.
 
-Actions (ids are fixed; ``kernel.pxd`` names them)
---------------------------------------------------
-==========  ====================================================================
-0-17        place an unplaced die: ``track * 6 + face - 1`` (tracks 0 Military,
-            1 Senate, 2 Black Market)
-18          done: pass (no die placeable), end turn, decline, no show / show
-            ready, stop re-rolling, done conquering / buying
-19-43       activate Senate card ``a - 19``
-44-63       province ``a - 44``: place the activated card on it, conquer it,
-            or discard it (Intrigue Hispania Maximus)
-64-88       Senate card ``a - 64``: take it from the row, or discard it
-89-105      buy a face-up Arena card of type ``a - 89``
-106         buy a face-down Arena card (5 coins)
-107-123     add a card of Arena type ``a - 107`` to the show (secret)
-124-130     an unplaced die of face ``a - 124`` (mark to re-roll, invert, change,
-            re-roll another player's)
-131-142     a placed die: ``track * 4 + position`` (Senator, Military Tribune)
-143, 144    Vicarius: +1, -1 (wrapping 1 <-> 6)
-145-148     target player ``a - 145``
-149-154     chance: a die shows ``a - 148``
-155-174     chance: province ``a - 155`` is dealt
-175-199     chance: Senate card ``a - 175`` is dealt (lowest id of identical cards)
-200-216     chance: an Arena card of type ``a - 200`` is dealt or drawn face down
-217-220     chance: round-1 turn-order tie, player ``a - 217`` goes next
-==========  ====================================================================
+Actions (ids are fixed; ``kernel.pxd`` defines each block from the one before)
+-------------------------------------------------------------------------------
+==========  ===========  ========================================================
+ids         block        meaning
+==========  ===========  ========================================================
+0-17        A_PLACE      place an unplaced die: ``track * 6 + face - 1`` (tracks 0
+                         Military, 1 Senate, 2 Black Market)
+18          A_DONE       done: pass (no die placeable), end turn, decline, no show /
+                         show ready, stop re-rolling, done conquering / buying
+19-43       A_ACTIVATE   activate Senate card ``a - 19``
+44-63       A_PROVINCE   province ``a - 44``: place the activated card on it, conquer
+                         it, or discard it (Intrigue Hispania Maximus)
+64-88       A_SENATE     Senate card ``a - 64``: take it from the row, or discard it
+89-105      A_BUY        buy a face-up Arena card of type ``a - 89``
+106         A_DRAW       buy a face-down Arena card (5 coins)
+107-123     A_SHOW       add a card of Arena type ``a - 107`` to the show (secret)
+124-130     A_DIE        an unplaced die of face ``a - 124`` (mark to re-roll, invert,
+                         change, re-roll another player's)
+131-142     A_PLACED     a placed die: ``track * 4 + position`` (Senator, Military
+                         Tribune)
+143         A_PLUS       Vicarius: +1 (6 wraps to 1)
+144         A_MINUS      Vicarius: -1 (1 wraps to 6)
+145-148     A_PLAYER     target player ``a - 145``
+149-154     CH_DIE       chance: a die shows ``a - 148``
+155-174     CH_PROVINCE  chance: province ``a - 155`` is dealt
+175-199     CH_SENATE    chance: Senate card ``a - 175`` is dealt (lowest id of
+                         identical cards)
+200-216     CH_ARENA     chance: an Arena card of type ``a - 200`` is dealt or drawn
+                         face down
+217-220     CH_SEAT      chance: round-1 turn-order tie, player ``a - 217`` goes next
+==========  ===========  ========================================================
 
 Sets are chosen one element at a time and closed with 18: conquests in ascending
 province id, purchases in ascending Arena type, re-roll marks in ascending face.  Steps

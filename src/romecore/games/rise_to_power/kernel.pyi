@@ -4,3 +4,5 @@ kernel_capsule: object
 STATE_SIZE: int
 NUM_ACTIONS: int
 MAX_GAME_LENGTH: int
+MAX_LEGAL: int
+ACTION_BLOCKS: dict[str, int]

@@ -2000,3 +2000,12 @@ kernel_capsule = rc_kernel_capsule(&RP_KERNEL)
 STATE_SIZE = sizeof(RPState)
 NUM_ACTIONS = RP_NUM_ACTIONS
 MAX_GAME_LENGTH = RP_KERNEL.max_game_length
+MAX_LEGAL = RP_MAXLEGAL
+# the first id of each action block, in id order (the package docstring documents them)
+ACTION_BLOCKS = {
+    "A_PLACE": A_PLACE, "A_DONE": A_DONE, "A_ACTIVATE": A_ACTIVATE, "A_PROVINCE": A_PROVINCE,
+    "A_SENATE": A_SENATE, "A_BUY": A_BUY, "A_DRAW": A_DRAW, "A_SHOW": A_SHOW, "A_DIE": A_DIE,
+    "A_PLACED": A_PLACED, "A_PLUS": A_PLUS, "A_MINUS": A_MINUS, "A_PLAYER": A_PLAYER,
+    "CH_DIE": CH_DIE, "CH_PROVINCE": CH_PROVINCE, "CH_SENATE": CH_SENATE, "CH_ARENA": CH_ARENA,
+    "CH_SEAT": CH_SEAT,
+}
