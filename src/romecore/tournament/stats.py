@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 __all__ = ["GameSummary", "AgentRow", "Failure", "Forfeit", "TournamentResult", "wilson_interval",
-           "summarise", "seat_ranks"]
+           "summarise", "seat_ranks", "agent_ranks"]
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,17 @@ def seat_ranks(returns: Sequence[float], scores: Sequence[float]) -> list[int]:
     return [1 + sum(1 for other in keys if other > k) for k in keys]
 
 
+def agent_ranks(g: GameSummary) -> dict[int, int]:
+    """Each roster agent's rank in game ``g`` (1 is best), by its best seat; a forfeited
+    game ranks by return alone.  What the ratings here and the ladder's fit rank by."""
+    keys = g.scores if g.forfeit is None else [0.0] * len(g.lineup)
+    best: dict[int, int] = {}
+    for seat, rank in enumerate(seat_ranks(g.returns, keys)):
+        a = g.lineup[seat]
+        best[a] = min(rank, best.get(a, rank))
+    return best
+
+
 def _rating_model() -> Any:
     from openskill.models import ThurstoneMostellerFull
 
@@ -177,11 +188,7 @@ def summarise(specs: Sequence[str], labels: Sequence[str],
                 score[a] += g.scores[seat]
             elif g.forfeit == seat:
                 forfeits[a] += 1
-        keys = g.scores if g.forfeit is None else [0.0] * len(g.lineup)
-        best: dict[int, int] = {}
-        for seat, rank in enumerate(seat_ranks(g.returns, keys)):
-            a = g.lineup[seat]
-            best[a] = min(rank, best.get(a, rank))
+        best = agent_ranks(g)
         if len(best) < 2:
             continue
         order = list(best)
