@@ -1,0 +1,109 @@
+"""``romecore ladder``: every agent against every other at one budget, rated with intervals."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+
+import click
+
+from romecore.cli.common import agents_option, game_option, load_game_or_exit
+from romecore.cli.tournament import stdout_to_stderr
+from romecore.errors import RomecoreError
+
+
+@click.command("ladder")
+@click.argument("game_id", metavar="GAME", default="great_city_of_rome")
+@click.option("--players", "-p", type=int, default=2, show_default=True, help="players per game")
+@agents_option()
+@click.option("--time", "move_time", type=click.FloatRange(min=0.0, min_open=True), default=None,
+              help="seconds per move for every agent with a budget (default 0.1 with the built-in agents)")
+@click.option("--simulations", type=click.IntRange(1), default=None,
+              help="simulations per move (nodes for agents that count nodes) instead of --time")
+@click.option("--games", "-g", "games_per_match", type=click.IntRange(1), default=20, show_default=True,
+              help="games per match (per pairing at 2 players), rounded up to whole seat rotations")
+@click.option("--workers", "-w", type=click.IntRange(1), default=None,
+              help="parallel games (default: CPUs here, or the Ray cluster's)")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="master seed (deals and bootstrap)")
+@click.option("--backend", type=click.Choice(["local", "ray", "inline"]), default="local",
+              show_default=True, help="local process pool, a Ray cluster, or this process")
+@click.option("--address", default=None, help="Ray cluster address (default: a local Ray instance)")
+@click.option("--out", default=None, metavar="FILE", help="write the Markdown report here")
+@click.option("--games-dir", default=None, metavar="DIR",
+              help="one results file per match (default: --out without .md plus -games, "
+                   "else ladder-GAME-DATE-TIME-games)")
+@click.option("--resume", is_flag=True, help="continue the matches in --games-dir (or --out's)")
+@click.option("--overwrite", is_flag=True, help="replace the matches' results files")
+@click.option("--move-time-limit", type=click.FloatRange(min=0.0), default=60.0, show_default=True,
+              help="seconds an agent may think on one move before it forfeits the game (0: no limit)")
+@click.option("--interval", type=click.Choice(["fisher", "bootstrap"]), default="fisher",
+              show_default=True, help="95% intervals: the observed Fisher information, or a seeded "
+              "bootstrap over games (no spread where a match's games all ended alike)")
+@click.option("--bootstrap", "samples", type=click.IntRange(10), default=200, show_default=True,
+              help="bootstrap resamples")
+@click.option("--progress/--no-progress", default=True, show_default=True, help="show progress")
+@click.option("--json", "as_json", is_flag=True, help="print the ladder as JSON, not Markdown")
+@game_option()
+def command(game_id: str, players: int, agents: tuple[str, ...], move_time: float | None,
+            simulations: int | None, games_per_match: int, workers: int | None, seed: int,
+            backend: str, address: str | None, out: str | None, games_dir: str | None,
+            resume: bool, overwrite: bool, move_time_limit: float, interval: str, samples: int,
+            progress: bool, as_json: bool, options: tuple[str, ...]) -> None:
+    """Rate agents at GAME: every agent plays every other (at more players, every set of
+    that many) at one budget per move, seats rotated, then one batch Plackett-Luce
+    (Bradley-Terry) fit over all games gives Elo-scale ratings, random = 0, with 95%
+    intervals.  Without --agent: random, greedy, mcts, ismcts and alphabeta at --time 0.1.
+
+    \b
+    romecore ladder great_city_of_rome --time 0.1 -g 20 --out ladder.md
+    romecore ladder rise_to_power -p 3 --simulations 500 -a random -a greedy -a mcts -a ismcts
+    romecore ladder great_city_of_rome --out ladder.md --resume
+    """
+    from romecore.tournament import TournamentError
+    from romecore.tournament.ladder import run_ladder, to_markdown
+
+    game = load_game_or_exit(game_id, players, options)
+    if move_time is not None and simulations is not None:
+        raise click.UsageError("--time and --simulations exclude each other")
+    if resume and overwrite:
+        raise click.UsageError("--resume and --overwrite exclude each other")
+    if games_dir is None:
+        if out is not None:
+            games_dir = (out[:-3] if out.endswith(".md") else out) + "-games"
+        elif resume:
+            raise click.UsageError("--resume needs --out FILE or --games-dir DIR")
+        else:
+            games_dir = f"ladder-{game_id}-{time.strftime('%Y%m%d-%H%M%S')}-games"
+
+    def announce(m: int, total: int, names: Sequence[str]) -> None:
+        if progress:
+            click.echo(f"match {m + 1}/{total}: {' vs '.join(names)}", err=True)
+
+    try:
+        with stdout_to_stderr():
+            result = run_ladder(
+                game, list(agents) or None, time=move_time, simulations=simulations,
+                games_per_match=games_per_match, seed=seed, workers=workers, backend=backend,
+                address=address, games_dir=games_dir, resume=resume, overwrite=overwrite,
+                move_time_limit=move_time_limit or None, progress=progress, interval=interval,
+                bootstrap=samples, on_match=announce)
+    except (RomecoreError, TournamentError, ImportError, OSError) as e:
+        raise click.ClickException(str(e)) from None
+    except KeyboardInterrupt:
+        raise click.ClickException(f"interrupted; continue with --resume --games-dir {games_dir}") from None
+    report = to_markdown(result)
+    if out is not None:
+        try:
+            with open(out, "w", encoding="utf-8") as f:
+                f.write(report)
+        except OSError as e:
+            raise click.ClickException(f"cannot write {out}: {e.strerror or e}") from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=1))
+        return
+    click.echo(report, nl=False)
+    where = f"; report in {out}" if out is not None else ""
+    click.echo(f"{result.games_this_run} games this run in {result.elapsed:.1f} s, "
+               f"games in {os.path.join(games_dir, '')}{where}", err=True)

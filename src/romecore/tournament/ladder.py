@@ -1,0 +1,505 @@
+"""The strength ladder: every agent against every other at one budget per move, rated by
+one maximum-likelihood fit over all the games.
+
+Schedule.  At 2 players every pairing of agents is a match; at P players every set of P
+distinct agents is (with no more agents than seats, one match of them all).  A match is a
+:func:`romecore.tournament.run` tournament with its own results file, so seats rotate
+inside it (each member sits in each seat equally over every P games), deal seeds come
+from the ladder's seed (every match meets the same deals) and ``resume`` continues it.
+
+Ratings.  A game ranks its agents (:func:`~romecore.tournament.stats.agent_ranks`: by
+return, then score).  The ratings are the Plackett-Luce log-strengths (at 2 players,
+Bradley-Terry) that maximise the likelihood of all the rankings at once, found by Newton's
+method, so the order of the games does not matter.  A tie counts as every order of the
+tied agents with equal weight (a drawn pair: half a win each); ``prior`` virtual drawn
+games between every two agents keep an unbeaten agent's rating finite.  The table shows
+them on the Elo scale (400 log10 of the odds of winning) with ``random`` at 0 (else the
+first agent), and 95% intervals from the observed Fisher information, or from a seeded
+bootstrap over games resampled within each match (``interval="bootstrap"``; it shows no
+spread for a match whose games all ended alike, such as one agent winning every game).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import random
+import re
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from romecore.errors import InvalidArgumentError
+
+__all__ = ["BUILTIN_AGENTS", "ELO", "Fit", "LadderRow", "LadderResult", "bootstrap_intervals",
+           "fit_plackett_luce", "match_games", "matches", "run_ladder", "to_markdown", "with_budget"]
+
+#: The ladder's agents when none are given, weakest first.
+BUILTIN_AGENTS = ("random", "greedy", "mcts", "ismcts", "alphabeta")
+#: Parameters that set a budget: a spec naming one keeps its own.
+BUDGET_PARAMS = ("time", "simulations", "nodes", "depth")
+#: Elo points per unit of natural log-strength (400 / ln 10).
+ELO = 400 / math.log(10)
+_Z95 = 1.959964
+
+Ordering = tuple[int, ...]  # agents best first, no ties
+Outcome = tuple[tuple[int, ...], ...]  # groups best first; the agents of a group tied
+
+
+# -- the schedule ------------------------------------------------------------------------
+def with_budget(spec: str, time: float | None = None, simulations: int | None = None) -> str:
+    """``spec`` with the ladder's budget per move: ``time`` seconds, or ``simulations``
+    (an agent without that parameter gets as many ``nodes``).  A spec that sets a budget
+    of its own, or an agent that takes none (``random``), is left as it is."""
+    from romecore.plugins import registry
+    from romecore.spec import parse_agent_spec
+
+    if time is None and simulations is None:
+        return spec
+    name, params = parse_agent_spec(spec)
+    agent = registry.agents().get(name)
+    if agent is None or any(k in params for k in BUDGET_PARAMS):
+        return spec  # an unknown agent is reported when the ladder builds it
+    if time is not None:
+        key, value = "time", f"{time:g}"
+    else:
+        key = next((k for k in ("simulations", "nodes") if k in agent.params), "")
+        value = str(simulations)
+    if key not in agent.params:
+        return spec
+    return name + ":" + ",".join(f"{k}={v}" for k, v in {**params, key: value}.items())
+
+
+def matches(num_agents: int, players: int) -> list[tuple[int, ...]]:
+    """The rosters (agent indices) of the ladder's matches: every ``players`` distinct
+    agents, or all of them when there are no more agents than seats."""
+    if num_agents <= players:
+        return [tuple(range(num_agents))]
+    return list(itertools.combinations(range(num_agents), players))
+
+
+def match_games(requested: int, num_agents: int, players: int) -> int:
+    """Games per match: ``requested`` rounded up to a whole number of seat rotations (the
+    tournament rotates a roster of k agents through the seats every k games)."""
+    k = len(matches(num_agents, players)[0])
+    return -(-requested // k) * k
+
+
+# -- the fit -----------------------------------------------------------------------------
+@dataclass
+class Fit:
+    """A maximum-likelihood fit: log-strengths (natural log, the anchor at 0) and their
+    covariance (the inverse observed information; the anchor's row and column are 0)."""
+
+    ratings: list[float]
+    covariance: list[list[float]]
+    log_likelihood: float
+    iterations: int
+
+
+def outcome_of(ranks: Mapping[int, int]) -> Outcome:
+    """Agent -> rank (1 best, equal ranks tied) as groups of agents, best first."""
+    groups: dict[int, list[int]] = {}
+    for agent, rank in ranks.items():
+        groups.setdefault(rank, []).append(agent)
+    return tuple(tuple(sorted(groups[r])) for r in sorted(groups))
+
+
+def _as_outcome(ranking: Sequence[Any]) -> Outcome:
+    """A ranking given best first, each place an agent or a sequence of tied agents."""
+    try:
+        return tuple((int(g),) if not isinstance(g, (list, tuple)) else tuple(sorted(int(a) for a in g))
+                     for g in ranking)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(f"a ranking is agents best first (a list for a tie), "
+                                   f"got {ranking!r}") from None
+
+
+def _orderings(outcome: Outcome) -> list[tuple[Ordering, float]]:
+    """The strict orders an outcome stands for, each tied group in every order, equally."""
+    parts = [list(itertools.permutations(g)) for g in outcome]
+    weight = 1.0 / math.prod(len(p) for p in parts)
+    return [(sum(choice, ()), weight) for choice in itertools.product(*parts)]
+
+
+def _prior_orders(n: int, prior: float) -> defaultdict[Ordering, float]:
+    """``prior`` drawn games between every two agents."""
+    orders: defaultdict[Ordering, float] = defaultdict(float)
+    if prior > 0:
+        for a, b in itertools.combinations(range(n), 2):
+            orders[(a, b)] += prior / 2
+            orders[(b, a)] += prior / 2
+    return orders
+
+
+def _add(orders: defaultdict[Ordering, float], outcome: Outcome, count: float,
+         cache: dict[Outcome, list[tuple[Ordering, float]]]) -> None:
+    if outcome not in cache:
+        cache[outcome] = _orderings(outcome)
+    for order, w in cache[outcome]:
+        orders[order] += count * w
+
+
+def _derivatives(orders: Mapping[Ordering, float], theta: Sequence[float]
+                 ) -> tuple[float, list[float], list[list[float]]]:
+    """Log-likelihood, gradient and Hessian of weighted strict orders under
+    Plackett-Luce: each place chooses its agent from those not yet placed."""
+    n = len(theta)
+    ll = 0.0
+    grad = [0.0] * n
+    hess = [[0.0] * n for _ in range(n)]
+    for order, w in orders.items():
+        for j in range(len(order) - 1):
+            rest = order[j:]
+            top = max(theta[k] for k in rest)
+            ex = [math.exp(theta[k] - top) for k in rest]
+            total = sum(ex)
+            ll += w * (theta[order[j]] - top - math.log(total))
+            grad[order[j]] += w
+            p = [e / total for e in ex]
+            for a, pa in zip(rest, p):
+                grad[a] -= w * pa
+                hess[a][a] -= w * pa
+                for b, pb in zip(rest, p):
+                    hess[a][b] += w * pa * pb
+    return ll, grad, hess
+
+
+def _solve(a: list[list[float]], rhs: list[list[float]]) -> list[list[float]]:
+    """Solves a X = rhs (columns of rhs) by Gauss-Jordan elimination with partial
+    pivoting; InvalidArgumentError when a is singular (strengths not identifiable)."""
+    m = len(a)
+    rows = [a[i][:] + rhs[i][:] for i in range(m)]
+    for c in range(m):
+        p = max(range(c, m), key=lambda r: abs(rows[r][c]))
+        if abs(rows[p][c]) < 1e-12:
+            raise InvalidArgumentError("the ratings are not identifiable: some agent has no "
+                                       "games linking it to the others (use a prior > 0)")
+        rows[c], rows[p] = rows[p], rows[c]
+        piv = rows[c][c]
+        rows[c] = [x / piv for x in rows[c]]
+        for r in range(m):
+            if r != c and rows[r][c] != 0.0:
+                f = rows[r][c]
+                rows[r] = [x - f * y for x, y in zip(rows[r], rows[c])]
+    return [row[m:] for row in rows]
+
+
+def _fit(orders: Mapping[Ordering, float], n: int, anchor: int,
+         start: Sequence[float] | None = None, covariance: bool = True) -> Fit:
+    """Newton's method with step halving on the concave log-likelihood, the anchor
+    held at 0."""
+    theta = list(start) if start is not None else [0.0] * n
+    free = [i for i in range(n) if i != anchor]
+    ll, grad, hess = _derivatives(orders, theta)
+    iterations = 0
+    while iterations < 200:
+        iterations += 1
+        info = [[-hess[i][j] for j in free] for i in free]
+        step = [x[0] for x in _solve(info, [[grad[i]] for i in free])]
+        t = 1.0
+        while True:
+            trial = theta[:]
+            for k, i in enumerate(free):
+                trial[i] += t * step[k]
+            t_ll, t_grad, t_hess = _derivatives(orders, trial)
+            if t_ll >= ll - 1e-12 or t < 1e-9:
+                break
+            t /= 2
+        theta, ll, grad, hess = trial, t_ll, t_grad, t_hess
+        if max((abs(t * s) for s in step), default=0.0) < 1e-10:
+            break
+        if max(abs(x) for x in theta) > 50:
+            raise InvalidArgumentError("the ratings have no finite maximum: an agent won or lost "
+                                       "every game (use a prior > 0)")
+    cov = [[0.0] * n for _ in range(n)]
+    if covariance and free:
+        info = [[-hess[i][j] for j in free] for i in free]
+        inv = _solve(info, [[float(r == c) for c in range(len(free))] for r in range(len(free))])
+        for r, i in enumerate(free):
+            for c, j in enumerate(free):
+                cov[i][j] = inv[r][c]
+    return Fit(theta, cov, ll, iterations)
+
+
+def fit_plackett_luce(rankings: Iterable[Sequence[Any]], num_agents: int, *, anchor: int = 0,
+                      prior: float = 1.0, weights: Iterable[float] | None = None) -> Fit:
+    """The maximum-likelihood Plackett-Luce (Bradley-Terry for pairs) log-strengths of
+    ``num_agents`` agents from ``rankings``, each best first (a list in a place: a tie),
+    with ``prior`` drawn games between every two agents, agent ``anchor`` at 0.
+
+    >>> f = fit_plackett_luce([[0, 1]] * 30 + [[1, 0]] * 10, 2, anchor=1, prior=0)
+    >>> round(f.ratings[0], 9) == round(math.log(3), 9)   # 30 wins of 40: odds 3
+    True
+    """
+    if not (isinstance(num_agents, int) and num_agents >= 1):
+        raise InvalidArgumentError(f"num_agents must be a positive int, got {num_agents!r}")
+    if not 0 <= anchor < num_agents:
+        raise InvalidArgumentError(f"anchor {anchor!r} is not an agent of 0..{num_agents - 1}")
+    if not (isinstance(prior, (int, float)) and prior >= 0 and math.isfinite(prior)):
+        raise InvalidArgumentError(f"prior must be a finite number >= 0, got {prior!r}")
+    orders = _prior_orders(num_agents, prior)
+    cache: dict[Outcome, list[tuple[Ordering, float]]] = {}
+    ws = itertools.repeat(1.0) if weights is None else weights
+    for ranking, w in zip(rankings, ws):
+        outcome = _as_outcome(ranking)
+        agents = [a for g in outcome for a in g]
+        if len(set(agents)) != len(agents) or not all(0 <= a < num_agents for a in agents):
+            raise InvalidArgumentError(f"ranking {ranking!r}: agents must be distinct, in "
+                                       f"0..{num_agents - 1}")
+        if len(agents) > 1:
+            _add(orders, outcome, float(w), cache)
+    return _fit(orders, num_agents, anchor)
+
+
+def bootstrap_intervals(games: Sequence[tuple[Any, Outcome]], num_agents: int, *,
+                        anchor: int = 0, prior: float = 1.0, samples: int = 200, seed: int = 0,
+                        level: float = 0.95, start: Sequence[float] | None = None
+                        ) -> list[tuple[float, float]]:
+    """Percentile intervals of the log-strengths over ``samples`` refits, each on games
+    drawn with replacement within each stratum (``games`` are ``(stratum, outcome)``)."""
+    rng = random.Random(seed)
+    strata: dict[Any, list[Outcome]] = {}
+    for key, outcome in games:
+        strata.setdefault(key, []).append(outcome)
+    base = _prior_orders(num_agents, prior)
+    cache: dict[Outcome, list[tuple[Ordering, float]]] = {}
+    draws: list[list[float]] = [[] for _ in range(num_agents)]
+    for _ in range(samples):
+        picked: Counter[Outcome] = Counter()
+        for items in strata.values():
+            picked.update(rng.choice(items) for _ in items)
+        orders = defaultdict(float, base)
+        for outcome, count in picked.items():
+            _add(orders, outcome, count, cache)
+        fit = _fit(orders, num_agents, anchor, start, covariance=False)
+        for i, x in enumerate(fit.ratings):
+            draws[i].append(x)
+    tail = (1 - level) / 2
+    return [(_quantile(sorted(d), tail), _quantile(sorted(d), 1 - tail)) for d in draws]
+
+
+def _quantile(xs: Sequence[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    pos = q * (len(xs) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+# -- the ladder --------------------------------------------------------------------------
+@dataclass
+class LadderRow:
+    """One agent's line of the ladder."""
+
+    agent: str
+    games: int  # seats played
+    wins: float  # sum of returns: a shared win counts its share
+    forfeits: int
+    win_rate: float
+    rating: float  # Elo scale, the anchor at 0
+    rating_low: float  # 95% interval
+    rating_high: float
+    ms_per_move: float
+
+
+@dataclass
+class LadderResult:
+    """What :func:`run_ladder` returns."""
+
+    game_id: str
+    options: dict[str, Any]
+    seed: int
+    agents: list[str]
+    anchor: str
+    budget: str
+    games_per_match: int
+    matches: list[list[str]]
+    rows: list[LadderRow]  # best first
+    head_to_head: list[list[float | None]]  # [i][j]: i's share of the games with j where it ranked above j
+    games_played: int
+    games_this_run: int
+    interval: str
+    failures: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+    backend: str = "local"
+    games_dir: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _slug(spec: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.=-]+", "_", spec)
+
+
+def run_ladder(
+    game: Any,
+    agents: Sequence[str] | None = None,
+    *,
+    time: float | None = None,
+    simulations: int | None = None,
+    games_per_match: int = 20,
+    seed: int = 0,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    games_dir: str,
+    resume: bool = False,
+    overwrite: bool = False,
+    move_time_limit: float | None = 60.0,
+    progress: bool = False,
+    interval: str = "fisher",
+    bootstrap: int = 200,
+    prior: float = 1.0,
+    on_match: Callable[[int, int, Sequence[str]], None] | None = None,
+) -> LadderResult:
+    """Plays the ladder of ``agents`` (default :data:`BUILTIN_AGENTS`, each given the
+    budget ``time`` seconds or ``simulations`` per move, see :func:`with_budget`) at the
+    :class:`romecore.Game` ``game`` and rates them.  Each match's games go to its own
+    results file in ``games_dir``; ``resume`` continues them, ``overwrite`` replaces them.
+    ``games_per_match`` is rounded up by :func:`match_games` so that seats balance."""
+    from romecore import records, tournament
+    from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks
+
+    if time is not None and simulations is not None:
+        raise InvalidArgumentError("give a time or a simulations budget, not both")
+    if time is not None and not (time > 0 and math.isfinite(time)):
+        raise InvalidArgumentError(f"time must be > 0 seconds, got {time!r}")
+    if simulations is not None and not (isinstance(simulations, int) and simulations > 0):
+        raise InvalidArgumentError(f"simulations must be a positive int, got {simulations!r}")
+    if interval not in ("bootstrap", "fisher"):
+        raise InvalidArgumentError(f"interval {interval!r}: choose bootstrap or fisher")
+    if not isinstance(games_per_match, int) or games_per_match < 1:
+        raise InvalidArgumentError(f"games_per_match must be >= 1, got {games_per_match!r}")
+    if time is None and simulations is None and not agents:
+        time = 0.1
+    specs = [with_budget(s, time, simulations) for s in (agents or BUILTIN_AGENTS)]
+    if len(specs) < 2:
+        raise InvalidArgumentError("a ladder needs at least two agents")
+    labels = agent_labels(specs)
+    n = len(specs)
+    players = game.num_players()
+    count = match_games(games_per_match, n, players)
+    plan = matches(n, players)
+    anchor = next((i for i, s in enumerate(specs) if s == "random"), 0)
+    budget = (f"{time:g} s a move" if time is not None else
+              f"{simulations} simulations (or nodes) a move" if simulations is not None else "as given")
+
+    os.makedirs(games_dir, exist_ok=True)
+    ray_here = False
+    if backend == "ray":  # one Ray instance for every match, not one each
+        import ray
+
+        if not ray.is_initialized():
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     num_cpus=workers if address is None else None)
+            ray_here = True
+    t0 = _now()
+    games: list[tuple[int, GameSummary]] = []
+    failures: list[str] = []
+    this_run = 0
+    try:
+        for m, roster in enumerate(plan):
+            roster_specs = [specs[a] for a in roster]
+            path = os.path.join(games_dir, f"{m:02d}_{'_vs_'.join(_slug(s) for s in roster_specs)}.jsonl")
+            if on_match is not None:
+                on_match(m, len(plan), [labels[a] for a in roster])
+            result = tournament.run(game, roster_specs, games=count, seed=seed, workers=workers,
+                                    backend=backend, address=address, out=path, resume=resume,
+                                    overwrite=overwrite, move_time_limit=move_time_limit,
+                                    progress=progress)
+            this_run += result.games_this_run
+            failures += [f"{path} game {f.index}: {f.reason}" for f in result.failures]
+            seen: dict[int, GameSummary] = {}
+            for rec in records.iter_records(path):
+                d = rec.to_dict()
+                index = d["meta"]["index"]
+                if index < count and index not in seen:
+                    seen[index] = GameSummary.from_record(d)
+            games += [(m, seen[i]) for i in sorted(seen)]
+    finally:
+        if ray_here:
+            ray.shutdown()
+
+    played = [0] * n
+    wins = [0.0] * n
+    forfeits = [0] * n
+    think = [0.0] * n
+    moves = [0] * n
+    above = [[0.0] * n for _ in range(n)]
+    met = [[0] * n for _ in range(n)]
+    outcomes: list[tuple[int, Outcome]] = []
+    for m, g in games:
+        roster = plan[m]
+        for seat, a in enumerate(g.lineup):
+            i = roster[a]
+            played[i] += 1
+            wins[i] += g.returns[seat]
+            think[i] += g.think_seconds[seat]
+            moves[i] += g.moves[seat]
+            forfeits[i] += int(g.forfeit == seat)
+        ranks = {roster[a]: r for a, r in agent_ranks(g).items()}
+        for i, j in itertools.permutations(ranks, 2):
+            met[i][j] += 1
+            above[i][j] += 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+        if len(ranks) > 1:
+            outcomes.append((m, outcome_of(ranks)))
+    fit = fit_plackett_luce([o for _, o in outcomes], n, anchor=anchor, prior=prior)
+    if interval == "fisher":
+        bounds = [(x - _Z95 * math.sqrt(max(0.0, fit.covariance[i][i])),
+                   x + _Z95 * math.sqrt(max(0.0, fit.covariance[i][i]))) for i, x in enumerate(fit.ratings)]
+    else:
+        bounds = bootstrap_intervals(outcomes, n, anchor=anchor, prior=prior, samples=bootstrap,
+                                     seed=seed, start=fit.ratings)
+    rows = [LadderRow(labels[i], played[i], wins[i], forfeits[i],
+                      wins[i] / played[i] if played[i] else 0.0,
+                      ELO * fit.ratings[i], ELO * bounds[i][0], ELO * bounds[i][1],
+                      1000 * think[i] / moves[i] if moves[i] else 0.0) for i in range(n)]
+    order = sorted(range(n), key=lambda i: -rows[i].rating)
+    return LadderResult(
+        game_id=game.game_id, options=dict(game.options), seed=seed, agents=labels,
+        anchor=labels[anchor], budget=budget, games_per_match=count,
+        matches=[[labels[a] for a in roster] for roster in plan], rows=[rows[i] for i in order],
+        head_to_head=[[above[i][j] / met[i][j] if met[i][j] else None for j in order] for i in order],
+        games_played=len(games), games_this_run=this_run, interval=interval, failures=failures,
+        elapsed=_now() - t0, backend=backend, games_dir=games_dir)
+
+
+def _now() -> float:
+    return time.perf_counter()
+
+
+def to_markdown(result: LadderResult) -> str:
+    """The ladder as a Markdown report: the rating table, then head to head."""
+    opts = ", ".join(f"{k}={v}" for k, v in result.options.items())
+    how = ("bootstrap over games within each match" if result.interval == "bootstrap"
+           else "observed Fisher information")
+    lines = [
+        f"# Ladder: {result.game_id} ({opts})", "",
+        f"Budget {result.budget}; {result.games_played} games, {result.games_per_match} per match "
+        f"({len(result.matches)} matches), seed {result.seed}.  Ratings: batch Plackett-Luce "
+        f"(Bradley-Terry at 2 players) maximum likelihood, Elo scale, `{result.anchor}` = 0; "
+        f"95% intervals from the {how}.", "",
+        "| agent | games | wins | win rate | rating | 95% interval | ms/move |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in result.rows:
+        ff = f" ({r.forfeits} forfeited)" if r.forfeits else ""
+        lines.append(f"| `{r.agent}` | {r.games} | {r.wins:g}{ff} | {r.win_rate:.1%} | {r.rating:.0f} | "
+                     f"{r.rating_low:.0f} to {r.rating_high:.0f} | {r.ms_per_move:.3f} |")
+    names = [r.agent for r in result.rows]
+    lines += ["", "Head to head: the row agent's share of the games with the column agent in "
+              "which it ranked above it (ties half).", "",
+              "| | " + " | ".join(f"`{a}`" for a in names) + " |",
+              "| --- |" + " ---: |" * len(names)]
+    for a, row in zip(names, result.head_to_head):
+        lines.append(f"| `{a}` | " + " | ".join("" if x is None else f"{x:.0%}" for x in row) + " |")
+    if result.failures:
+        lines += ["", f"{len(result.failures)} games failed (not counted):", ""]
+        lines += [f"- {f}" for f in result.failures]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,244 @@
+"""The strength ladder: its schedule, the batch Plackett-Luce / Bradley-Terry fit (against
+hand-computed cases and synthetic data of known strengths), the CLI and --resume."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import warnings
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from romecore import records
+from romecore.cli import main
+from romecore.errors import InvalidArgumentError
+from romecore.tournament.ladder import (
+    ELO,
+    bootstrap_intervals,
+    fit_plackett_luce,
+    match_games,
+    matches,
+    outcome_of,
+    with_budget,
+)
+from romecore.tournament.schedule import lineup
+
+warnings.filterwarnings("ignore", category=RuntimeWarning)  # plugins still to come
+GAME = "great_city_of_rome"
+
+
+# -- the fit: hand-computable cases --------------------------------------------------------
+def test_two_agents_thirty_wins_of_forty_is_log_odds_ln3():
+    """Bradley-Terry with two agents: the MLE of the log-odds is ln(30/10), and its
+    variance 1 / (n p (1 - p)) = 1 / (40 * 0.75 * 0.25)."""
+    fit = fit_plackett_luce([[0, 1]] * 30 + [[1, 0]] * 10, 2, anchor=1, prior=0)
+    assert fit.ratings[1] == 0.0
+    assert fit.ratings[0] == pytest.approx(math.log(3), abs=1e-9)
+    assert fit.covariance[0][0] == pytest.approx(1 / 7.5, rel=1e-9)
+    assert fit.covariance[1][1] == 0.0
+
+
+def test_a_draw_is_half_a_win_and_the_prior_adds_drawn_games():
+    # 25 wins, 10 losses, 10 draws = 30 to 15: log-odds ln 2
+    rankings = [[0, 1]] * 25 + [[1, 0]] * 10 + [[[0, 1]]] * 10
+    assert fit_plackett_luce(rankings, 2, anchor=1, prior=0).ratings[0] == pytest.approx(math.log(2))
+    # 40 of 40 has no finite maximum; one virtual draw makes it 40.5 to 0.5
+    with pytest.raises(InvalidArgumentError, match="prior"):
+        fit_plackett_luce([[0, 1]] * 40, 2, prior=0)
+    assert fit_plackett_luce([[0, 1]] * 40, 2, anchor=1).ratings[0] == pytest.approx(math.log(81))
+
+
+def test_plackett_luce_three_way_by_hand():
+    """Three agents, every game the order 0 > 1 > 2 or 1 > 0 > 2 equally often, with 2
+    never placed better: 0 and 1 stay equal.  The likelihood of one such game is
+    g0/(g0+g1+g2) * g1/(g1+g2); with g0 = g1 = 1 and prior drawn games the fit
+    balances, and without ties to break 0 and 1 stay exactly level."""
+    fit = fit_plackett_luce([[0, 1, 2], [1, 0, 2]] * 20, 3, prior=0.5)
+    assert fit.ratings[1] == pytest.approx(fit.ratings[0], abs=1e-9)
+    assert fit.ratings[2] < fit.ratings[0] - 1
+    # tied first places are every order of the tied pair, equally: the same fit
+    tied = fit_plackett_luce([[[0, 1], 2]] * 40, 3, prior=0.5)
+    assert tied.ratings == pytest.approx(fit.ratings, abs=1e-9)
+
+
+def test_the_order_of_games_does_not_matter():
+    rng = random.Random(3)
+    rankings = [rng.sample(range(4), rng.choice([2, 3, 4])) for _ in range(300)]
+    a = fit_plackett_luce(rankings, 4)
+    rng.shuffle(rankings)
+    b = fit_plackett_luce(rankings, 4)
+    assert a.ratings == pytest.approx(b.ratings, abs=1e-12)
+
+
+def test_bad_rankings_raise_romecore_errors():
+    for bad in ([[0, 0]], [[0, 5]], [["x", 1]], [[None]]):
+        with pytest.raises(InvalidArgumentError):
+            fit_plackett_luce(bad, 2)
+    with pytest.raises(InvalidArgumentError):
+        fit_plackett_luce([[0, 1]], 2, prior=-1)
+    with pytest.raises(InvalidArgumentError):
+        fit_plackett_luce([[0, 1]], 2, anchor=2)
+    with pytest.raises(InvalidArgumentError):  # agent 2 never plays: no strength to find
+        fit_plackett_luce([[0, 1], [1, 0]], 3, prior=0)
+
+
+# -- the fit: synthetic data of known strengths --------------------------------------------
+def _sample_ranking(rng, agents, strength):
+    """A Plackett-Luce draw, written from the model's definition: each place goes to one
+    of the agents left with probability proportional to exp(strength)."""
+    left, out = list(agents), []
+    while left:
+        weights = [math.exp(strength[a]) for a in left]
+        pick = rng.choices(left, weights)[0]
+        out.append(pick)
+        left.remove(pick)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_fit_recovers_known_strengths(players):
+    truth = [0.0, 0.4, 1.0, 1.8]
+    rng = random.Random(11)
+    rankings = [_sample_ranking(rng, roster, truth)
+                for roster in matches(4, players) for _ in range(1200 // players)]
+    fit = fit_plackett_luce(rankings, 4, anchor=0, prior=1)
+    for i, t in enumerate(truth):
+        se = math.sqrt(fit.covariance[i][i])
+        assert abs(fit.ratings[i] - t) < max(3.5 * se, 1e-9), (i, fit.ratings, truth, se)
+    assert 0 < fit.covariance[3][3] < 0.05
+    # the bootstrap interval of each covers the truth as well (seeded: reproducible)
+    games = [(tuple(sorted(r)), outcome_of({a: k for k, a in enumerate(r)})) for r in rankings]
+    ci = bootstrap_intervals(games, 4, samples=60, seed=5, start=fit.ratings)
+    assert ci == bootstrap_intervals(games, 4, samples=60, seed=5, start=fit.ratings)
+    for (lo, hi), x in zip(ci[1:], fit.ratings[1:]):
+        assert lo < x < hi
+    assert sum(lo - 0.15 < t < hi + 0.15 for (lo, hi), t in zip(ci[1:], truth[1:])) == 3
+
+
+# -- the schedule --------------------------------------------------------------------------
+@pytest.mark.parametrize("agents,players", [(5, 2), (5, 3), (5, 4), (3, 4), (2, 2), (4, 4)])
+def test_every_pairing_and_seat_equally_often(agents, players):
+    """Over the ladder's matches, each played for the ladder's number of games with the
+    tournament's rotation, every two agents meet equally often and every agent
+    sits in every seat equally often."""
+    games = match_games(players + 1, agents, players)
+    seats: Counter = Counter()
+    met: Counter = Counter()
+    for roster in matches(agents, players):
+        for g in range(games):
+            line = [roster[a] for a in lineup(g, len(roster), players)]
+            seats.update((a, s) for s, a in enumerate(line))
+            met.update(itertools.combinations(sorted(set(line)), 2))
+    assert set(met) == set(itertools.combinations(range(agents), 2))
+    assert len(set(met.values())) == 1
+    assert set(seats) == {(a, s) for a in range(agents) for s in range(players)}
+    assert len(set(seats.values())) == 1
+
+
+def test_with_budget_gives_every_search_agent_the_same_budget():
+    assert with_budget("random", time=0.1) == "random"
+    assert with_budget("mcts", time=0.1) == "mcts:time=0.1"
+    assert with_budget("ismcts:c=1.0", time=0.05) == "ismcts:c=1.0,time=0.05"
+    assert with_budget("mcts", simulations=500) == "mcts:simulations=500"
+    assert with_budget("alphabeta", simulations=500) == "alphabeta:nodes=500"
+    assert with_budget("greedy", simulations=500) == "greedy:nodes=500"
+    assert with_budget("mcts:simulations=9", time=0.1) == "mcts:simulations=9"  # its own budget
+    assert with_budget("mcts") == "mcts"
+
+
+# -- end to end ----------------------------------------------------------------------------
+def _ladder(tmp_path, *extra):
+    args = ["ladder", GAME, "-a", "random", "-a", "greedy", "-a", "mcts:simulations=5",
+            "--backend", "inline", "--no-progress", "--out", str(tmp_path / "ladder.md"), *extra]
+    return CliRunner().invoke(main, args, catch_exceptions=False)
+
+
+def _lineups(games_dir):
+    out = {}
+    for path in sorted(games_dir.glob("*.jsonl")):
+        indices = [rec.meta["index"] for rec in records.read(path)]
+        assert len(indices) == len(set(indices)), f"a game was written twice in {path}"
+        out[path.name] = [(tuple(rec.agents), tuple(rec.returns)) for rec in records.read(path)]
+    return out
+
+
+def test_cli_plays_every_pairing_and_writes_the_table(tmp_path):
+    r = _ladder(tmp_path, "-g", "2", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["games_played"] == 6 and data["games_per_match"] == 2 and data["anchor"] == "random"
+    rows = {row["agent"]: row for row in data["rows"]}
+    assert set(rows) == {"random", "greedy", "mcts:simulations=5"}
+    assert all(row["games"] == 4 for row in rows.values())
+    assert rows["random"]["rating"] == 0.0
+    report = (tmp_path / "ladder.md").read_text()
+    assert "| agent | games | wins | win rate | rating | 95% interval | ms/move |" in report
+    for name in rows:
+        assert f"| `{name}` | 4 |" in report
+    played = _lineups(tmp_path / "ladder-games")
+    assert len(played) == 3
+    seats = Counter()
+    for games in played.values():
+        assert len(games) == 2
+        seats.update((a, s) for agents, _ in games for s, a in enumerate(agents))
+    assert set(seats.values()) == {2}  # each of 3 agents in each of 2 seats, twice
+    # the table counts exactly the games in the files
+    wins = Counter()
+    for games in played.values():
+        for agents, returns in games:
+            for a, x in zip(agents, returns):
+                wins[a] += x
+    for name, row in rows.items():
+        assert row["wins"] == pytest.approx(wins[name])
+
+
+def test_resume_does_not_double_count(tmp_path):
+    first = json.loads(_ladder(tmp_path, "-g", "2", "--json").stdout)
+    before = _lineups(tmp_path / "ladder-games")
+    again = _ladder(tmp_path, "-g", "2", "--json")
+    assert again.exit_code == 1 and "--resume" in again.output  # refuses to clobber
+    same = json.loads(_ladder(tmp_path, "-g", "2", "--resume", "--json").stdout)
+    assert same["games_this_run"] == 0 and same["games_played"] == 6
+    timing = {"elapsed", "games_this_run", "ms_per_move"}
+
+    def untimed(d):
+        return {k: [untimed(r) for r in v] if k == "rows" else v
+                for k, v in d.items() if k not in timing}
+    assert untimed(same) == untimed(first)  # the same table, no game counted twice
+    more = json.loads(_ladder(tmp_path, "-g", "4", "--resume", "--json").stdout)
+    assert more["games_this_run"] == 6 and more["games_played"] == 12
+    assert all(row["games"] == 8 for row in more["rows"])
+    after = _lineups(tmp_path / "ladder-games")
+    for name, games in before.items():
+        assert after[name][:2] == games  # kept, not replayed
+
+
+def test_cli_refuses_bad_arguments(tmp_path):
+    r = _ladder(tmp_path, "--time", "0.1", "--simulations", "5")
+    assert r.exit_code == 2 and "exclude" in r.output
+    r = CliRunner().invoke(main, ["ladder", GAME, "--resume", "--backend", "inline"])
+    assert r.exit_code == 2 and "--resume needs" in r.output
+    r = _ladder(tmp_path, "-a", "nosuchagent", "-g", "2")
+    assert r.exit_code == 1 and "nosuchagent" in r.output
+    r = CliRunner().invoke(main, ["ladder", GAME, "-a", "random", "--backend", "inline",
+                                  "--games-dir", str(tmp_path / "g")])
+    assert r.exit_code == 1 and "two agents" in r.output
+
+
+def test_more_players_and_bootstrap_intervals(tmp_path):
+    r = CliRunner().invoke(main, [
+        "ladder", GAME, "-p", "3", "-a", "random", "-a", "greedy", "-a", "greedy:samples=2",
+        "-a", "random", "-g", "3", "--backend", "inline", "--no-progress", "--interval", "bootstrap",
+        "--bootstrap", "20", "--games-dir", str(tmp_path / "g"), "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert len(data["matches"]) == 4 and data["games_played"] == 12  # every 3 of 4 agents
+    assert data["anchor"] == "random#1"
+    assert all(row["games"] == 9 for row in data["rows"])
+    for row in data["rows"]:
+        assert row["rating_low"] - 1e-9 <= row["rating"] <= row["rating_high"] + 1e-9
+    assert abs(ELO * math.log(10) - 400) < 1e-9
