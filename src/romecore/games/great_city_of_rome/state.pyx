@@ -13,7 +13,7 @@ from libc.string cimport memset
 from romecore.core.state cimport State
 from romecore.games.great_city_of_rome.kernel cimport *
 
-from romecore.errors import SerializationError
+from romecore.core.dictread import fail, read_bool, read_dict, read_int, read_list, read_name, show
 from romecore.games.great_city_of_rome import data as _data
 
 PHASES = ("draft_deal", "draft_pick", "strip", "offer", "emissary", "take", "main", "place",
@@ -45,68 +45,25 @@ _TURN_KEYS = ("space", "bricks", "cogs", "took", "built", "produced", "selected"
 _PLAYER_KEYS = ("coins", "influence", "city", "hand", "draft_card")
 _CARD_KEYS = ("id", "building", "deck", "public")
 _CITY_KEYS = ("id", "building", "deck", "row", "col", "tokens")
-_DECK_NAMES_ALL = {-1: "start", 0: "I", 1: "II", 2: "III", 3: "IV"}
-
-
-def _show(x):
-    """A short, safe description of a dict value for an error message."""
-    if x is None or type(x) is bool or type(x) is float:
-        return repr(x)
-    if type(x) is int:
-        return repr(x) if -10 ** 9 < x < 10 ** 9 else "a huge int"
-    if type(x) is str:
-        return repr(x[:30])
-    return f"a {type(x).__name__}"
-
-
-def _int(x, what, lo, hi):
-    if type(x) is not int or not lo <= x <= hi:
-        raise SerializationError(f"dict {what} must be an int in {lo}..{hi}, got {_show(x)}")
-    return x
-
-
-def _bool(x, what):
-    if type(x) is not bool:
-        raise SerializationError(f"dict {what} must be true or false, got {_show(x)}")
-    return x
-
-
-def _list(x, what, max_len):
-    if type(x) is not list and type(x) is not tuple:
-        raise SerializationError(f"dict {what} must be a list, got {_show(x)}")
-    if len(x) > max_len:
-        raise SerializationError(f"dict {what} has {len(x)} entries, at most {max_len}")
-    return x
-
-
-def _dict(x, what, keys):
-    if type(x) is not dict:
-        raise SerializationError(f"dict {what} must be a dict, got {_show(x)}")
-    if keys is not None:
-        _keys(x, what, keys)
-    return x
-
-
-def _keys(x, what, keys):
-    for key in x:
-        if key not in keys:
-            raise SerializationError(f"dict {what} has an unknown field {_show(key)}")
+_DECK_NAMES_ALL = ("start",) + tuple(_DECKS)   # deck + 1
+_TYPE_NAMES = tuple(t.name for t in _TYPES)
 
 
 def _deck_id(name, what):
-    for d, dn in _DECK_NAMES_ALL.items():
-        if name == dn:
-            return d
-    raise SerializationError(f"dict {what}: unknown deck {_show(name)}")
+    """A deck (-1 for the starting buildings) from its name."""
+    return read_name(name, _DECK_NAMES_ALL, f"{what} deck") - 1
 
 
 def _type_id(name, what="building"):
-    """A building type from its name or type id (SerializationError otherwise)."""
+    """A building type from its name or type id."""
     if type(name) is int:
-        return _int(name, what, 0, GC_NTYPES - 1)
-    if type(name) is str and name in _data.TYPE_ID:
-        return _data.TYPE_ID[name]
-    raise SerializationError(f"dict {what}: unknown building {_show(name)}")
+        return read_int(name, what, 0, GC_NTYPES - 1)
+    return read_name(name, _TYPE_NAMES, what)
+
+
+def _everyone(int n):
+    """The knowers mask of every seat in an n-player game."""
+    return (1 << n) - 1
 
 
 cdef inline GCState *_st(State st):
@@ -127,7 +84,7 @@ cdef class GreatCityState(State):
                       key=lambda c: s.cell[c])
 
     def _offer(self):
-        cdef uint8_t buf[4]
+        cdef uint8_t buf[GC_MAXOFFER]
         cdef int n = gc_offer(_st(self), buf)
         return [buf[i] for i in range(n)]
 
@@ -270,7 +227,7 @@ cdef class GreatCityState(State):
                 "influence": s.influence[p],
                 "city": city,
                 "hand": [self._card_dict(c) for c in self._hand(p)],
-                "draft_card": None if s.draft_card[p] == 0xFF else s.draft_card[p],
+                "draft_card": None if s.draft_card[p] == GC_NONE else s.draft_card[p],
             })
         return {
             "round": s.round,
@@ -278,7 +235,8 @@ cdef class GreatCityState(State):
             "first_player": s.first_player,
             "actor": s.actor,
             "strip_order": [s.strip_order[i] for i in range(s.strips_revealed)],
-            "emissaries": [None if s.space_owner[k] == 0xFF else s.space_owner[k] for k in range(5)],
+            "emissaries": [None if s.space_owner[k] == GC_NONE else s.space_owner[k]
+                           for k in range(GC_NSPACES)],
             "emissaries_placed": s.place_idx,
             "turn": {"space": s.turn_space, "bricks": s.bricks, "cogs": s.cogs,
                      "took": bool(s.flags & F_TOOK), "built": bool(s.flags & F_BUILT),
@@ -307,201 +265,275 @@ cdef class GreatCityState(State):
 
     def _load_dict(self, dict d):
         """Fills the struct (already holding a fresh set-up) from a dict; see the module
-        docs.  Every field is type- and range-checked before it sizes or indexes anything
-        (SerializationError names the first bad one); the kernel's validate checks how
-        the fields fit together afterwards.  Cards may be named by id or by building name
-        (then a free card of that building is used)."""
-        cdef GCState *s = _st(self)
-        cdef int n = s.nplayers, p, c, i, k
-        _keys(d, "state", _TOP_KEYS)
-        allp = (1 << n) - 1
+        docs.  One reader per section of the dict, each checking every value through
+        romecore.core.dictread before it sizes or indexes anything (SerializationError
+        names the first bad one); the kernel's validate checks how the fields fit
+        together afterwards."""
+        read_dict(d, "state", _TOP_KEYS)
         claimed = set()
+        self._read_round(d)
+        self._read_strips(d)
+        self._read_emissaries(d)
+        self._read_turn(d)
+        self._read_influence(d)
+        # cards: cities first (they may use the starting buildings), then the rest
+        players = self._read_cities(d, claimed)
+        self._read_hands(players, claimed)
+        self._read_offer(d, claimed)
+        self._read_drawn(d, claimed)
+        box = self._read_box(d, claimed)
+        decks = self._read_bottoms(d, claimed)
+        self._check_listed(d, decks, box)
+        self._read_known(d)
 
-        def claim(spec, what, owner=-1, deck=None):
-            card_id = name = None
-            if isinstance(spec, dict):
-                _keys(spec, what, _CARD_KEYS)
-                card_id, name = spec.get("id"), spec.get("building")
-                if "deck" in spec:
-                    deck = _deck_id(spec["deck"], what)
-            elif type(spec) is int:
-                card_id = spec
-            else:
-                name = spec
-            if card_id is not None:
-                card = _int(card_id, what + " id", 0, GC_NCARDS - 1)
-                if name is not None and _type_id(name, what) != _CARDS[card][0]:
-                    raise SerializationError(f"dict {what}: card {card} is a {card_name(card)}, not {_show(name)}")
-                if deck is not None and _CARDS[card][1] != deck:
-                    raise SerializationError(f"dict {what}: card {card} is not from deck {_DECK_NAMES_ALL[deck]}")
-                if card in claimed:
-                    raise SerializationError(f"dict {what}: card {card} is placed twice")
-                claimed.add(card)
-                return card
-            if name is None:
-                raise SerializationError(f"dict {what} names no card")
-            t = _type_id(name, what)
-            prefer = [GC_NDECKCARDS + 2 * owner, GC_NDECKCARDS + 2 * owner + 1] if owner >= 0 else []
-            for cand in prefer + list(range(GC_NDECKCARDS)):
-                if cand not in claimed and _CARDS[cand][0] == t and (deck is None or _CARDS[cand][1] == deck) \
-                        and (cand >= GC_NDECKCARDS or s.loc[cand] < Z_BOTTOM):
-                    claimed.add(cand)
-                    return cand
-            raise SerializationError(f"dict {what}: no free {_TYPES[t].name} card left")
+    # -- the dict's readers, one per section ------------------------------------------------
+    def _claim(self, spec, what, claimed, owner=-1, deck=None):
+        """The card a dict entry names: by id, or by building name (then a free card of
+        that building, a starting one of ``owner`` first); each card is claimed once."""
+        cdef GCState *s = _st(self)
+        card_id = name = None
+        if isinstance(spec, dict):
+            read_dict(spec, what, _CARD_KEYS)
+            card_id, name = spec.get("id"), spec.get("building")
+            if "deck" in spec:
+                deck = _deck_id(spec["deck"], what)
+        elif type(spec) is int:
+            card_id = spec
+        else:
+            name = spec
+        if card_id is not None:
+            card = read_int(card_id, what + " id", 0, GC_NCARDS - 1)
+            if name is not None and _type_id(name, what) != _CARDS[card][0]:
+                fail(f"{what}: card {card} is a {card_name(card)}, not {show(name)}")
+            if deck is not None and _CARDS[card][1] != deck:
+                fail(f"{what}: card {card} is not from deck {_DECK_NAMES_ALL[deck + 1]}")
+            if card in claimed:
+                fail(f"{what}: card {card} is placed twice")
+            claimed.add(card)
+            return card
+        if name is None:
+            fail(f"{what} names no card")
+        t = _type_id(name, what)
+        prefer = [GC_NDECKCARDS + 2 * owner, GC_NDECKCARDS + 2 * owner + 1] if owner >= 0 else []
+        for cand in prefer + list(range(GC_NDECKCARDS)):
+            if cand not in claimed and _CARDS[cand][0] == t and (deck is None or _CARDS[cand][1] == deck) \
+                    and (cand >= GC_NDECKCARDS or s.loc[cand] < Z_BOTTOM):
+                claimed.add(cand)
+                return cand
+        fail(f"{what}: no free {_TYPES[t].name} card left")
 
-        def move(int card, int zone, int knowers):
-            if s.loc[card] < Z_BOTTOM:
-                s.pool_n[s.loc[card]] -= 1
-            s.loc[card] = zone
-            s.known[card] = knowers
-            s.cell[card] = 0xFF
-            if zone < Z_BOTTOM:
-                s.pool_n[zone] += 1
+    def _move(self, int card, int zone, int knowers):
+        """Card to a zone, known to ``knowers``, keeping the pool counts."""
+        cdef GCState *s = _st(self)
+        if s.loc[card] < Z_BOTTOM:
+            s.pool_n[s.loc[card]] -= 1
+        s.loc[card] = zone
+        s.known[card] = knowers
+        s.cell[card] = GC_NONE
+        if zone < Z_BOTTOM:
+            s.pool_n[zone] += 1
 
-        # -- the round, the phase and the turn
-        s.round = _int(d.get("round", s.round), "round", 1, s.nrounds)
-        s.first_player = _int(d.get("first_player", (s.round - 1) % n), "first_player", 0, n - 1)
-        phase = d.get("phase", "draft_deal")
-        if type(phase) is not str or phase not in PHASES:
-            raise SerializationError(f"dict phase {_show(phase)} is not one of {', '.join(PHASES)}")
-        s.phase = PHASES.index(phase)
+    def _read_round(self, d):
+        """round, first_player, phase."""
+        cdef GCState *s = _st(self)
+        s.round = read_int(d.get("round", s.round), "round", 1, s.nrounds)
+        s.first_player = read_int(d.get("first_player", (s.round - 1) % s.nplayers), "first_player",
+                                  0, s.nplayers - 1)
+        s.phase = read_name(d.get("phase", "draft_deal"), PHASES, "phase")
+
+    def _read_strips(self, d):
+        """strip_order (by default the strips the round implies, in id order)."""
+        cdef GCState *s = _st(self)
         if "strip_order" in d:
-            order = _list(d["strip_order"], "strip_order", 6)
+            order = read_list(d["strip_order"], "strip_order", GC_NSTRIPS)
         else:
             k = 0 if s.phase <= PH_DRAFT_PICK else s.round - 1 if s.phase == PH_STRIP else \
                 s.nrounds if s.phase == PH_OVER else s.round
-            order = list(range(min(k, 6)))
-        memset(s.strip_order, 0, 6)
+            order = list(range(min(k, GC_NSTRIPS)))
+        memset(s.strip_order, 0, GC_NSTRIPS)
         for i, x in enumerate(order):
-            s.strip_order[i] = _int(x, "strip_order entry", 0, 5)
+            s.strip_order[i] = read_int(x, "strip_order entry", 0, GC_NSTRIPS - 1)
         s.strips_revealed = len(order)
+
+    def _read_emissaries(self, d):
+        """emissaries (a seat or null per strip space), emissaries_placed."""
+        cdef GCState *s = _st(self)
         if "emissaries" in d:
-            em = _list(d["emissaries"], "emissaries", 5)
-            if len(em) != 5:
-                raise SerializationError("dict emissaries lists the five strip spaces")
-            for k in range(5):
-                s.space_owner[k] = 0xFF if em[k] is None else _int(em[k], "emissaries entry", 0, n - 1)
-            s.place_idx = _int(d.get("emissaries_placed", sum(e is not None for e in em)),
-                               "emissaries_placed", 0, 5)
+            em = read_list(d["emissaries"], "emissaries", GC_NSPACES)
+            if len(em) != GC_NSPACES:
+                fail("emissaries lists the five strip spaces")
+            for k in range(GC_NSPACES):
+                s.space_owner[k] = GC_NONE if em[k] is None else \
+                    read_int(em[k], "emissaries entry", 0, s.nplayers - 1)
+            s.place_idx = read_int(d.get("emissaries_placed", sum(e is not None for e in em)),
+                                   "emissaries_placed", 0, GC_NSPACES)
         elif "emissaries_placed" in d:
-            s.place_idx = _int(d["emissaries_placed"], "emissaries_placed", 0, 5)
-        s.draw_idx = _int(d.get("draw_index", 0), "draw_index", 0, GC_MAXOFFER)
-        turn = _dict(d.get("turn", {}), "turn", _TURN_KEYS)
-        s.turn_space = _int(turn.get("space", 0), "turn space", 0, 4)
-        s.bricks = _int(turn.get("bricks", 0), "turn bricks", 0, 5)
-        s.cogs = _int(turn.get("cogs", 0), "turn cogs", 0, 5)
-        s.flags = (F_TOOK * _bool(turn.get("took", False), "turn took")) | \
-                  (F_BUILT * _bool(turn.get("built", False), "turn built")) | \
-                  (F_PRODUCED * _bool(turn.get("produced", False), "turn produced"))
+            s.place_idx = read_int(d["emissaries_placed"], "emissaries_placed", 0, GC_NSPACES)
+        s.draw_idx = read_int(d.get("draw_index", 0), "draw_index", 0, GC_MAXOFFER)
+
+    def _read_turn(self, d):
+        """turn {space, bricks, cogs, took, built, produced, selected}, school."""
+        cdef GCState *s = _st(self)
+        turn = read_dict(d.get("turn", {}), "turn", _TURN_KEYS)
+        s.turn_space = read_int(turn.get("space", 0), "turn space", 0, GC_NSPACES - 1)
+        s.bricks = read_int(turn.get("bricks", 0), "turn bricks", 0, GC_NSPACES)
+        s.cogs = read_int(turn.get("cogs", 0), "turn cogs", 0, GC_NSPACES)
+        s.flags = (F_TOOK * read_bool(turn.get("took", False), "turn took")) | \
+                  (F_BUILT * read_bool(turn.get("built", False), "turn built")) | \
+                  (F_PRODUCED * read_bool(turn.get("produced", False), "turn produced"))
         if turn.get("selected") is not None:
             s.sel_type = _type_id(turn["selected"], "turn selected")
-        school = _dict(d.get("school", {}), "school", ("deck", "draws_left"))
-        s.school_deck = _int(school.get("deck", 0), "school deck", 0, GC_NDECKS - 1)
-        s.school_left = _int(school.get("draws_left", 0), "school draws_left", 0, GC_MAXDRAWN)
-        if "influence_cards" in d:
-            memset(s.infl, INFL_NONE, GC_NINFL)
-            seen = set()
-            for entry in _list(d["influence_cards"], "influence_cards", GC_NINFL):
-                entry = _dict(entry, "influence card", ("value", "holder"))
-                v = _int(entry.get("value"), "influence card value", 0, 99)
-                if v not in _data.INFLUENCE_VALUES or v in seen:
-                    raise SerializationError(f"dict influence card value {v} is unknown or listed twice")
-                seen.add(v)
-                h = entry.get("holder", "unused")
-                s.infl[_data.INFLUENCE_VALUES.index(v)] = (
-                    INFL_NONE if h == "unused" else INFL_IN_PLAY if h == "in play"
-                    else _int(h, "influence card holder", 0, n - 1))
-        # -- cards: cities first (they may use the starting buildings), then the rest
-        players = [_dict(pd, "player", _PLAYER_KEYS) for pd in _list(d.get("players", []), "players", n)]
+        school = read_dict(d.get("school", {}), "school", ("deck", "draws_left"))
+        s.school_deck = read_int(school.get("deck", 0), "school deck", 0, GC_NDECKS - 1)
+        s.school_left = read_int(school.get("draws_left", 0), "school draws_left", 0, GC_MAXDRAWN)
+
+    def _read_influence(self, d):
+        """influence_cards [{value, holder}]."""
+        cdef GCState *s = _st(self)
+        if "influence_cards" not in d:
+            return
+        memset(s.infl, INFL_NONE, GC_NINFL)
+        seen = set()
+        for entry in read_list(d["influence_cards"], "influence_cards", GC_NINFL):
+            entry = read_dict(entry, "influence card", ("value", "holder"))
+            v = read_int(entry.get("value"), "influence card value", 0, 99)
+            if v not in _data.INFLUENCE_VALUES or v in seen:
+                fail(f"influence card value {v} is unknown or listed twice")
+            seen.add(v)
+            h = entry.get("holder", "unused")
+            s.infl[_data.INFLUENCE_VALUES.index(v)] = (
+                INFL_NONE if h == "unused" else INFL_IN_PLAY if h == "in play"
+                else read_int(h, "influence card holder", 0, s.nplayers - 1))
+
+    def _read_cities(self, d, claimed):
+        """players: each seat's coins, influence and city; returns the player dicts."""
+        cdef GCState *s = _st(self)
+        cdef int n = s.nplayers, p, c
+        players = [read_dict(pd, "player", _PLAYER_KEYS)
+                   for pd in read_list(d.get("players", []), "players", n)]
         for p in range(n):
             if p >= len(players) or "city" not in players[p]:
                 for c in range(GC_NCARDS):
                     if s.loc[c] == Z_CITY + p:
                         claimed.add(c)
         for p, pd in enumerate(players):
-            s.coins[p] = _int(pd.get("coins", s.coins[p]), "coins", 0, GC_MAXCOUNT)
-            s.influence[p] = _int(pd.get("influence", s.influence[p]), "influence", 0, GC_MAXCOUNT)
+            s.coins[p] = read_int(pd.get("coins", s.coins[p]), "coins", 0, GC_MAXCOUNT)
+            s.influence[p] = read_int(pd.get("influence", s.influence[p]), "influence", 0, GC_MAXCOUNT)
             if "city" not in pd:
                 continue
             for c in range(GC_NCARDS):
                 if s.loc[c] == Z_CITY + p:
                     s.loc[c] = Z_BOX
-                    s.cell[c] = 0xFF
+                    s.cell[c] = GC_NONE
             s.occ[p] = 0
             s.aq_rows[p] = 0
             s.aq_cols[p] = 0
-            for entry in _list(pd["city"], "city", 16):
-                entry = _dict(entry, "city entry", _CITY_KEYS)
-                r = _int(entry.get("row"), "city row", 0, 6)
-                col = _int(entry.get("col"), "city col", 0, 5)
-                tok = _int(entry.get("tokens", 0), "city tokens", 0, 5)
-                c = claim({key: entry[key] for key in _CARD_KEYS if key in entry}, "city entry", p)
-                move(c, Z_CITY + p, allp)
+            for entry in read_list(pd["city"], "city", 16):
+                entry = read_dict(entry, "city entry", _CITY_KEYS)
+                r = read_int(entry.get("row"), "city row", 0, 6)
+                col = read_int(entry.get("col"), "city col", 0, 5)
+                tok = read_int(entry.get("tokens", 0), "city tokens", 0, 5)
+                c = self._claim({key: entry[key] for key in _CARD_KEYS if key in entry}, "city entry",
+                                claimed, p)
+                self._move(c, Z_CITY + p, _everyone(n))
                 s.cell[c] = r * 8 + col
                 s.occ[p] |= (<uint64_t>1) << (r * 8 + col)
                 if _TYPES[_CARDS[c][0]].kind == _data.AQUEDUCT:
                     s.aq_rows[p] |= 1 << r
                     s.aq_cols[p] |= 1 << col
                 if tok and gc_set_tokens(s, c, tok) < 0:
-                    raise SerializationError(f"dict city entry: {card_name(c)} cannot hold tokens")
+                    fail(f"city entry: {card_name(c)} cannot hold tokens")
+        return players
+
+    def _read_hands(self, players, claimed):
+        """players: each seat's hand and draft_card."""
+        cdef GCState *s = _st(self)
         for p, pd in enumerate(players):
-            for entry in _list(pd.get("hand", []), "hand", GC_NDECKCARDS):
-                c = claim(entry, "hand entry")
-                move(c, Z_HAND + p, allp if isinstance(entry, dict) and _bool(entry.get("public", False), "hand public") else 1 << p)
+            for entry in read_list(pd.get("hand", []), "hand", GC_NDECKCARDS):
+                c = self._claim(entry, "hand entry", claimed)
+                public = isinstance(entry, dict) and read_bool(entry.get("public", False), "hand public")
+                self._move(c, Z_HAND + p, _everyone(s.nplayers) if public else 1 << p)
             if pd.get("draft_card") is not None:
-                s.draft_card[p] = _int(pd["draft_card"], "draft_card", 0, GC_NDECKCARDS - 1)
-        for entry in _list(d.get("offer", []), "offer", GC_MAXOFFER):
-            move(claim(entry, "offer entry"), Z_OFFER, allp)
-        drawn = sorted(claim(e, "drawn entry") for e in _list(d.get("drawn", []), "drawn", GC_MAXDRAWN))
-        # the seat to decide, unless given: the one the phase names
+                s.draft_card[p] = read_int(pd["draft_card"], "draft_card", 0, GC_NDECKCARDS - 1)
+
+    def _read_offer(self, d, claimed):
+        """offer: the cards on offer."""
+        for entry in read_list(d.get("offer", []), "offer", GC_MAXOFFER):
+            self._move(self._claim(entry, "offer entry", claimed), Z_OFFER,
+                       _everyone(_st(self).nplayers))
+
+    def _read_drawn(self, d, claimed):
+        """drawn, and actor (by default the seat the phase names), who knows them."""
+        cdef GCState *s = _st(self)
+        cdef int n = s.nplayers
+        drawn = sorted(self._claim(e, "drawn entry", claimed)
+                       for e in read_list(d.get("drawn", []), "drawn", GC_MAXDRAWN))
         if "actor" in d:
-            s.actor = _int(d["actor"], "actor", 0, n - 1)
+            s.actor = read_int(d["actor"], "actor", 0, n - 1)
         elif s.phase == PH_DRAFT_PICK:
             s.actor = (s.first_player + len(drawn) + n - 1) % n
         elif s.phase == PH_EMISSARY:
             s.actor = (s.first_player + s.place_idx) % n
-        elif PH_TAKE <= s.phase <= PH_SCHOOL_BOTTOM and s.space_owner[s.turn_space] != 0xFF:
+        elif PH_TAKE <= s.phase <= PH_SCHOOL_BOTTOM and s.space_owner[s.turn_space] != GC_NONE:
             s.actor = s.space_owner[s.turn_space]
         else:
             s.actor = s.first_player
         for c in drawn:
-            move(c, Z_DRAWN, 1 << s.actor)
+            self._move(c, Z_DRAWN, 1 << s.actor)
             s.drawn[s.drawn_n] = c
             s.drawn_n += 1
-        if "box" in d:
-            box = _list(d["box"], "box", GC_NCARDS)
-            for entry in box:
-                c = claim(_int(entry, "box entry", 0, GC_NCARDS - 1), "box entry")
-                if s.loc[c] != Z_BOX:
-                    move(c, Z_BOX, allp)
-        decks = _list(d.get("decks", []), "decks", GC_NDECKS)
+
+    def _read_box(self, d, claimed):
+        """box: the cards out of the game; returns the list (None when not given)."""
+        cdef GCState *s = _st(self)
+        if "box" not in d:
+            return None
+        box = read_list(d["box"], "box", GC_NCARDS)
+        for entry in box:
+            c = self._claim(read_int(entry, "box entry", 0, GC_NCARDS - 1), "box entry", claimed)
+            if s.loc[c] != Z_BOX:
+                self._move(c, Z_BOX, _everyone(s.nplayers))
+        return box
+
+    def _read_bottoms(self, d, claimed):
+        """decks: each deck's bottom cards, in order; returns the deck dicts."""
+        cdef GCState *s = _st(self)
+        decks = read_list(d.get("decks", []), "decks", GC_NDECKS)
+        decks = [read_dict(deck, "deck", ("pool", "bottom")) for deck in decks]
         for dk, deck in enumerate(decks):
-            deck = _dict(deck, "deck", ("pool", "bottom"))
-            for entry in _list(deck.get("bottom", []), "deck bottom", GC_BOTTOM):
-                c = claim(entry, "deck bottom entry", deck=dk)
-                move(c, Z_BOTTOM + dk, 0)
+            for entry in read_list(deck.get("bottom", []), "deck bottom", GC_BOTTOM):
+                c = self._claim(entry, "deck bottom entry", claimed, deck=dk)
+                self._move(c, Z_BOTTOM + dk, 0)
                 s.bot[dk][s.bot_n[dk]] = c
                 s.bot_n[dk] += 1
-        # zones listed in full must hold exactly what they list
+        return decks
+
+    def _check_listed(self, d, decks, box):
+        """Zones listed in full (a deck's pool, the box) hold exactly what they list."""
+        cdef GCState *s = _st(self)
         for dk, deck in enumerate(decks):
             if "pool" in deck:
-                pool = _list(deck["pool"], "deck pool", GC_NDECKCARDS)
+                pool = read_list(deck["pool"], "deck pool", GC_NDECKCARDS)
                 for x in pool:
-                    _int(x, "deck pool entry", 0, GC_NDECKCARDS - 1)
+                    read_int(x, "deck pool entry", 0, GC_NDECKCARDS - 1)
                 if sorted(pool) != [c for c in range(GC_NDECKCARDS) if s.loc[c] == Z_POOL + dk]:
-                    raise SerializationError(f"dict deck {_DECKS[dk]} pool does not match the cards left in it")
-        if "box" in d and sorted(box) != [c for c in range(GC_NCARDS) if s.loc[c] == Z_BOX]:
-            raise SerializationError("dict box does not match the cards out of the game")
-        known = _dict(d.get("known", {}), "known", None)
+                    fail(f"deck {_DECKS[dk]} pool does not match the cards left in it")
+        if box is not None and sorted(box) != [c for c in range(GC_NCARDS) if s.loc[c] == Z_BOX]:
+            fail("box does not match the cards out of the game")
+
+    def _read_known(self, d):
+        """known: {card id: [seats]} for the face-down cards."""
+        cdef GCState *s = _st(self)
+        known = read_dict(d.get("known", {}), "known")
         if len(known) > GC_NCARDS:
-            raise SerializationError("dict known has more entries than cards")
+            fail("known has more entries than cards")
         for key, who in known.items():
             if type(key) is str and key.isdigit() and len(key) <= 3:
                 key = int(key)
-            c = _int(key, "known key", 0, GC_NCARDS - 1)
+            c = read_int(key, "known key", 0, GC_NCARDS - 1)
             mask = 0
-            for q in _list(who, "known entry", n):
-                mask |= 1 << _int(q, "known seat", 0, n - 1)
+            for q in read_list(who, "known entry", s.nplayers):
+                mask |= 1 << read_int(q, "known seat", 0, s.nplayers - 1)
             s.known[c] = mask
 
     # -- observation ----------------------------------------------------------------------
@@ -583,8 +615,8 @@ cdef class GreatCityState(State):
         if s.strips_revealed and s.phase < PH_OVER and s.phase >= PH_EMISSARY:
             face = self._face()
             spaces = []
-            for k in range(5):
-                who = "" if s.space_owner[k] == 0xFF else f"P{s.space_owner[k]}"
+            for k in range(GC_NSPACES):
+                who = "" if s.space_owner[k] == GC_NONE else f"P{s.space_owner[k]}"
                 spaces.append(f"{k + 1}:{face[k]}{('=' + who) if who else ''}")
             lines.append("strip  " + "  ".join(spaces))
         offer = self._offer()
