@@ -1515,8 +1515,33 @@ cdef inline bint ability_phase(int ph) noexcept nogil:
     return PH_PROVINCE <= ph <= PH_TARGET_PROV
 
 
-cdef inline const char *check_decks(const RPState *s, int K) noexcept nogil:
+cdef inline int effective_phase(const RPState *s) noexcept nogil:
+    """The phase a state is in, seen through an activation (the phase it returns to)."""
+    return s.ret if ability_phase(s.phase) else s.phase
+
+
+cdef inline const char *check_header(const RPState *s) noexcept nogil:
+    """Players, Intrigue set, round, phase, actor and an activation's return phase."""
+    cdef int n = s.nplayers
+    if n < RP_MINP or n > RP_MAXP:
+        return "nplayers must be 2, 3 or 4"
+    if s.intrigue > RP_INTRIGUE_ALL:
+        return "intrigue mask out of range"
+    if s.round < 1 or s.round > ROUNDS:
+        return "round out of range"
+    if s.phase > PH_OVER:
+        return "unknown phase"
+    if s.actor >= n:
+        return "actor out of range"
+    if ability_phase(s.phase) and s.ret != PH_TRIBUNUS and s.ret != PH_PLACE \
+            and s.ret != PH_AFTER and s.ret != PH_FORUM and s.ret != PH_SHOW:
+        return "activation return phase out of range"
+    return NULL
+
+
+cdef inline const char *check_decks(const RPState *s) noexcept nogil:
     """The two era-ordered decks hold exactly what the rounds have not dealt."""
+    cdef int K = ROW_SIZE[s.nplayers]
     cdef int i, e, total, size, end, expect, dealt = K * (s.round - 1)
     cdef uint32_t m, row
     for i in range(2):
@@ -1597,9 +1622,9 @@ cdef inline const char *check_cards(const RPState *s) noexcept nogil:
     return NULL
 
 
-cdef inline const char *check_dice(const RPState *s, int ep) noexcept nogil:
+cdef inline const char *check_dice(const RPState *s) noexcept nogil:
     """Faces in range, tracks without gaps, four dice a player while they are in play."""
-    cdef int n = s.nplayers, t, k, i, q, p, v, total
+    cdef int n = s.nplayers, t, k, i, q, p, v, total, ep = effective_phase(s)
     cdef uint32_t seen
     cdef const RPGroup *g
     for p in range(RP_MAXP):
@@ -1654,7 +1679,7 @@ cdef inline const char *check_dice(const RPState *s, int ep) noexcept nogil:
     return NULL
 
 
-cdef inline const char *check_activation(const RPState *s) noexcept nogil:
+cdef inline const char *check_activation_card(const RPState *s) noexcept nogil:
     """The card being activated, its return phase and its own counters."""
     cdef int ph = s.phase, n = s.nplayers, c = s.card, ab, ctx
     if c >= RP_NSENATE or not ((S_GAME[n][s.intrigue] >> c) & 1):
@@ -1716,39 +1741,11 @@ cdef inline const char *check_activation(const RPState *s) noexcept nogil:
     return NULL
 
 
-cdef const char *rp_validate(const void *vs) noexcept nogil:
-    """NULL when every field is in range and the zones, dice, tracks and phase agree."""
-    cdef const RPState *s = <const RPState *>vs
-    cdef int n = s.nplayers, p, t, k, i, ph = s.phase, ep
-    cdef uint32_t seen
-    cdef bint in_act
-    cdef const char *msg
-    cdef int32_t buf[RP_MAXLEGAL]
-    if n < RP_MINP or n > RP_MAXP:
-        return "nplayers must be 2, 3 or 4"
-    if s.intrigue > RP_INTRIGUE_ALL:
-        return "intrigue mask out of range"
-    if s.round < 1 or s.round > ROUNDS:
-        return "round out of range"
-    if ph > PH_OVER:
-        return "unknown phase"
-    if s.actor >= n:
-        return "actor out of range"
-    in_act = ability_phase(ph)
-    if in_act:
-        if s.ret != PH_TRIBUNUS and s.ret != PH_PLACE and s.ret != PH_AFTER and s.ret != PH_FORUM \
-                and s.ret != PH_SHOW:
-            return "activation return phase out of range"
-        ep = s.ret
-    else:
-        ep = ph
-    msg = check_cards(s)
-    if msg != NULL:
-        return msg
-    msg = check_decks(s, ROW_SIZE[n])
-    if msg != NULL:
-        return msg
-    if ph != PH_OVER and ep >= PH_FORUM and not SCORING_ROUND[s.round]:
+cdef inline const char *check_counters(const RPState *s) noexcept nogil:
+    """Scoring only in scoring rounds; VP, bonuses, Tribunus changes and forum tracks in
+    range, Tribunus changes only in phase 1."""
+    cdef int n = s.nplayers, p, i, ep = effective_phase(s)
+    if s.phase != PH_OVER and ep >= PH_FORUM and not SCORING_ROUND[s.round]:
         return "scoring outside a scoring round"
     for p in range(n):
         if s.vp_forum[p] > MAX_VP or s.vp_arena[p] > MAX_VP or s.mil_bonus[p] > MAX_BONUS \
@@ -1763,8 +1760,14 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
         for p in range(n):
             if s.adj[p]:
                 return "Tribunus change outside phase 1"
-    # turn order: a permutation (the previous round's in phase 1)
-    seen = 0
+    return NULL
+
+
+cdef inline const char *check_order(const RPState *s) noexcept nogil:
+    """The turn order is a permutation (the previous round's in phase 1); the new order
+    exists only while a round-1 tie waits (order_step copies all slots)."""
+    cdef int n = s.nplayers, i
+    cdef uint32_t seen = 0
     for i in range(RP_MAXP):
         if i < n:
             if s.order[i] >= n or (seen >> s.order[i]) & 1:
@@ -1772,10 +1775,9 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
             seen |= 1u << s.order[i]
         elif s.order[i] != RP_NONE:
             return "turn order lists an unused seat"
-    # the new order exists only while a round-1 tie waits (order_step copies all slots)
-    if s.nord_n >= n or (ph != PH_ORDER and s.nord_n):
+    if s.nord_n >= n or (s.phase != PH_ORDER and s.nord_n):
         return "new turn order out of step"
-    if ph == PH_ORDER and (s.round != 1 or order_candidates(s, &seen) < 2):
+    if s.phase == PH_ORDER and (s.round != 1 or order_candidates(s, &seen) < 2):
         return "turn-order chance without a round-1 tie"
     seen = 0
     for i in range(RP_MAXP):
@@ -1785,9 +1787,12 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
             seen |= 1u << s.nord[i]
         elif s.nord[i] != RP_NONE:
             return "new turn order slot set beyond its length"
-    msg = check_dice(s, ep)
-    if msg != NULL:
-        return msg
+    return NULL
+
+
+cdef inline const char *check_steps(const RPState *s) noexcept nogil:
+    """The roll step, the seat in order of phases 1 and 4, and the forum track."""
+    cdef int n = s.nplayers, ep = effective_phase(s)
     if ep == PH_ROLL and s.step >= RP_DICE * n:
         return "roll step out of range"
     if ep == PH_TRIBUNUS or ep == PH_FORUM or ep == PH_SHOW:
@@ -1797,6 +1802,13 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
         return "step set outside phases 1 and 4"
     if (ep == PH_FORUM and s.ftrack >= RP_NRES) or (ep != PH_FORUM and s.ftrack):
         return "forum track out of range"
+    return NULL
+
+
+cdef inline const char *check_shows(const RPState *s) noexcept nogil:
+    """Shows only in the show phase, each of three cards or more once its turn is over
+    (or able to reach three), and the show bonus only there."""
+    cdef int n = s.nplayers, p, i, k, ep = effective_phase(s)
     for p in range(n):
         if s.a_show[p] and ep != PH_SHOW:
             return "a show outside the show phase"
@@ -1812,13 +1824,25 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
                 return "a show that cannot reach three cards"
     if s.greko & ~((1 << n) - 1) or (s.greko and ep != PH_SHOW):
         return "show bonus out of place"
+    return NULL
+
+
+cdef inline const char *check_turns(const RPState *s) noexcept nogil:
+    """Placement turns and the Consul flag only in phase 2."""
+    cdef int n = s.nplayers, ep = effective_phase(s)
     if ep == PH_PLACE or ep == PH_AFTER:
         if s.turn >= RP_DICE * n or s.actor != s.order[s.turn % n]:
             return "placement turn out of step"
     elif s.turn:
         return "turn set outside phase 2"
-    if s.consul > 1 or (s.consul and ph != PH_PLACE):
+    if s.consul > 1 or (s.consul and s.phase != PH_PLACE):
         return "Consul flag out of place"
+    return NULL
+
+
+cdef inline const char *check_resolution(const RPState *s) noexcept nogil:
+    """The section being resolved and its counters, only in phase 3."""
+    cdef int ph = s.phase, t
     if PH_MILITARY <= ph <= PH_DRAW:
         t = T_MILITARY if ph == PH_MILITARY else T_SENATE if ph == PH_SENATE else T_MARKET
         if s.rpos >= rp_ngroups(s, t) or s.actor != s.tord[t][s.rpos]:
@@ -1835,20 +1859,64 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
         return "resolution counters set outside phase 3"
     if ph != PH_SENATE and s.picks:
         return "Senate picks set outside the Senate resolution"
-    if in_act:
-        msg = check_activation(s)
-        if msg != NULL:
-            return msg
-    elif s.card != RP_NONE or s.prov_left or s.prov_first != RP_NONE or s.target != RP_NONE \
+    return NULL
+
+
+cdef inline const char *check_activation(const RPState *s) noexcept nogil:
+    """An activation's fields are sound, and all clear when there is none."""
+    if ability_phase(s.phase):
+        return check_activation_card(s)
+    if s.card != RP_NONE or s.prov_left or s.prov_first != RP_NONE or s.target != RP_NONE \
             or s.marks or s.mark_floor or s.passes or s.optional or s.die or s.rr_pos != RP_NONE \
             or s.ret:
         return "activation fields set with no activation"
+    return NULL
+
+
+cdef inline const char *check_padding(const RPState *s) noexcept nogil:
     if s.pad[0] or s.pad[1]:
         return "padding is not zero"
-    # every live state offers something to do
-    if ph != PH_OVER and rp_legal(vs, buf) == 0:
+    return NULL
+
+
+cdef inline const char *check_live(const RPState *s) noexcept nogil:
+    """Every live state offers something to do."""
+    cdef int32_t buf[RP_MAXLEGAL]
+    if s.phase != PH_OVER and rp_legal(s, buf) == 0:
         return "no legal action in a live state"
     return NULL
+
+
+cdef const char *rp_validate(const void *vs) noexcept nogil:
+    """NULL when every field is in range and the zones, dice, tracks and phase agree; else
+    the first failing check's message (each check may rely on those before it)."""
+    cdef const RPState *s = <const RPState *>vs
+    cdef const char *msg = check_header(s)
+    if msg == NULL:
+        msg = check_cards(s)
+    if msg == NULL:
+        msg = check_decks(s)
+    if msg == NULL:
+        msg = check_counters(s)
+    if msg == NULL:
+        msg = check_order(s)
+    if msg == NULL:
+        msg = check_dice(s)
+    if msg == NULL:
+        msg = check_steps(s)
+    if msg == NULL:
+        msg = check_shows(s)
+    if msg == NULL:
+        msg = check_turns(s)
+    if msg == NULL:
+        msg = check_resolution(s)
+    if msg == NULL:
+        msg = check_activation(s)
+    if msg == NULL:
+        msg = check_padding(s)
+    if msg == NULL:
+        msg = check_live(s)
+    return msg
 
 
 # =======================================================================================
