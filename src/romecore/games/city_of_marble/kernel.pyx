@@ -1124,39 +1124,31 @@ cdef uint32_t cm_observe_action(const void *vs, int observer, int32_t a) noexcep
 # =======================================================================================
 # Validation: cm_validate as a sequence of named checks on a struct from outside
 
-cdef const char *cm_validate(const void *vs) noexcept nogil:
-    """NULL when every field is in range and the board, pieces, caches and phase agree."""
-    cdef const CMState *s = <const CMState *>vs
-    cdef CMState r
-    cdef int n = s.nplayers, p, c, i, j, k, a, v, d, w, loc, ph, cnt, total, site, t1, t2, st
-    cdef uint64_t tiles[CM_TRIW]
-    cdef uint64_t seen[CM_TRIW]
-    cdef uint64_t verts[CM_VERTW]
-    cdef uint64_t on_tile[CM_PLW]
-    cdef int32_t buf[CM_MAXLEGAL]
-    cdef int owned[CM_MAXP]
-    cdef int pts[CM_MAXP]
-    cdef int fountains = 0, empty_sites = 0, bridges_taken = 0, covered_bridges = 0
-    cdef uint64_t rem
-    cdef bint touched
-    cdef const uint8_t *raw = <const uint8_t *>vs
+cdef const char *check_header(const CMState *s) noexcept nogil:
+    """Players, padding, phase, the seats to move and the hills."""
+    cdef int n = s.nplayers
+    cdef const uint8_t *raw = <const uint8_t *>s
     cdef size_t used = <size_t>(<const uint8_t *>&s.site[0] - raw) + sizeof(s.site), b
     if n < 2 or n > CM_MAXP:
         return "nplayers must be 2, 3 or 4"
     for b in range(used, sizeof(CMState)):
         if raw[b]:
             return "padding bytes are not zero"     # states compare bytewise
-    ph = s.phase
-    if ph > PH_OVER:
+    if s.phase > PH_OVER:
         return "unknown phase"
     if s.actor >= n or s.turn_player >= n:
         return "actor or turn player out of range"
     if s.hills >= (1 << CM_NHILLS) or rc_popcount32(s.hills) != s.hills_drawn:
         return "hills do not match hills_drawn"
-    if (ph == PH_HILLS) != (s.hills_drawn < N_HILLS_IN_PLAY):
+    if (s.phase == PH_HILLS) != (s.hills_drawn < N_HILLS_IN_PLAY):
         return "hills drawn out of step with the phase"
-    # unused seats hold nothing
-    for p in range(n, CM_MAXP):
+    return NULL
+
+
+cdef const char *check_unused_seats(const CMState *s) noexcept nogil:
+    """Seats past nplayers hold nothing."""
+    cdef int p, j, c, v
+    for p in range(s.nplayers, CM_MAXP):
         for j in range(CM_NMAG):
             if s.mag[p][j]:
                 return "an unused seat holds a magistrate"
@@ -1168,7 +1160,15 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
                 return "an unused seat holds bridges"
         if s.coins[p] or s.points[p]:
             return "an unused seat holds coins or points"
-    # tiles on the board
+    return NULL
+
+
+cdef const char *check_tiles(const CMState *s) noexcept nogil:
+    """Tiles lie on board placements, one colour each, without overlap, off the hills."""
+    cdef uint64_t tiles[CM_TRIW]
+    cdef uint64_t seen[CM_TRIW]
+    cdef uint64_t rem
+    cdef int c, w, k, t1, t2, i
     memset(seen, 0, sizeof(seen))
     for c in range(CM_NCOL):
         for w in range(CM_TRIW):
@@ -1201,20 +1201,37 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     for i in range(NSITES):
         if hill_chosen(s, i) and site_tri_bits(tiles, i):
             return "tile on a hill"
-    # caches
-    memcpy(&r, s, sizeof(CMState))
-    if r.aq_started >= (1 << CM_NAQ):
+    return NULL
+
+
+cdef const char *check_aqueduct_ranges(const CMState *s) noexcept nogil:
+    """The aqueduct fields index within their tables (before the caches are rebuilt)."""
+    cdef int a, i
+    if s.aq_started >= (1 << CM_NAQ):
         return "aq_started out of range"
     for a in range(CM_NAQ):
-        if r.aq_len[a] > CM_AQMAX:
+        if s.aq_len[a] > CM_AQMAX:
             return "aqueduct too long"
         for i in range(CM_AQMAX + 1):
-            if r.aq_path[a][i] >= NVERTS:
+            if s.aq_path[a][i] >= NVERTS:
                 return "aqueduct vertex out of range"
-    cm_rebuild_caches(&r)
+    return NULL
+
+
+cdef const char *check_board_caches(const CMState *s, const CMState *r) noexcept nogil:
+    """blocked and legal_pl as rebuilt (r) from the tiles and hills."""
     if memcmp(r.blocked, s.blocked, sizeof(r.blocked)) or memcmp(r.legal_pl, s.legal_pl, sizeof(r.legal_pl)):
         return "board caches do not match the tiles"
-    # aqueducts
+    return NULL
+
+
+cdef const char *check_aqueducts(const CMState *s) noexcept nogil:
+    """Each started aqueduct is a path of tile edges from its water source, apart from the
+    others; an aqueduct not started is all zero."""
+    cdef uint64_t tiles[CM_TRIW]
+    cdef uint64_t verts[CM_VERTW]
+    cdef int a, i, v, d
+    tile_mask(s, tiles)
     memset(verts, 0, sizeof(verts))
     for a in range(CM_NAQ):
         if not (s.aq_started >> a) & 1:
@@ -1247,9 +1264,22 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
                 return "aqueduct piece not on a tile edge"
             if VE_PL[v][d] != CM_NO_PL and tb(s.placed, VE_PL[v][d]):
                 return "aqueduct piece on a tile's diagonal"
+    return NULL
+
+
+cdef const char *check_aqueduct_caches(const CMState *s, const CMState *r) noexcept nogil:
+    """aq_verts and aq_sites as rebuilt (r) from the paths."""
     if memcmp(r.aq_verts, s.aq_verts, sizeof(r.aq_verts)) or r.aq_sites != s.aq_sites:
         return "aqueduct caches do not match the paths"
-    # sites
+    return NULL
+
+
+cdef const char *check_sites(const CMState *s) noexcept nogil:
+    """Only completed sites are resolved (or pending), each as its size and the fountains
+    allow; the score track counts the buildings."""
+    cdef int owned[CM_MAXP]
+    cdef int pts[CM_MAXP]
+    cdef int fountains = 0, empty_sites = 0, i, st, p, c
     memset(owned, 0, sizeof(owned))
     memset(pts, 0, sizeof(pts))
     for i in range(CM_MAXSITES):
@@ -1274,7 +1304,7 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
         elif st < SITE_FOUNTAIN:
             p = (st - SITE_BUILDING) >> 2
             c = (st - SITE_BUILDING) & 3
-            if p >= n:
+            if p >= s.nplayers:
                 return "building owner out of range"
             if SIZE_COLOUR[cm_site_size(s, i)] != c:
                 return "building does not match the site's size"
@@ -1284,14 +1314,20 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
         return "too many fountains"
     if empty_sites and fountains < N_FOUNTAINS:
         return "a site left empty while fountains remain"
-    for p in range(n):
+    for p in range(s.nplayers):
         if owned[p] > N_CUBES:
             return "more buildings than cubes"
         if s.points[p] != pts[p]:
             return "score track does not match the buildings"
-    # magistrates
+    return NULL
+
+
+cdef const char *check_magistrates(const CMState *s) noexcept nogil:
+    """Locations ascending, each a held tile (one magistrate a tile), a space or the centre."""
+    cdef uint64_t on_tile[CM_PLW]
+    cdef int p, j, loc
     memset(on_tile, 0, sizeof(on_tile))
-    for p in range(n):
+    for p in range(s.nplayers):
         for j in range(CM_NMAG):
             loc = s.mag[p][j]
             if j and loc < s.mag[p][j - 1]:
@@ -1304,13 +1340,22 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
                 tset(on_tile, loc)
             elif not (LOC_IMPERIUM <= loc <= LOC_TREASURY or loc == LOC_CENTRE):
                 return "magistrate location out of range"
-    # supplies
+    return NULL
+
+
+cdef const char *check_supplies(const CMState *s) noexcept nogil:
+    """Tiles, Imperium tiles, coins and bridge tiles are conserved; the aqueducts started
+    are those whose water source a tile touches."""
+    cdef uint64_t tiles[CM_TRIW]
+    cdef int c, k, w, p, v, a, total, bridges_taken = 0, covered_bridges = 0
+    cdef bint touched
+    tile_mask(s, tiles)
     for c in range(CM_NCOL):
         k = 0
         for w in range(CM_TRIW):
             k += rc_popcount64(s.tri[c][w])
         total = s.stack[c] + s.pending[c] + k // 2
-        for p in range(n):
+        for p in range(s.nplayers):
             total += s.centre[p][c]
         if total != COL_TILES[c]:
             return "Neighborhood tiles are not conserved"
@@ -1321,8 +1366,9 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     for v in range(1, CM_NBVAL + 1):
         if cm_bridge_pool(s, v) < 0:
             return "too many bridge tiles of one value"
-    for p in range(n):
-        bridges_taken += s.bridges[p][0] + s.bridges[p][1] + s.bridges[p][2] + s.bridges[p][3]
+    for p in range(s.nplayers):
+        for v in range(CM_NBVAL):
+            bridges_taken += s.bridges[p][v]
     for w in range(CM_TRIW):
         covered_bridges += rc_popcount64(tiles[w] & BRIDGE_MASK[w])
     if bridges_taken + s.pend_bridges != covered_bridges:
@@ -1334,8 +1380,14 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
                 touched = True
         if (<int>touched) != (((s.aq_started | s.aq_todo) >> a) & 1):
             return "aqueducts started do not match the tiles at the water sources"
-    # turn and phase
-    if s.final_left > n:
+    return NULL
+
+
+cdef const char *check_turn(const CMState *s) noexcept nogil:
+    """The final round, the actions left and the player to move fit the phase."""
+    cdef uint64_t tiles[CM_TRIW]
+    cdef int ph = s.phase, c
+    if s.final_left > s.nplayers:
         return "final_left out of range"
     if s.final_left and empty_stacks(s) < N_FINAL_EMPTY:
         return "final round without three empty stacks"
@@ -1348,6 +1400,7 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
         if s.actions_left > N_ACTIONS or (s.final_left and s.actions_left > 1):
             return "actions_left out of range"
     if ph == PH_HILLS:
+        tile_mask(s, tiles)
         if any_bits(tiles, CM_TRIW) or s.aq_started:
             return "tiles on the board before the hills are revealed"
     for c in range(CM_NCOL):
@@ -1355,10 +1408,15 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
             return "drawn tiles outside a turn"
     if ph != PH_SEND and s.actor != s.turn_player:
         return "actor is not the turn player"
+    return NULL
+
+
+cdef const char *check_tile_play(const CMState *s) noexcept nogil:
+    """The tile being played (colour, magistrate, site) is held and may go somewhere."""
+    cdef int ph = s.phase, p = s.turn_player
     if ph != PH_SITE and ph != PH_TILE and (s.sel_colour or s.sel_mag or s.sel_site):
         return "tile selection outside a tile play"
     if ph == PH_SITE or ph == PH_TILE:
-        p = s.turn_player
         if s.sel_colour >= CM_NCOL or s.sel_mag > 1 or not s.centre[p][s.sel_colour]:
             return "selected tile not held"
         if s.sel_mag and s.mag[p][CM_NMAG - 1] != LOC_CENTRE:
@@ -1367,6 +1425,13 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
             return "site selected too early"
         if ph == PH_TILE and (s.sel_site >= NSITES or not site_pl_bits(s.legal_pl, s.sel_site)):
             return "selected site has no legal tile"
+    return NULL
+
+
+cdef const char *check_resolution(const CMState *s) noexcept nogil:
+    """The resolution of a placed tile (bridges, aqueduct starts, completed sites, the
+    Imperium step) is in its own phase and consistent."""
+    cdef int ph = s.phase, i
     if s.pend_bridges > 2 or (s.pend_bridges and ph != PH_BRIDGE):
         return "pending bridges outside the bridge step"
     if ph == PH_BRIDGE and not s.pend_bridges:
@@ -1400,11 +1465,18 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
     if ph == PH_SEND:
         if s.res_site >= NSITES or not (SITE_BUILDING <= s.site[s.res_site] <= SITE_FOUNTAIN):
             return "Imperium step on a site with nothing built"
-        if s.res_seat >= n or s.actor != (s.turn_player + s.res_seat) % n \
+        if s.res_seat >= s.nplayers or s.actor != (s.turn_player + s.res_seat) % s.nplayers \
                 or not mags_in_site(s, s.actor, s.res_site):
             return "Imperium step for a player with no magistrate there"
     elif s.res_site or s.res_seat:
         return "Imperium step fields outside the step"
+    return NULL
+
+
+cdef const char *check_progress(const CMState *s) noexcept nogil:
+    """A live state has a real choice in its phase; a finished one has three empty stacks."""
+    cdef int32_t buf[CM_MAXLEGAL]
+    cdef int ph = s.phase
     if ph == PH_EXTRA and (s.actions_left or s.final_left or not holds_imperium(s, s.turn_player)
                           or not cm_menu_any(s)):
         return "extra-action step without Imperium or anything to do"
@@ -1416,9 +1488,59 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
         return "tile play with no legal placement"
     if ph == PH_OVER and empty_stacks(s) < N_FINAL_EMPTY:
         return "game over without three empty stacks"
-    if ph != PH_OVER and cm_legal(vs, buf) == 0:
+    if ph != PH_OVER and cm_legal(s, buf) == 0:
         return "no legal action in a live state"
     return NULL
+
+
+cdef const char *cm_validate(const void *vs) noexcept nogil:
+    """NULL when every field is in range and the board, pieces, caches and phase agree;
+    else the first fault, check by check (each check may rely on those before it)."""
+    cdef const CMState *s = <const CMState *>vs
+    cdef CMState r
+    cdef const char *msg
+    msg = check_header(s)
+    if msg != NULL:
+        return msg
+    msg = check_unused_seats(s)
+    if msg != NULL:
+        return msg
+    msg = check_tiles(s)
+    if msg != NULL:
+        return msg
+    msg = check_aqueduct_ranges(s)
+    if msg != NULL:
+        return msg
+    memcpy(&r, s, sizeof(CMState))
+    cm_rebuild_caches(&r)
+    msg = check_board_caches(s, &r)
+    if msg != NULL:
+        return msg
+    msg = check_aqueducts(s)
+    if msg != NULL:
+        return msg
+    msg = check_aqueduct_caches(s, &r)
+    if msg != NULL:
+        return msg
+    msg = check_sites(s)
+    if msg != NULL:
+        return msg
+    msg = check_magistrates(s)
+    if msg != NULL:
+        return msg
+    msg = check_supplies(s)
+    if msg != NULL:
+        return msg
+    msg = check_turn(s)
+    if msg != NULL:
+        return msg
+    msg = check_tile_play(s)
+    if msg != NULL:
+        return msg
+    msg = check_resolution(s)
+    if msg != NULL:
+        return msg
+    return check_progress(s)
 
 
 # =======================================================================================
