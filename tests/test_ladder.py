@@ -7,6 +7,8 @@ import itertools
 import json
 import math
 import random
+import subprocess
+import sys
 import warnings
 from collections import Counter
 
@@ -154,6 +156,7 @@ def test_with_budget_gives_every_search_agent_the_same_budget():
 def _ladder(tmp_path, *extra):
     args = ["ladder", GAME, "-a", "random", "-a", "greedy", "-a", "mcts:simulations=5",
             "--backend", "inline", "--no-progress", "--out", str(tmp_path / "ladder.md"), *extra]
+    tmp_path.mkdir(exist_ok=True)
     return CliRunner().invoke(main, args, catch_exceptions=False)
 
 
@@ -203,12 +206,8 @@ def test_resume_does_not_double_count(tmp_path):
     assert again.exit_code == 1 and "--resume" in again.output  # refuses to clobber
     same = json.loads(_ladder(tmp_path, "-g", "2", "--resume", "--json").stdout)
     assert same["games_this_run"] == 0 and same["games_played"] == 6
-    timing = {"elapsed", "games_this_run", "ms_per_move"}
-
-    def untimed(d):
-        return {k: [untimed(r) for r in v] if k == "rows" else v
-                for k, v in d.items() if k not in timing}
-    assert untimed(same) == untimed(first)  # the same table, no game counted twice
+    first["games_this_run"] = 0
+    assert _untimed(same) == _untimed(first)  # the same table, no game counted twice
     more = json.loads(_ladder(tmp_path, "-g", "4", "--resume", "--json").stdout)
     assert more["games_this_run"] == 6 and more["games_played"] == 12
     assert all(row["games"] == 8 for row in more["rows"])
@@ -242,3 +241,26 @@ def test_more_players_and_bootstrap_intervals(tmp_path):
     for row in data["rows"]:
         assert row["rating_low"] - 1e-9 <= row["rating"] <= row["rating_high"] + 1e-9
     assert abs(ELO * math.log(10) - 400) < 1e-9
+
+
+def _untimed(d):
+    """A ladder's JSON without what depends on timing or on where it ran."""
+    skip = {"elapsed", "ms_per_move", "backend", "games_dir"}
+    return {k: [_untimed(r) for r in v] if k == "rows" else v for k, v in d.items() if k not in skip}
+
+
+def test_pool_and_ray_play_the_inline_ladder(tmp_path):
+    """The same seed gives the same games and table on the local pool and on Ray as in
+    this process (Ray through a subprocess, one start; skipped without Ray)."""
+    inline = json.loads(_ladder(tmp_path / "inline", "-g", "2", "--json").stdout)
+    pooled = _ladder(tmp_path / "pool", "-g", "2", "--json", "--backend", "local", "-w", "2")  # the last --backend wins
+    assert pooled.exit_code == 0, pooled.output
+    assert _untimed(json.loads(pooled.stdout)) == _untimed(inline)
+    pytest.importorskip("ray")
+    args = [sys.executable, "-W", "ignore", "-c", "from romecore.cli import main; main()",
+            "ladder", GAME, "-a", "random", "-a", "greedy", "-a", "mcts:simulations=5", "-g", "2",
+            "--backend", "ray", "-w", "2", "--no-progress", "--json",
+            "--games-dir", str(tmp_path / "ray")]
+    res = subprocess.run(args, capture_output=True, text=True, timeout=240)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert _untimed(json.loads(res.stdout)) == _untimed(inline)
