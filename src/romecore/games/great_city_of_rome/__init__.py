@@ -2,22 +2,28 @@
 
 Game id ``great_city_of_rome``; option ``players`` (2, 3 or 4; default 4).
 
-Actions (ids are fixed; names come from ``state.action_to_string``)
+Actions (ids are fixed; names come from ``state.action_to_string``): consecutive blocks,
+each named by its first id's constant in the kernel (``kernel.ACTION_BLOCKS``); a test
+checks this table against them.
 
-====================  =======================================================================
-``0-63``              build the chosen building at cell ``row * 8 + col``
-``64 + type``         choose the building of that type to build (then a cell)
-``94``                produce
-``95``                end the turn
-``96-99``             take offer card 1-4 (offer cards in card-id order)
-``100-104``           put the emissary on strip space 1-5 (1 is next to the emperor)
-``105-108``           keep this card in the set-up draft
-``109-111``           School: draw from deck II, III or IV
-``112-116``           keep this School draw
-``117-121``           put this card under the deck next
-``122 + type``        chance: a card of this type is drawn
-``152-157``           chance: this strip comes up next
-====================  =======================================================================
+=============  =================  ===========================================================
+ids            block              meaning
+=============  =================  ===========================================================
+``0-63``       ``A_PLACE``        build the chosen building at cell ``row * 8 + col``
+``64-93``      ``A_BUILD``        ``64 + type``: choose the building of that type to build
+``94``         ``A_PRODUCE``      produce
+``95``         ``A_END``          end the turn
+``96-99``      ``A_TAKE``         take offer card 1-4 (offer cards in card-id order)
+``100-104``    ``A_EMISSARY``     put the emissary on strip space 1-5 (1 is next to the emperor)
+``105-108``    ``A_DRAFT``        keep this card in the set-up draft
+``109-111``    ``A_SCHOOL_DECK``  School: draw from deck II, III or IV
+``112-116``    ``A_KEEP``         keep this School draw
+``117-121``    ``A_BOTTOM``       put this card under the deck next
+``122-151``    ``CH_CARD``        ``122 + type``: chance, a card of this type is drawn
+``152-157``    ``CH_STRIP``       chance: this strip comes up next
+=============  =================  ===========================================================
+
+158 action ids in all (``NUM_ACTIONS``).
 
 Types are positions in ``data.TYPES``.  Paying is automatic: strip bricks, then brick
 tokens, then 2 coins a brick (cogs: strip, then 1 coin).

@@ -3,3 +3,6 @@
 kernel_capsule: object
 STATE_SIZE: int
 NUM_ACTIONS: int
+MAX_LEGAL: int
+MAX_GAME_LENGTH: int
+ACTION_BLOCKS: dict[str, int]

@@ -1692,3 +1692,12 @@ GC_KERNEL.validate = gc_validate
 kernel_capsule = rc_kernel_capsule(&GC_KERNEL)
 STATE_SIZE = sizeof(GCState)
 NUM_ACTIONS = GC_NUM_ACTIONS
+MAX_LEGAL = GC_MAXLEGAL
+MAX_GAME_LENGTH = GC_MAX_GAME_LENGTH
+# the first id of each action block, in id order (the package docstring's table)
+ACTION_BLOCKS = {
+    "A_PLACE": A_PLACE, "A_BUILD": A_BUILD, "A_PRODUCE": A_PRODUCE, "A_END": A_END,
+    "A_TAKE": A_TAKE, "A_EMISSARY": A_EMISSARY, "A_DRAFT": A_DRAFT,
+    "A_SCHOOL_DECK": A_SCHOOL_DECK, "A_KEEP": A_KEEP, "A_BOTTOM": A_BOTTOM,
+    "CH_CARD": CH_CARD, "CH_STRIP": CH_STRIP,
+}
