@@ -8,8 +8,8 @@ from libc.string cimport memset
 from romecore.core.state cimport State, Game
 from romecore.games.glory_to_rome.kernel cimport *
 
-from reprlib import repr as _repr
-
+from romecore.core.dictread import (fail, read_bool, read_dict, read_int, read_list, read_name,
+                                    show)
 from romecore.errors import SerializationError
 from romecore.games.glory_to_rome import data as _data
 
@@ -39,65 +39,34 @@ def _a(word):
     return ("an " if word[0] in "AEIOU" else "a ") + word
 
 
-def _show(x):
-    """A short, always printable view of a value from a dict (for error messages)."""
-    return _repr(x) if type(x) is str else f"a {type(x).__name__}"
-
-
-# Dict readers: each checks the type (and an int its range) before the value is used.
-def _bad(what):
-    raise SerializationError(f"bad glory_to_rome state dict: {what}")
-
-
-def _dict(d, key):
+def _opt_dict(d, key):
+    """The dict at ``key`` ({} when absent or None)."""
     v = d.get(key)
-    if v is None:
-        return {}
-    if not isinstance(v, dict):
-        _bad(f"{key} must be a dict, got {type(v).__name__}")
-    return v
+    return {} if v is None else read_dict(v, key)
 
 
-def _list(d, key):
+def _opt_list(d, key, int max_len):
+    """The list at ``key`` ([] when absent or None)."""
     v = d.get(key)
-    if v is None:
-        return []
-    if not isinstance(v, (list, tuple)):
-        _bad(f"{key} must be a list, got {type(v).__name__}")
-    return v
+    return [] if v is None else read_list(v, key, max_len)
 
 
-def _ival(x, name, lo=0, hi=255):
-    if type(x) is not int:
-        _bad(f"{name} must be an int in {lo}..{hi}, got {type(x).__name__}")
-    if not lo <= x <= hi:
-        _bad(f"{name} out of range {lo}..{hi}" + (f": {x}" if -1000 < x < 1000 else ""))
-    return x
-
-
-def _flag(d, key):
-    v = d.get(key, False)
-    if type(v) is not bool:
-        _bad(f"{key} must be a bool, got {type(v).__name__}")
-    return v
-
-
-def _seat_mask(d, key, int n):
-    """A list of seats 0..n-1 as a bit mask."""
+def _seat_mask(x, what, int n):
+    """A list of seats 0..n-1 as a bit mask (a seat listed twice is one seat)."""
     m = 0
-    for q in _list(d, key):
-        m |= 1 << _ival(q, key, 0, n - 1)
+    for q in read_list(x, what, GR_U8_MAX):
+        m |= 1 << read_int(q, what, 0, n - 1)
     return m
 
 
-def _name_index(x, names, what):
+def _name_or_index(x, names, what):
     """The index of a name in `names` (an int index also works)."""
-    if type(x) is str and x in names:
-        return names.index(x)
-    return _ival(x, what, 0, len(names) - 1)
+    if type(x) is int:
+        return read_int(x, what, 0, len(names) - 1)
+    return read_name(x, names, what)
 
 
-def _material_id(x):
+def _material_id(x, what):
     """A material by id, material name or role name."""
     if type(x) is str:
         if x in _data.MATERIAL_ID:
@@ -106,19 +75,252 @@ def _material_id(x):
             return _data.ROLE_ID[x]
     elif type(x) is int and 0 <= x < GR_NMAT:
         return x
-    _bad(f"unknown material or role {_show(x)}")
+    fail(f"{what}: unknown material or role {show(x)}")
 
 
-def _counts(d, key, what):
+def _counts(d, key):
     """{material or role: n} as six counts."""
     out = [0] * GR_NMAT
-    for k, v in _dict(d, key).items():
-        out[_material_id(k)] = _ival(v, what)
+    for k, v in _opt_dict(d, key).items():
+        out[_material_id(k, key)] = read_int(v, key, 0, GR_U8_MAX)
     return out
 
 
 def _player_list(mask, n):
     return [p for p in range(n) if (mask >> p) & 1]
+
+
+# ---------------------------------------------------------------------------------------
+# The dict loader's readers, one per section of the dict (GloryToRomeState._load_dict)
+
+def _card_specs(src, key, int zone, list requests):
+    """Queues the cards listed at ``key`` for ``zone``: ids, or names of a kind."""
+    for spec in _opt_list(src, key, GR_NCARDS):
+        if type(spec) is int:
+            read_int(spec, key + " card id", 0, GR_NCARDS - 1)
+        elif type(spec) is not str:
+            fail(f"{key}: a card is an id or a name, got {show(spec)}")
+        requests.append((zone, spec))
+
+
+def _read_cards(dict d, players, structs):
+    """Every card's zone, {card: zone}: named ids first, then cards named by building,
+    then by material or role, each an unplaced card of that kind."""
+    cdef int p, k
+    requests = []   # (zone, spec)
+    for p, pd in enumerate(players):
+        _card_specs(pd, "hand", Z_HAND + p, requests)
+        _card_specs(pd, "stockpile", Z_STOCK + p, requests)
+        _card_specs(pd, "vault", Z_VAULT + p, requests)
+        _card_specs(pd, "clientele", Z_CLIENT + p, requests)
+        _card_specs(pd, "camp", Z_CAMP + p, requests)
+    _card_specs(d, "pool", Z_POOL, requests)
+    _card_specs(d, "drawn", Z_DRAWN, requests)
+    for k, sd in enumerate(structs):
+        read_dict(sd, "each structure")
+        spec = sd.get("card", sd.get("building"))
+        if type(spec) is int:
+            read_int(spec, "structure card id", 0, GR_NCARDS - 1)
+        elif type(spec) is not str:
+            fail(f"structure {k} names no card")
+        requests.append((Z_FOUND + k, spec))
+        _card_specs(sd, "materials", Z_MAT + k, requests)
+    deck_given = "deck" in d
+    if deck_given:
+        _card_specs(d, "deck", Z_DECK, requests)
+    placed = {}
+    reserved = {spec for _, spec in requests if type(spec) is int}
+
+    def resolve(spec):
+        if type(spec) is int:
+            if spec in placed:
+                fail(f"card {spec} placed twice")
+            return spec
+        if spec in _data.BUILDING_ID:
+            b = _data.BUILDING_ID[spec]
+            ids = [c for c in range(GR_NCARDS) if _CARDS[c] == b]
+        else:
+            m = _material_id(spec, "card")
+            ids = range(GR_PER_MAT * m, GR_PER_MAT * (m + 1))
+        for c in ids:
+            if c not in placed and c not in reserved:
+                return c
+        fail(f"no unplaced {spec} card left")
+
+    order = sorted(range(len(requests)), key=lambda i: (
+        0 if type(requests[i][1]) is int else 1 if requests[i][1] in _data.BUILDING_ID else 2, i))
+    for i in order:
+        zone, spec = requests[i]
+        c = resolve(spec)
+        reserved.discard(c)
+        placed[c] = zone
+    if deck_given and len(placed) != GR_NCARDS:
+        missing = [c for c in range(GR_NCARDS) if c not in placed]
+        fail(f"cards {missing[:8]} are in no zone")
+    return placed
+
+
+cdef int _read_structures(GRState *s, structs, dict placed) except -1:
+    """Each structure's card, owner, site and flags (the cards are placed already)."""
+    cdef int n = s.nplayers, k, c, site
+    s.nstruct = len(structs)
+    for k, sd in enumerate(structs):
+        c = [x for x, z in placed.items() if z == Z_FOUND + k][0]
+        s.st_card[k] = c
+        s.st_owner[k] = read_int(sd.get("owner", 0), "structure owner", 0, n - 1)
+        site = _material_id(sd.get("site", _data.BUILDINGS[_CARDS[c]].material), "structure site")
+        s.st_site[k] = site
+        f = (SF_OUT if read_bool(sd.get("out_of_town", False), "out_of_town") else 0) \
+            | (SF_DONE if read_bool(sd.get("complete", False), "complete") else 0) \
+            | (SF_PUBLIC if read_bool(sd.get("public", False), "public") else 0)
+        if any(placed.get(x) == Z_MAT + k and x // GR_PER_MAT == M_MARBLE for x in placed):
+            f |= SF_MARBLE
+        s.st_flags[k] = f
+        s.st_holder[k] = read_int(sd.get("site_holder", s.st_owner[k]), "site_holder", 0, n - 1)
+    return 0
+
+
+cdef int _read_sites(GRState *s, dict sites) except -1:
+    """Sites left in and out of town (default: all those no structure uses)."""
+    cdef int n = s.nplayers, k, m
+    used_in = [0] * GR_NMAT
+    used_out = [0] * GR_NMAT
+    for k in range(s.nstruct):
+        (used_out if s.st_flags[k] & SF_OUT else used_in)[s.st_site[k]] += 1
+    in_town, out_town = _opt_dict(sites, "in_town"), _opt_dict(sites, "out_of_town")
+    for m in range(GR_NMAT):
+        s.in_town[m] = read_int(in_town.get(MATERIALS[m], n - used_in[m]), "in-town sites",
+                                0, _data.SITES_PER_MATERIAL)
+        s.out_town[m] = read_int(out_town.get(MATERIALS[m], _data.SITES_PER_MATERIAL - n - used_out[m]),
+                                 "out-of-town sites", 0, _data.SITES_PER_MATERIAL)
+    return 0
+
+
+cdef int _read_players(GRState *s, players, dict d) except -1:
+    """Each seat's Jacks, plays this turn, new clients and set-up rank; the Jack pile
+    (default: the Jacks nobody holds or played)."""
+    cdef int n = s.nplayers, p, m, total_jacks = 0
+    for p, pd in enumerate(players):
+        s.jacks[p] = read_int(pd.get("jacks", 0), "jacks", 0, GR_NJACKS)
+        s.jplayed[p] = read_int(pd.get("jacks_played", 0), "jacks_played", 0, GR_NJACKS)
+        s.units[p] = read_int(pd.get("units", 0), "units", 0, GR_U8_MAX)
+        s.setup_rank[p] = read_int(pd.get("setup_rank", 0), "setup_rank", 0, GR_NBUILD - 1)
+        for m, v in enumerate(_counts(pd, "new_clients")):
+            s.fresh[p][m] = v
+        total_jacks += s.jacks[p] + s.jplayed[p]
+    for p in range(len(players), n):
+        s.jacks[p] = 0
+    s.jpile = read_int(d.get("jack_pile", max(0, GR_NJACKS - total_jacks)), "jack_pile", 0, GR_NJACKS)
+    return 0
+
+
+cdef int _read_phase(GRState *s, dict d) except -1:
+    """The phase, the steps taken, the leader and the led role."""
+    s.phase = read_name(d.get("phase", "lead"), PHASES, "phase")
+    s.steps = read_int(d.get("steps", 0), "steps", 0, GR_STEPS_MAX)
+    s.leader = read_int(d.get("leader", 0), "leader", 0, s.nplayers - 1)
+    role = d.get("role")
+    s.role = GR_NONE if role is None else _material_id(role, "role")
+    return 0
+
+
+cdef int _read_turn(GRState *s, dict t) except -1:
+    """The turn's counters, the think and petition in progress, the selected card."""
+    cdef int n = s.nplayers
+    s.follow_i = read_int(t.get("follow_index", 0), "follow_index", 0, n - 1)
+    s.act_i = read_int(t.get("act_index", 0), "act_index", 0, n - 1)
+    s.eot_step = read_int(t.get("eot_step", 0), "eot_step", 0, EOT_ACADEMY)
+    s.eot_i = read_int(t.get("eot_index", 0), "eot_index", 0, n)
+    s.did_craft = _seat_mask(t.get("did_craft", []), "did_craft", n)
+    s.think_ret = _name_or_index(t.get("think_return", "lead"), RETURNS, "think_return")
+    s.think_used = read_bool(t.get("think_used", False), "think_used")
+    s.draw_left = read_int(t.get("draw_left", 0), "draw_left", 0, GR_U8_MAX)
+    pet = _opt_dict(t, "petition")
+    s.pet_mat = _material_id(pet.get("material", 0), "petition material")
+    s.pet_left = read_int(pet.get("left", 0), "petition left", 0, _data.PETITION_CARDS)
+    s.pet_last = read_int(pet.get("last", 0), "petition last", 0, GR_NBUILD - 1)
+    s.last_unit = read_int(t.get("last_unit", 0), "last_unit", 0, A_THINK - 1)
+    sel = _opt_dict(t, "selected")
+    s.sel_card = read_int(sel.get("card", 0), "selected card", 0, GR_NCARDS - 1)
+    s.sel_src = _name_or_index(sel.get("from", "hand"), SOURCES, "selected from")
+    s.xdraw = _name_or_index(t.get("draw", "Fountain"), DRAWS, "draw")
+    s.eot_last = read_int(t.get("eot_last", 0), "eot_last", 0, GR_NMAT - 1)
+    return 0
+
+
+cdef int _read_legionary(GRState *s, dict lg) except -1:
+    """The demands being made and how far they have resolved."""
+    cdef int m
+    for m, v in enumerate(_counts(lg, "demands")):
+        s.dem[m] = v
+    s.leg_stage = read_int(lg.get("stage", 0), "legionary stage", 0, LEG_COLISEUM)
+    s.leg_v = read_int(lg.get("victim_offset", 0), "victim_offset", 0, s.nplayers - 1)
+    s.leg_m = read_int(lg.get("material", 0), "legionary material", 0, GR_NMAT)
+    s.give_left = read_int(lg.get("give_left", 0), "give_left", 0, GR_U8_MAX)
+    for m, v in enumerate(_counts(lg, "coliseum_taken")):
+        s.col_taken[m] = v
+    s.leg_last = read_int(lg.get("last", 0), "last", 0, GR_NBUILD - 1)
+    return 0
+
+
+cdef int _read_setup(GRState *s, dict d) except -1:
+    """The deal so far, the tie-break, and who won by the Forum."""
+    cdef int n = s.nplayers
+    su = _opt_dict(d, "setup")
+    s.setup_i = read_int(su.get("dealt", 0), "setup dealt", 0, GR_U8_MAX)
+    s.tie_mask = _seat_mask(su.get("tie", []), "tie", n)
+    s.tie_dealt = _seat_mask(su.get("tie_dealt", []), "tie_dealt", n)
+    s.forum_win = _seat_mask(d.get("forum_winners", []), "forum_winners", n)
+    return 0
+
+
+cdef int _read_frames(GRState *s, dict d) except -1:
+    """The action frames, bottom first (default: the led role's turn in the act phases)."""
+    cdef int k, r
+    if d.get("frames") is None:
+        frames = ([{"role": ROLES[s.role], "base": True}]
+                  if s.phase in (PH_ACT, PH_ACT_DRAW) and s.role < GR_NMAT else [])
+    else:
+        frames = read_list(d["frames"], "frames", GR_MAXF)
+    for k, fd in enumerate(frames):
+        read_dict(fd, "each frame")
+        r = _name_or_index(fd.get("role", "Laborer"), FRAME_ROLES, "frame role")
+        base = read_bool(fd.get("base", k == 0), "frame base")
+        s.fr_role[k] = r | (FR_BASE if base else 0)
+        s.fr_stage[k] = _name_or_index(fd.get("stage", "main"), STAGES, "frame stage")
+        s.fr_n[k] = read_int(fd.get("n", 0), "frame n", 0, GR_U8_MAX)
+    s.nframes = len(frames)
+    return 0
+
+
+cdef int _read_actor(GRState *s, dict d) except -1:
+    """The player to decide (default: as the phase says)."""
+    cdef int n = s.nplayers
+    if "actor" in d:
+        s.actor = read_int(d["actor"], "actor", 0, n - 1)
+    elif s.phase == PH_LEAD:
+        s.actor = s.leader
+    elif s.phase in (PH_ACT, PH_ACT_DRAW):
+        s.actor = (s.leader + s.act_i) % n
+    elif s.phase in (PH_FOLLOW, PH_PETITION, PH_PALACE):
+        s.actor = (s.leader + s.follow_i) % n
+    return 0
+
+
+cdef int _read_known(GRState *s, dict d) except -1:
+    """Who knows each card where it differs from the zone's default, and the cards
+    revealed as demands (known[] holds the defaults already)."""
+    cdef int c
+    for key, who in _opt_dict(d, "known").items():
+        if type(key) is str and key.isdigit() and len(key) <= 3:
+            key = int(key)
+        c = read_int(key, "known card id", 0, GR_NCARDS - 1)
+        if type(who) is not list and type(who) is not tuple:
+            fail(f"known: card {c} maps to a list of players, got {show(who)}")
+        s.known[c] = _seat_mask(who, "known", s.nplayers)
+    for x in _opt_list(d, "revealed", GR_NCARDS):
+        s.known[read_int(x, "revealed card", 0, GR_NCARDS - 1)] |= KN_REVEALED
+    return 0
 
 
 cdef inline GRState *_st(State st):
@@ -515,206 +717,29 @@ cdef class GloryToRomeState(State):
 
     def _load_dict(self, dict d):
         """Fills the struct (a fresh game before the deal) from a dict; see the module
-        docs.  Cards are ids, or names of a building, material or role (then a card of
-        that kind still unplaced is used: ids first, then buildings, then materials)."""
+        docs.  One reader per section of the dict, in this order: each may use what the
+        ones before it wrote."""
         cdef GRState *s = _st(self)
-        cdef int n = s.nplayers, p, c, k, m
-        requests = []   # (zone, spec)
-
-        def cards(key, zone, src):
-            for spec in _list(src, key):
-                if type(spec) is int:
-                    _ival(spec, "card id", 0, GR_NCARDS - 1)
-                elif type(spec) is not str:
-                    _bad(f"a card is an id or a name, got {type(spec).__name__}")
-                requests.append((zone, spec))
-
-        players = _list(d, "players")
-        if len(players) > n:
-            _bad(f"players must list at most {n} players")
-        for p, pd in enumerate(players):
-            if not isinstance(pd, dict):
-                _bad("each player is a dict")
-            cards("hand", Z_HAND + p, pd)
-            cards("stockpile", Z_STOCK + p, pd)
-            cards("vault", Z_VAULT + p, pd)
-            cards("clientele", Z_CLIENT + p, pd)
-            cards("camp", Z_CAMP + p, pd)
-        cards("pool", Z_POOL, d)
-        cards("drawn", Z_DRAWN, d)
-        structs = _list(d, "structures")
-        if len(structs) > GR_NSLOTS:
-            _bad(f"structures must be a list of at most {GR_NSLOTS}")
-        for k, sd in enumerate(structs):
-            if not isinstance(sd, dict):
-                _bad("each structure is a dict")
-            spec = sd.get("card", sd.get("building"))
-            if type(spec) is int:
-                _ival(spec, "structure card id", 0, GR_NCARDS - 1)
-            elif type(spec) is not str:
-                _bad(f"structure {k} names no card")
-            requests.append((Z_FOUND + k, spec))
-            cards("materials", Z_MAT + k, sd)
-        deck_given = "deck" in d
-        if deck_given:
-            cards("deck", Z_DECK, d)
-
-        placed = {}
-        def resolve(spec):
-            if type(spec) is int:
-                if not 0 <= spec < GR_NCARDS:
-                    _bad(f"card id {spec} out of range")
-                if spec in placed:
-                    _bad(f"card {spec} placed twice")
-                return spec
-            if spec in _data.BUILDING_ID:
-                b = _data.BUILDING_ID[spec]
-                ids = [c for c in range(GR_NCARDS) if _CARDS[c] == b]
-            else:
-                m = _material_id(spec)
-                ids = range(GR_PER_MAT * m, GR_PER_MAT * (m + 1))
-            for c in ids:
-                if c not in placed and c not in reserved:
-                    return c
-            _bad(f"no unplaced {spec} card left")
-
-        reserved = {spec for _, spec in requests if type(spec) is int}
-        order = sorted(range(len(requests)), key=lambda i: (
-            0 if type(requests[i][1]) is int else 1 if requests[i][1] in _data.BUILDING_ID else 2, i))
-        for i in order:
-            zone, spec = requests[i]
-            c = resolve(spec)
-            reserved.discard(c)
-            placed[c] = zone
-        if deck_given and len(placed) != GR_NCARDS:
-            missing = [c for c in range(GR_NCARDS) if c not in placed]
-            _bad(f"cards {missing[:8]} are in no zone")
+        cdef int n = s.nplayers, c
+        players = _opt_list(d, "players", n)
+        for pd in players:
+            read_dict(pd, "each player")
+        structs = _opt_list(d, "structures", GR_NSLOTS)
+        placed = _read_cards(d, players, structs)
         for c in range(GR_NCARDS):
             s.loc[c] = placed.get(c, Z_DECK)
-
-        # structures
-        memset(s.in_town, 0, GR_NMAT)
-        memset(s.out_town, 0, GR_NMAT)
-        used_in = [0] * GR_NMAT
-        used_out = [0] * GR_NMAT
-        s.nstruct = len(structs)
-        for k, sd in enumerate(structs):
-            c = [x for x, z in placed.items() if z == Z_FOUND + k][0]
-            s.st_card[k] = c
-            s.st_owner[k] = _ival(sd.get("owner", 0), "structure owner", 0, n - 1)
-            site = _material_id(sd.get("site", _data.BUILDINGS[_CARDS[c]].material))
-            s.st_site[k] = site
-            out = _flag(sd, "out_of_town")
-            f = (SF_OUT if out else 0) | (SF_DONE if _flag(sd, "complete") else 0) \
-                | (SF_PUBLIC if _flag(sd, "public") else 0)
-            if any(placed.get(x) == Z_MAT + k and x // GR_PER_MAT == M_MARBLE for x in placed):
-                f |= SF_MARBLE
-            s.st_flags[k] = f
-            s.st_holder[k] = _ival(sd.get("site_holder", s.st_owner[k]), "site_holder", 0, n - 1)
-            if out:
-                used_out[site] += 1
-            else:
-                used_in[site] += 1
-        sites = _dict(d, "sites")
-        in_town, out_town = _dict(sites, "in_town"), _dict(sites, "out_of_town")
-        for m in range(GR_NMAT):
-            s.in_town[m] = _ival(in_town.get(MATERIALS[m], n - used_in[m]), "in-town sites", 0, 6)
-            s.out_town[m] = _ival(out_town.get(MATERIALS[m], 6 - n - used_out[m]), "out-of-town sites", 0, 6)
-
-        # players and jacks
-        total_jacks = 0
-        for p, pd in enumerate(players):
-            s.jacks[p] = _ival(pd.get("jacks", 0), "jacks", 0, GR_NJACKS)
-            s.jplayed[p] = _ival(pd.get("jacks_played", 0), "jacks_played", 0, GR_NJACKS)
-            s.units[p] = _ival(pd.get("units", 0), "units")
-            s.setup_rank[p] = _ival(pd.get("setup_rank", 0), "setup_rank", 0, GR_NBUILD - 1)
-            for m, v in enumerate(_counts(pd, "new_clients", "new_clients")):
-                s.fresh[p][m] = v
-            total_jacks += s.jacks[p] + s.jplayed[p]
-        for p in range(len(players), n):
-            s.jacks[p] = 0
-        s.jpile = _ival(d.get("jack_pile", max(0, GR_NJACKS - total_jacks)), "jack_pile", 0, GR_NJACKS)
-
-        # turn
-        phase = d.get("phase", "lead")
-        if type(phase) is not str or phase not in PHASES:
-            _bad(f"unknown phase {_show(phase)} (phases: {', '.join(PHASES)})")
-        s.phase = PHASES.index(phase)
-        s.steps = _ival(d.get("steps", 0), "steps", 0, 65535)
-        s.leader = _ival(d.get("leader", 0), "leader", 0, n - 1)
-        role = d.get("role")
-        s.role = GR_NONE if role is None else _material_id(role)
-        t = _dict(d, "turn")
-        s.follow_i = _ival(t.get("follow_index", 0), "follow_index", 0, n - 1)
-        s.act_i = _ival(t.get("act_index", 0), "act_index", 0, n - 1)
-        s.eot_step = _ival(t.get("eot_step", 0), "eot_step", 0, 3)
-        s.eot_i = _ival(t.get("eot_index", 0), "eot_index", 0, n)
-        s.did_craft = _seat_mask(t, "did_craft", n)
-        s.think_ret = _name_index(t.get("think_return", "lead"), RETURNS, "think_return")
-        s.think_used = _flag(t, "think_used")
-        s.draw_left = _ival(t.get("draw_left", 0), "draw_left")
-        pet = _dict(t, "petition")
-        s.pet_mat = _material_id(pet.get("material", 0))
-        s.pet_left = _ival(pet.get("left", 0), "petition left", 0, _data.PETITION_CARDS)
-        s.pet_last = _ival(pet.get("last", 0), "petition last", 0, GR_NBUILD - 1)
-        s.last_unit = _ival(t.get("last_unit", 0), "last_unit", 0, A_THINK - 1)
-        sel = _dict(t, "selected")
-        s.sel_card = _ival(sel.get("card", 0), "selected card", 0, GR_NCARDS - 1)
-        s.sel_src = _name_index(sel.get("from", "hand"), SOURCES, "selected from")
-        s.xdraw = _name_index(t.get("draw", "Fountain"), DRAWS, "draw")
-        s.eot_last = _ival(t.get("eot_last", 0), "eot_last", 0, GR_NMAT - 1)
-        lg = _dict(d, "legionary")
-        for m, v in enumerate(_counts(lg, "demands", "demands")):
-            s.dem[m] = v
-        s.leg_stage = _ival(lg.get("stage", 0), "legionary stage", 0, 2)
-        s.leg_v = _ival(lg.get("victim_offset", 0), "victim_offset", 0, n - 1)
-        s.leg_m = _ival(lg.get("material", 0), "legionary material", 0, GR_NMAT)
-        s.give_left = _ival(lg.get("give_left", 0), "give_left")
-        for m, v in enumerate(_counts(lg, "coliseum_taken", "coliseum_taken")):
-            s.col_taken[m] = v
-        s.leg_last = _ival(lg.get("last", 0), "last", 0, GR_NBUILD - 1)
-        su = _dict(d, "setup")
-        s.setup_i = _ival(su.get("dealt", 0), "setup dealt")
-        s.tie_mask = _seat_mask(su, "tie", n)
-        s.tie_dealt = _seat_mask(su, "tie_dealt", n)
-        s.forum_win = _seat_mask(d, "forum_winners", n)
-        if d.get("frames") is None:
-            frames = [{"role": ROLES[s.role], "base": True}] if phase in ("act", "act_draw") and s.role < GR_NMAT else []
-        else:
-            frames = _list(d, "frames")
-        if len(frames) > GR_MAXF:
-            _bad("too many frames")
-        for k, fd in enumerate(frames):
-            if not isinstance(fd, dict):
-                _bad("each frame is a dict")
-            r = _name_index(fd.get("role", "Laborer"), FRAME_ROLES, "frame role")
-            base = fd.get("base", k == 0)
-            if type(base) is not bool:
-                _bad("frame base must be a bool")
-            s.fr_role[k] = r | (FR_BASE if base else 0)
-            s.fr_stage[k] = _name_index(fd.get("stage", "main"), STAGES, "frame stage")
-            s.fr_n[k] = _ival(fd.get("n", 0), "frame n")
-        s.nframes = len(frames)
-        if "actor" in d:
-            s.actor = _ival(d["actor"], "actor", 0, n - 1)
-        elif s.phase == PH_LEAD:
-            s.actor = s.leader
-        elif s.phase in (PH_ACT, PH_ACT_DRAW):
-            s.actor = (s.leader + s.act_i) % n
-        elif s.phase in (PH_FOLLOW, PH_PETITION, PH_PALACE):
-            s.actor = (s.leader + s.follow_i) % n
-        # knowledge
+        _read_structures(s, structs, placed)
+        _read_sites(s, _opt_dict(d, "sites"))
+        _read_players(s, players, d)
+        _read_phase(s, d)
+        _read_turn(s, _opt_dict(d, "turn"))
+        _read_legionary(s, _opt_dict(d, "legionary"))
+        _read_setup(s, d)
+        _read_frames(s, d)
+        _read_actor(s, d)
         for c in range(GR_NCARDS):
             s.known[c] = self._default_known(c)
-        for key, who in _dict(d, "known").items():
-            if type(key) is str and key.isdigit() and len(key) <= 3:
-                key = int(key)
-            c = _ival(key, "known card id", 0, GR_NCARDS - 1)
-            if not isinstance(who, (list, tuple)):
-                _bad("known: each card maps to a list of players")
-            s.known[c] = _seat_mask({"known": who}, "known", n)
-        for x in _list(d, "revealed"):
-            s.known[_ival(x, "revealed card", 0, GR_NCARDS - 1)] |= KN_REVEALED
+        _read_known(s, d)
         gr_refresh(s)
 
     # -- observation ----------------------------------------------------------------------
