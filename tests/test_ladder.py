@@ -15,6 +15,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
+import romecore
 from romecore import records
 from romecore.cli import main
 from romecore.errors import InvalidArgumentError
@@ -25,6 +26,7 @@ from romecore.tournament.ladder import (
     match_games,
     matches,
     outcome_of,
+    run_ladder,
     with_budget,
 )
 from romecore.tournament.schedule import lineup
@@ -264,3 +266,29 @@ def test_pool_and_ray_play_the_inline_ladder(tmp_path):
     res = subprocess.run(args, capture_output=True, text=True, timeout=240)
     assert res.returncode == 0, res.stderr[-2000:]
     assert _untimed(json.loads(res.stdout)) == _untimed(inline)
+
+
+def test_a_forfeiting_agent_counts_its_losses_and_rates_below_random(tmp_path):
+    """An agent that raises at its third move every game forfeits them all: losses in the
+    table, marked forfeited, and the fit puts it below random (which beats it every time)."""
+    spec = "faulty:mode=raise,always=true,at=3"
+    r = CliRunner().invoke(main, [
+        "ladder", GAME, "-a", "random", "-a", spec, "-a", "greedy", "-g", "2",
+        "--plugin", "test_tournament_faults", "--backend", "inline", "--no-progress",
+        "--out", str(tmp_path / "f.md"), "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    rows = {row["agent"]: row for row in json.loads(r.stdout)["rows"]}
+    assert rows[spec]["forfeits"] == rows[spec]["games"] == 4 and rows[spec]["wins"] == 0
+    assert rows[spec]["rating"] < rows["random"]["rating"] == 0.0
+    assert "| 0 (4 forfeited) |" in (tmp_path / "f.md").read_text()
+
+
+def test_run_ladder_refuses_bad_arguments(tmp_path):
+    game = romecore.load_game(GAME, players=2)
+    kw = dict(agents=["random", "greedy"], games_dir=str(tmp_path), backend="inline")
+    for bad in (dict(time=0.0), dict(time=0.1, simulations=5), dict(simulations=0),
+                dict(interval="wald"), dict(interval="bootstrap", bootstrap=0),
+                dict(games_per_match=0), dict(agents=["random"])):
+        with pytest.raises(InvalidArgumentError):
+            run_ladder(game, **{**kw, **bad})
+    assert not list(tmp_path.iterdir())  # refused before anything was played

@@ -43,6 +43,8 @@ from romecore.errors import RomecoreError
               "bootstrap over games (no spread where a match's games all ended alike)")
 @click.option("--bootstrap", "samples", type=click.IntRange(10), default=200, show_default=True,
               help="bootstrap resamples")
+@click.option("--plugin", "plugins", multiple=True, metavar="MODULE",
+              help="a module registering extra agents, loaded in every worker (repeatable)")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="show progress")
 @click.option("--json", "as_json", is_flag=True, help="print the ladder as JSON, not Markdown")
 @game_option()
@@ -50,7 +52,7 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
             simulations: int | None, games_per_match: int, workers: int | None, seed: int,
             backend: str, address: str | None, out: str | None, games_dir: str | None,
             resume: bool, overwrite: bool, move_time_limit: float, interval: str, samples: int,
-            progress: bool, as_json: bool, options: tuple[str, ...]) -> None:
+            plugins: tuple[str, ...], progress: bool, as_json: bool, options: tuple[str, ...]) -> None:
     """Rate agents at GAME: every agent plays every other (at more players, every set of
     that many) at one budget per move, seats rotated, then one batch Plackett-Luce
     (Bradley-Terry) fit over all games gives Elo-scale ratings, random = 0, with 95%
@@ -88,7 +90,7 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
                 games_per_match=games_per_match, seed=seed, workers=workers, backend=backend,
                 address=address, games_dir=games_dir, resume=resume, overwrite=overwrite,
                 move_time_limit=move_time_limit or None, progress=progress, interval=interval,
-                bootstrap=samples, on_match=announce)
+                bootstrap=samples, plugins=plugins, on_match=announce)
     except (RomecoreError, TournamentError, ImportError, OSError) as e:
         raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:

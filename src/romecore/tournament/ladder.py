@@ -356,15 +356,19 @@ def run_ladder(
     interval: str = "fisher",
     bootstrap: int = 200,
     prior: float = 1.0,
+    plugins: Sequence[str] = (),
     on_match: Callable[[int, int, Sequence[str]], None] | None = None,
 ) -> LadderResult:
     """Plays the ladder of ``agents`` (default :data:`BUILTIN_AGENTS`, each given the
     budget ``time`` seconds or ``simulations`` per move, see :func:`with_budget`) at the
     :class:`romecore.Game` ``game`` and rates them.  Each match's games go to its own
     results file in ``games_dir``; ``resume`` continues them, ``overwrite`` replaces them.
-    ``games_per_match`` is rounded up by :func:`match_games` so that seats balance."""
+    ``games_per_match`` is rounded up by :func:`match_games` so that seats balance.
+    ``plugins`` are modules registering more agents, loaded here and in every worker."""
     from romecore import records, tournament
+    from romecore.tournament.local import TournamentError
     from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks
+    from romecore.tournament.worker import load_plugins
 
     if time is not None and simulations is not None:
         raise InvalidArgumentError("give a time or a simulations budget, not both")
@@ -374,10 +378,13 @@ def run_ladder(
         raise InvalidArgumentError(f"simulations must be a positive int, got {simulations!r}")
     if interval not in ("bootstrap", "fisher"):
         raise InvalidArgumentError(f"interval {interval!r}: choose bootstrap or fisher")
+    if interval == "bootstrap" and not (isinstance(bootstrap, int) and bootstrap >= 1):
+        raise InvalidArgumentError(f"bootstrap must be a positive number of resamples, got {bootstrap!r}")
     if not isinstance(games_per_match, int) or games_per_match < 1:
         raise InvalidArgumentError(f"games_per_match must be >= 1, got {games_per_match!r}")
     if time is None and simulations is None and not agents:
         time = 0.1
+    load_plugins(plugins)
     specs = [with_budget(s, time, simulations) for s in (agents or BUILTIN_AGENTS)]
     if len(specs) < 2:
         raise InvalidArgumentError("a ladder needs at least two agents")
@@ -393,11 +400,17 @@ def run_ladder(
     os.makedirs(games_dir, exist_ok=True)
     ray_here = False
     if backend == "ray":  # one Ray instance for every match, not one each
-        import ray
-
+        try:
+            import ray
+        except ImportError:
+            raise TournamentError("the ray backend needs Ray: pip install 'romecore[ray]'") from None
         if not ray.is_initialized():
-            ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                     num_cpus=workers if address is None else None)
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                         num_cpus=workers if address is None else None)
+            except Exception as e:
+                raise TournamentError(f"cannot connect to Ray at {address or 'a new local instance'}: "
+                                      f"{e}") from None
             ray_here = True
     t0 = _now()
     games: list[tuple[int, GameSummary]] = []
@@ -412,7 +425,7 @@ def run_ladder(
             result = tournament.run(game, roster_specs, games=count, seed=seed, workers=workers,
                                     backend=backend, address=address, out=path, resume=resume,
                                     overwrite=overwrite, move_time_limit=move_time_limit,
-                                    progress=progress)
+                                    progress=progress, plugins=plugins)
             this_run += result.games_this_run
             failures += [f"{path} game {f.index}: {f.reason}" for f in result.failures]
             seen: dict[int, GameSummary] = {}
