@@ -251,14 +251,20 @@ def _untimed(d):
     return {k: [_untimed(r) for r in v] if k == "rows" else v for k, v in d.items() if k not in skip}
 
 
-def test_pool_and_ray_play_the_inline_ladder(tmp_path):
-    """The same seed gives the same games and table on the local pool and on Ray as in
-    this process (Ray through a subprocess, one start; skipped without Ray)."""
+def test_the_pool_plays_the_inline_ladder(tmp_path):
+    """The same seed gives the same games and table on the local pool as in this process."""
     inline = json.loads(_ladder(tmp_path / "inline", "-g", "2", "--json").stdout)
     pooled = _ladder(tmp_path / "pool", "-g", "2", "--json", "--backend", "local", "-w", "2")  # the last --backend wins
     assert pooled.exit_code == 0, pooled.output
     assert _untimed(json.loads(pooled.stdout)) == _untimed(inline)
+
+
+@pytest.mark.slow
+def test_ray_plays_the_inline_ladder(tmp_path):
+    """And on Ray: one start for all the matches, through a subprocess (a Ray start takes
+    seconds: marked slow; skipped without Ray)."""
     pytest.importorskip("ray")
+    inline = json.loads(_ladder(tmp_path / "inline", "-g", "2", "--json").stdout)
     args = [sys.executable, "-W", "ignore", "-c", "from romecore.cli import main; main()",
             "ladder", GAME, "-a", "random", "-a", "greedy", "-a", "mcts:simulations=5", "-g", "2",
             "--backend", "ray", "-w", "2", "--no-progress", "--json",
