@@ -61,6 +61,9 @@ cdef enum:
     MAX_TOKENS = 5        # a bath's point tokens: its four neighbours and its bonus
     F_ALL = F_TOOK | F_BUILT | F_PRODUCED
     MIN_PLAYERS = 2
+    BOARD_SIDE = 8        # GC_NCELLS = BOARD_SIDE * BOARD_SIDE
+    CITY_SPAN = 4         # a city is at most 4x4
+    START_BUILDINGS = 2   # cards GC_NDECKCARDS.. are each seat's farm, then its house
     TWO_PLAYER_EMISSARIES = 4   # with two players each seat places two
 cdef uint8_t CARD_TYPE[GC_NCARDS]
 cdef int8_t CARD_DECK[GC_NCARDS]
@@ -97,14 +100,20 @@ cdef int N_SHEEP_CARDS
 cdef uint64_t ROW_BYTE = 0xFF                 # one row of the board
 cdef uint64_t FILE_A = 0x0101010101010101ULL
 cdef uint64_t BOARD = 0x003F3F3F3F3F3F3FULL   # rows 0-6, columns 0-5
-cdef int BOARD_SIDE = 8
-cdef int CITY_SPAN = 4                         # a city is at most 4x4
 cdef int START_FARM_CELL = 3 * 8 + 2
 cdef int START_HOUSE_CELL = 3 * 8 + 3
 
 
 # =======================================================================================
 # Bits: board geometry on the 8x8 bitboard, over the rc_bits.h helpers
+
+
+cdef inline int row_of(int cell) noexcept nogil:
+    return cell // BOARD_SIDE
+
+
+cdef inline int col_of(int cell) noexcept nogil:
+    return cell % BOARD_SIDE
 
 
 cdef inline uint64_t nbrs(uint64_t m) noexcept nogil:
@@ -179,6 +188,11 @@ cdef inline uint64_t flood(uint64_t seed, uint64_t within) noexcept nogil:
 
 cdef inline int nplayers_bits(const GCState *s) noexcept nogil:
     return (1 << s.nplayers) - 1
+
+
+cdef inline int start_seat(int card) noexcept nogil:
+    """The seat a starting building (card >= GC_NDECKCARDS) belongs to."""
+    return (card - GC_NDECKCARDS) // START_BUILDINGS
 
 
 cdef int gc_card_type(int card) noexcept nogil:
@@ -418,7 +432,7 @@ cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil:
     cdef uint64_t temples
     gc_city_masks(s, p, m)
     memset(out, 0, sizeof(int32_t) * SC_N)
-    for v in range(2, 5):
+    for v in range(2, 5):    # Residential 2, 3 and 4 (M_RES2.., SC_RES2..)
         rem = m[M_RES2 + v - 2]
         while rem:
             comp = flood(rem & (~rem + 1), m[M_RES2 + v - 2])
@@ -577,8 +591,8 @@ cdef inline void do_build(GCState *s, int cell) noexcept nogil:
     s.phase = PH_MAIN
     gain(&s.influence[p], TYPE_STARS[t])
     if TYPE_KIND[t] == K_AQUEDUCT:
-        s.aq_rows[p] |= 1 << (cell >> 3)
-        s.aq_cols[p] |= 1 << (cell & 7)
+        s.aq_rows[p] |= 1 << row_of(cell)
+        s.aq_cols[p] |= 1 << col_of(cell)
     elif TYPE_KIND[t] == K_PUBLIC:
         adj = rc_popcount64(nbrs(bit) & s.occ[p]) + TYPE_BONUS[t]
         if TYPE_COLOUR[t] == COLOUR_YELLOW:
@@ -788,10 +802,10 @@ cdef void gc_init(void *vs, const int32_t *params) noexcept nogil:
     for c in range(GC_NCARDS):
         d = CARD_DECK[c]
         if d < 0:
-            p = (c - GC_NDECKCARDS) // 2
+            p = start_seat(c)
             if p < n:
                 s.loc[c] = Z_CITY + p
-                s.cell[c] = START_FARM_CELL if (c - GC_NDECKCARDS) % 2 == 0 else START_HOUSE_CELL
+                s.cell[c] = START_FARM_CELL if (c - GC_NDECKCARDS) % START_BUILDINGS == 0 else START_HOUSE_CELL
                 s.occ[p] |= (<uint64_t>1) << s.cell[c]
             else:
                 s.loc[c] = Z_BOX
@@ -1288,7 +1302,7 @@ cdef const char *check_cards(const GCState *s, Tally *tl) noexcept nogil:
         if s.known[c] & ~allp:
             return "card known to a seat not in the game"
         if d < 0:
-            p = (c - GC_NDECKCARDS) // 2
+            p = start_seat(c)
             if not (z == Z_BOX or (p < n and z == Z_CITY + p)):
                 return "starting building outside its city"
         elif not deck_in_play(n, d):
@@ -1317,10 +1331,10 @@ cdef const char *check_cards(const GCState *s, Tally *tl) noexcept nogil:
                 return "two buildings on one cell"
             tl.occ[p] |= bit
             if TYPE_KIND[CARD_TYPE[c]] == K_AQUEDUCT:
-                if (tl.aq_rows[p] >> (s.cell[c] >> 3)) & 1 or (tl.aq_cols[p] >> (s.cell[c] & 7)) & 1:
+                if (tl.aq_rows[p] >> row_of(s.cell[c])) & 1 or (tl.aq_cols[p] >> col_of(s.cell[c])) & 1:
                     return "two aqueducts in one row or column"
-                tl.aq_rows[p] |= 1 << (s.cell[c] >> 3)
-                tl.aq_cols[p] |= 1 << (s.cell[c] & 7)
+                tl.aq_rows[p] |= 1 << row_of(s.cell[c])
+                tl.aq_cols[p] |= 1 << col_of(s.cell[c])
         elif s.cell[c] != GC_NONE:
             return "cell set for a card outside a city"
         if TOK_SLOT[c] >= 0 and s.tok[TOK_SLOT[c]] and not (Z_CITY <= z < Z_CITY + GC_MAXP):
@@ -1620,6 +1634,7 @@ def _load_tables():
         SHEEP_CARDS[i] = c
     N_SHEEP_CARDS = len(sheep)
     assert len(_data.STRIP_FRONTS) == GC_NSTRIPS and GC_NFACES == 2 * GC_NSTRIPS
+    assert GC_NCELLS == BOARD_SIDE * BOARD_SIDE
     for f in range(GC_NFACES):
         front = _data.STRIP_FRONTS[f % GC_NSTRIPS]
         face = front if f < GC_NSTRIPS else front[::-1]
@@ -1632,7 +1647,7 @@ def _load_tables():
     memset(OFFER_N, 0, sizeof(OFFER_N))
     memset(ROUNDS, 0, sizeof(ROUNDS))
     memset(INFL_ROUND, 0, sizeof(INFL_ROUND))
-    for n in (2, 3, 4):
+    for n in range(MIN_PLAYERS, GC_MAXP + 1):
         decks = _data.OFFER_DECKS[n]
         OFFER_N[n] = len(decks)
         for i, d in enumerate(decks):
