@@ -7,8 +7,7 @@ from libc.stdint cimport uint8_t, int32_t, uint32_t
 from romecore.core.state cimport State, Game
 from romecore.games.rise_to_power.kernel cimport *
 
-from reprlib import repr as _repr
-
+from romecore.core.dictread import fail, read_bool, read_dict, read_int, read_list, read_name, read_seats, show
 from romecore.errors import SerializationError
 from romecore.games.rise_to_power import data as _data
 
@@ -21,7 +20,8 @@ _PROV = _data.PROVINCES
 _SEN = _data.SENATE
 _ARENA = _data.ARENA
 _ATYPES = _data.arena_card_types()
-_PROV_ID = {p.name: i for i, p in enumerate(_PROV)}
+_PROV_NAMES = tuple(p.name for p in _PROV)
+_PROV_ID = {name: i for i, name in enumerate(_PROV_NAMES)}
 _ARENA_ID = {a.name: t for t, a in enumerate(_ARENA)}
 
 
@@ -55,61 +55,96 @@ cdef inline RPState *_st(State st):
     return <RPState *>st.s
 
 
-def _show(x):
-    """A short, always printable view of a value from a dict (for error messages)."""
-    return _repr(x) if type(x) is str else f"a {type(x).__name__}"
-
-
-# Dict readers: each checks the type (and an int its range) before the value is used.
-def _bad(what):
-    raise SerializationError(f"bad rise_to_power state dict: {what}")
-
-
-def _dict(d, key):
+def _opt(d, key, empty):
+    """A dict's optional section: ``empty`` when left out or null."""
     v = d.get(key)
-    if v is None:
-        return {}
-    if not isinstance(v, dict):
-        _bad(f"{key} must be a dict, got {type(v).__name__}")
-    return v
+    return empty if v is None else v
 
 
-def _list(d, key):
-    v = d.get(key)
-    if v is None:
-        return []
-    if not isinstance(v, list):
-        _bad(f"{key} must be a list, got {type(v).__name__}")
-    return v
+def _province_id(spec, what):
+    """A province by id or name (not claimed)."""
+    if type(spec) is str:
+        return read_name(spec, _PROV_NAMES, what)
+    return read_int(spec, what, 0, RP_NPROV - 1)
 
 
-def _ival(v, what, lo, hi):
-    if type(v) is not int:
-        _bad(f"{what} must be an int, got {type(v).__name__}")
-    if not lo <= v <= hi:
-        _bad(f"{what} out of range {lo}..{hi}" + (f": {v}" if -1000 < v < 1000 else ""))
-    return v
+class _Cards:
+    """The cards a dict names, by id or name, each claimed once: a name takes the free
+    card of that name with the lowest id."""
 
+    def __init__(self, int n, int intrigue):
+        self.game_s = set(_bits(rp_senate_mask(n, intrigue)))
+        self.game_p = set(_bits(rp_province_mask(n)))
+        self.claimed_s, self.claimed_p, self.claimed_a = set(), set(), set()
 
-def _int(d, key, default, lo, hi):
-    if not isinstance(d, dict):
-        _bad(f"expected a dict holding {key}, got {type(d).__name__}")
-    return _ival(d.get(key, default), key, lo, hi)
+    @staticmethod
+    def spec(e, what, name_key="card"):
+        """A card entry's id or name (an entry may be a dict with "id" or a name)."""
+        if type(e) is dict:
+            e = e.get("id", e.get(name_key))
+        if type(e) is str or (type(e) is int and 0 <= e < 32):
+            return e
+        fail(f"{what}: a card is an id 0..31 or a name, got {show(e)}")
 
+    def province(self, e, what):
+        spec = self.spec(e, what, "province")
+        i = spec if type(spec) is int else _PROV_ID.get(spec)
+        if i is None or i not in self.game_p:
+            fail(f"{what}: province {show(spec)} is not in this game")
+        if i in self.claimed_p:
+            fail(f"{what}: province {show(spec)} placed twice")
+        self.claimed_p.add(i)
+        return i
 
-def _flag(d, key):
-    v = d.get(key, False)
-    if type(v) is not bool:
-        _bad(f"{key} must be a bool, got {type(v).__name__}")
-    return v
+    def senate(self, e, what):
+        spec = self.spec(e, what)
+        if type(spec) is int:
+            if spec not in self.game_s:
+                fail(f"{what}: Senate card {spec} is not in this game")
+            if spec in self.claimed_s:
+                fail(f"{what}: Senate card {spec} placed twice")
+            self.claimed_s.add(spec)
+            return spec
+        for c in sorted(self.game_s):
+            if senate_name(c) == spec and c not in self.claimed_s:
+                self.claimed_s.add(c)
+                return c
+        fail(f"{what}: no free Senate card {show(spec)} in this game")
 
+    def arena(self, e, what):
+        spec = self.spec(e, what)
+        if type(spec) is int:
+            if not 0 <= spec < RP_NARENA or spec in self.claimed_a:
+                fail(f"{what}: Arena card {spec} out of range or placed twice")
+            self.claimed_a.add(spec)
+            return spec
+        t = _ARENA_ID.get(spec)
+        if t is None:
+            fail(f"{what}: unknown Arena card {show(spec)}")
+        for c in range(RP_NARENA):
+            if _ATYPES[c] == t and c not in self.claimed_a:
+                self.claimed_a.add(c)
+                return c
+        fail(f"{what}: no free Arena card {show(spec)} left")
 
-def _seats(d, key, int n):
-    """A list of distinct seats 0..n-1."""
-    out = [_ival(q, key, 0, n - 1) for q in _list(d, key)]
-    if len(set(out)) != len(out):
-        _bad(f"{key} lists a seat twice")
-    return out
+    def provinces(self, x, what):
+        """A list of provinces as a bit set."""
+        m = 0
+        for e in read_list(x, what, RP_NPROV):
+            m |= 1 << self.province(e, what)
+        return m
+
+    def senates(self, x, what):
+        m = 0
+        for e in read_list(x, what, RP_NSENATE):
+            m |= 1 << self.senate(e, what)
+        return m
+
+    def arenas(self, x, what):
+        m = 0
+        for e in read_list(x, what, RP_NARENA):
+            m |= 1 << self.arena(e, what)
+        return m
 
 
 cdef class RiseToPowerState(State):
@@ -324,222 +359,194 @@ cdef class RiseToPowerState(State):
         }
 
     def _load_dict(self, dict d):
-        """Fills the struct (a fresh game with every card in its deck) from a dict; see
-        the module docs.  Cards may be given by id or by name (a free card of that name
-        is taken, from its deck first)."""
+        """Fills the struct (a fresh game with every card in its deck) from a dict; see the
+        module docs.  One reader per section, each reading its values through
+        romecore.core.dictread (SerializationError names the first bad field); cards may be
+        given by id or by name and are claimed in this order (players, rows, decks); the
+        kernel's validate checks how the fields fit together afterwards."""
         cdef RPState *s = _st(self)
-        cdef int n = s.nplayers, p, t, k, i
-        K = _data.ROW_SIZE[n]
-        game_s = set(_bits(rp_senate_mask(n, s.intrigue)))
-        game_p = set(_bits(rp_province_mask(n)))
-        claimed_s, claimed_p, claimed_a = set(), set(), set()
+        read_dict(d, "state")
+        cards = _Cards(s.nplayers, s.intrigue)
+        self._read_turn(d)
+        self._read_players(d, cards)
+        self._read_rows(d, cards)
+        self._read_exhausted(d)
+        self._read_decks(d, cards)
+        self._read_tracks(d)
+        self._read_activation(d)
+        self._read_resolution(d)
+        self._read_scoring(d)
 
-        def entry_key(e, name_key="card"):
-            if isinstance(e, dict):
-                e = e.get("id", e.get(name_key))
-            if type(e) is str or (type(e) is int and 0 <= e < 32):
-                return e
-            _bad(f"a card is an id 0..31 or a name, got {_show(e)}")
-
-        def province(spec):
-            spec = entry_key(spec, "province")
-            i = spec if type(spec) is int else _PROV_ID.get(spec)
-            if i is None or i not in game_p:
-                _bad(f"province {spec!r} is not in this game")
-            if i in claimed_p:
-                _bad(f"province {spec!r} placed twice")
-            claimed_p.add(i)
-            return i
-
-        def senate(spec):
-            spec = entry_key(spec)
-            if type(spec) is int:
-                if spec not in game_s:
-                    _bad(f"Senate card {spec} is not in this game")
-                if spec in claimed_s:
-                    _bad(f"Senate card {spec} placed twice")
-                claimed_s.add(spec)
-                return spec
-            for c in sorted(game_s):
-                if senate_name(c) == spec and c not in claimed_s:
-                    claimed_s.add(c)
-                    return c
-            _bad(f"no free Senate card {spec!r} in this game")
-
-        def arena(spec):
-            spec = entry_key(spec)
-            if type(spec) is int:
-                if not 0 <= spec < RP_NARENA or spec in claimed_a:
-                    _bad(f"Arena card {spec} out of range or placed twice")
-                claimed_a.add(spec)
-                return spec
-            t = _ARENA_ID.get(spec)
-            if t is None:
-                _bad(f"unknown Arena card {spec!r}")
-            for c in range(RP_NARENA):
-                if _ATYPES[c] == t and c not in claimed_a:
-                    claimed_a.add(c)
-                    return c
-            _bad(f"no free Arena card {spec!r} left")
-
-        s.round = _int(d, "round", 1, 1, _data.ROUNDS)
-        phase = d.get("phase", "deal")
-        if type(phase) is not str or phase not in PHASES:
-            _bad(f"unknown phase {_show(phase)} (phases: {', '.join(PHASES)})")
-        s.phase = PHASES.index(phase)
-        s.actor = _int(d, "actor", 0, 0, n - 1)
-        s.turn = _int(d, "turn", 0, 0, RP_DICE * n - 1)
-        s.step = _int(d, "step", 0, 0, RP_DICE * n - 1)
-        s.consul = _flag(d, "consul")
+    # -- the dict's readers, one per section ----------------------------------------------
+    def _read_turn(self, d):
+        """Round, phase, actor, turn counters, Consul and the turn orders."""
+        cdef RPState *s = _st(self)
+        cdef int n = s.nplayers, i
+        s.round = read_int(d.get("round", 1), "round", 1, _data.ROUNDS)
+        s.phase = read_name(d.get("phase", "deal"), PHASES, "phase")
+        s.actor = read_int(d.get("actor", 0), "actor", 0, n - 1)
+        s.turn = read_int(d.get("turn", 0), "turn", 0, RP_DICE * n - 1)
+        s.step = read_int(d.get("step", 0), "step", 0, RP_DICE * n - 1)
+        s.consul = read_bool(d.get("consul", False), "consul")
         if "order" in d:
-            order = _seats(d, "order", n)
+            order = read_seats(d["order"], "order", n)
             if len(order) != n:
-                _bad("order must list every seat once")
+                fail("order must list every seat once")
             for i in range(n):
                 s.order[i] = order[i]
-        nord = _seats(d, "new_order", n)
+        nord = read_seats(_opt(d, "new_order", []), "new_order", n)
         if len(nord) >= n:
-            _bad("new_order too long")
+            fail("new_order too long")
         for i, q in enumerate(nord):
             s.nord[i] = q
         s.nord_n = len(nord)
-        players = _list(d, "players")
-        if len(players) > n:
-            _bad(f"{len(players)} players given for a {n}-player game")
-        pub_bits = 0
+
+    def _read_players(self, d, cards):
+        """Each player's VP, bonuses, forum tracks, cards and unplaced dice."""
+        cdef RPState *s = _st(self)
+        cdef int n = s.nplayers, p, r
+        cdef uint32_t pub = 0
+        players = read_list(_opt(d, "players", []), "players", n)
         for p, pd in enumerate(players):
-            if not isinstance(pd, dict):
-                _bad(f"each player is a dict, got {type(pd).__name__}")
-            s.vp_forum[p] = _int(pd, "vp_forum", 0, 0, 255)
-            s.vp_arena[p] = _int(pd, "vp_arena", 0, 0, 255)
-            s.mil_bonus[p] = _int(pd, "military_bonus", 0, 0, 255)
-            s.coin_bonus[p] = _int(pd, "coin_bonus", 0, 0, 255)
-            s.adj[p] = _int(pd, "tribunus", 0, -128, 127)
-            forum = _dict(pd, "forum")
+            pd = read_dict(pd, f"players[{p}]")
+            what = f"players[{p}]"
+            s.vp_forum[p] = read_int(pd.get("vp_forum", 0), what + " vp_forum", 0, 255)
+            s.vp_arena[p] = read_int(pd.get("vp_arena", 0), what + " vp_arena", 0, 255)
+            s.mil_bonus[p] = read_int(pd.get("military_bonus", 0), what + " military_bonus", 0, 255)
+            s.coin_bonus[p] = read_int(pd.get("coin_bonus", 0), what + " coin_bonus", 0, 255)
+            s.adj[p] = read_int(pd.get("tribunus", 0), what + " tribunus", -128, 127)
+            forum = read_dict(_opt(pd, "forum", {}), what + " forum")
             for r, res in enumerate(_data.RESOURCES):
-                s.forum[p][r] = _int(forum, res, 0, 0, _data.FORUM_MAX)
-            for e in _list(pd, "provinces"):
-                s.p_own[p] |= 1u << province(e)
-            for e in _list(pd, "senate"):
-                s.s_own[p] |= 1u << senate(e)
+                s.forum[p][r] = read_int(forum.get(res, 0), f"{what} forum {res}", 0, _data.FORUM_MAX)
+            s.p_own[p] = cards.provinces(_opt(pd, "provinces", []), what + " provinces")
+            s.s_own[p] = cards.senates(_opt(pd, "senate", []), what + " senate")
             for key in ("hand", "show"):
-                for e in _list(pd, key):
-                    c = arena(e)
+                for e in read_list(_opt(pd, key, []), f"{what} {key}", RP_NARENA):
+                    c = cards.arena(e, f"{what} {key}")
                     if key == "hand":
                         s.a_hand[p] |= 1u << c
                     else:
                         s.a_show[p] |= 1u << c
-                    if not (isinstance(e, dict) and "public" in e) or _flag(e, "public"):
-                        pub_bits |= 1u << c
-            dice = _list(pd, "dice")
-            if len(dice) > RP_DICE:
-                _bad("more than four unplaced dice")
-            for v in dice:
-                s.dice[p][_ival(v, "die face", 1, 6)] += 1
-        s.a_pub = pub_bits
-        rows = _dict(d, "rows")
-        for e in _list(rows, "provinces"):
-            s.p_row |= 1u << province(e)
-        for e in _list(rows, "senate"):
-            s.s_row |= 1u << senate(e)
-        for e in _list(rows, "arena"):
-            s.a_row |= 1u << arena(e)
-        exh = _dict(d, "exhausted")
-        for e in _list(exh, "provinces"):
-            pi = e if type(e) is int else _PROV_ID.get(e) if type(e) is str else None
-            if pi is None or not 0 <= pi < RP_NPROV:
-                _bad(f"unknown province {_show(e)}")
-            s.p_exh |= 1u << pi
-        for e in _list(exh, "senate"):
-            s.s_exh |= 1u << _ival(e, "exhausted Senate card id", 0, RP_NSENATE - 1)
-        # decks: as given, else what the rounds have not dealt (lowest ids first)
-        decks = _dict(d, "decks")
+                    if type(e) is not dict or read_bool(e.get("public", True), f"{what} {key} public"):
+                        pub |= 1u << c
+            for v in read_list(_opt(pd, "dice", []), what + " dice", RP_DICE):
+                s.dice[p][read_int(v, what + " die face", 1, RP_FACES)] += 1
+        s.a_pub = pub
+
+    def _read_rows(self, d, cards):
+        cdef RPState *s = _st(self)
+        rows = read_dict(_opt(d, "rows", {}), "rows")
+        s.p_row = cards.provinces(_opt(rows, "provinces", []), "rows provinces")
+        s.s_row = cards.senates(_opt(rows, "senate", []), "rows senate")
+        s.a_row = cards.arenas(_opt(rows, "arena", []), "rows arena")
+
+    def _read_exhausted(self, d):
+        """Provinces (ids or names) and Senate cards (ids) exhausted this round."""
+        cdef RPState *s = _st(self)
+        exh = read_dict(_opt(d, "exhausted", {}), "exhausted")
+        for e in read_list(_opt(exh, "provinces", []), "exhausted provinces", RP_NPROV):
+            s.p_exh |= 1u << _province_id(e, "exhausted provinces")
+        for e in read_list(_opt(exh, "senate", []), "exhausted senate", RP_NSENATE):
+            s.s_exh |= 1u << read_int(e, "exhausted senate", 0, RP_NSENATE - 1)
+
+    def _read_decks(self, d, cards):
+        """The decks as given, else what the rounds have not dealt (lowest ids first) and
+        the Arena deck with every card not placed elsewhere or removed."""
+        cdef RPState *s = _st(self)
+        cdef int K = _data.ROW_SIZE[s.nplayers]
+        decks = read_dict(_opt(d, "decks", {}), "decks")
         if "provinces" in decks:
-            s.p_deck = 0
-            for e in _list(decks, "provinces"):
-                s.p_deck |= 1u << province(e)
+            s.p_deck = cards.provinces(_opt(decks, "provinces", []), "decks provinces")
         else:
-            s.p_deck = self._fill_deck(game_p - claimed_p, [_PROV[i].era for i in range(RP_NPROV)],
-                                       s.p_row, K)
+            s.p_deck = self._fill_deck(cards.game_p - cards.claimed_p,
+                                       [_PROV[i].era for i in range(RP_NPROV)], s.p_row, K)
         if "senate" in decks:
-            s.s_deck = 0
-            for e in _list(decks, "senate"):
-                s.s_deck |= 1u << senate(e)
+            s.s_deck = cards.senates(_opt(decks, "senate", []), "decks senate")
         else:
-            s.s_deck = self._fill_deck(game_s - claimed_s, [c.era for c in _SEN], s.s_row, K)
+            s.s_deck = self._fill_deck(cards.game_s - cards.claimed_s, [c.era for c in _SEN],
+                                       s.s_row, K)
         if "arena" in decks:
-            s.a_deck = 0
-            for e in _list(decks, "arena"):
-                s.a_deck |= 1u << arena(e)
+            s.a_deck = cards.arenas(_opt(decks, "arena", []), "decks arena")
         else:
-            removed = {_ival(c, "arena_removed card id", 0, RP_NARENA - 1) for c in _list(d, "arena_removed")}
+            removed = {read_int(c, "arena_removed", 0, RP_NARENA - 1)
+                       for c in read_list(_opt(d, "arena_removed", []), "arena_removed", RP_NARENA)}
             s.a_deck = 0
             for c in range(RP_NARENA):
-                if c not in claimed_a and c not in removed:
+                if c not in cards.claimed_a and c not in removed:
                     s.a_deck |= 1u << c
-        tracks = _dict(d, "tracks")
+
+    def _read_tracks(self, d):
+        """Each track's groups left to right, one per player; middle dice kept sorted."""
+        cdef RPState *s = _st(self)
+        cdef int n = s.nplayers, t, k, i, q
+        tracks = read_dict(_opt(d, "tracks", {}), "tracks")
         for t, key in enumerate(TRACK_KEYS):
-            groups = _list(tracks, key)
-            if len(groups) > RP_MAXP:
-                _bad(f"track {key} has more than four sections")
-            for k, g in enumerate(groups):
-                q = _int(g, "player", None, 0, n - 1)
-                dice = [_ival(v, "die face", 0, 6) for v in _list(g, "dice")]
-                if not 1 <= len(dice) <= RP_DICE:
-                    _bad(f"a group on {key} holds {len(dice)} dice, not 1..4")
+            what = f"tracks {key}"
+            for k, g in enumerate(read_list(_opt(tracks, key, []), what, RP_MAXP)):
+                g = read_dict(g, what + " group")
+                q = read_int(g.get("player"), what + " player", 0, n - 1)
+                dice = [read_int(v, what + " die face", 0, RP_FACES)
+                        for v in read_list(_opt(g, "dice", []), what + " dice", RP_DICE)]
+                if not dice:
+                    fail(f"{what}: a group holds no dice")
                 if s.grp[t][q].n:
-                    _bad(f"P{q} has two groups on {key}")
+                    fail(f"{what}: P{q} has two groups")
                 if len(dice) > 2:  # only the ends matter; the middle is kept sorted
                     dice = [dice[0]] + sorted(dice[1:-1], reverse=True) + [dice[-1]]
                 s.tord[t][k] = q
                 s.grp[t][q].n = len(dice)
                 for i, v in enumerate(dice):
                     s.grp[t][q].d[i] = v
+
+    def _read_activation(self, d):
+        """The Senate card being activated (id, or the actor's card of that name) and its
+        own counters; null when none."""
+        cdef RPState *s = _st(self)
+        cdef int n = s.nplayers
         act = d.get("activation")
-        if act is not None:
-            if not isinstance(act, dict):
-                _bad(f"activation must be a dict or null, got {type(act).__name__}")
-            c = act.get("card")
-            if type(c) is str:  # a name: the actor's card of that name
-                owned = [k for k in _bits(s.s_own[s.actor]) if senate_name(k) == c]
-                if not owned:
-                    _bad(f"the actor holds no Senate card {c!r}")
-                c = owned[0]
-            s.card = _ival(c, "activation card", 0, RP_NSENATE - 1)
-            ret = act.get("return", "after_place")
-            if type(ret) is not str or ret not in PHASES:
-                _bad(f"unknown activation return phase {_show(ret)}")
-            s.ret = PHASES.index(ret)
-            s.prov_left = _int(act, "provinces_left", 0, 0, 2)
-            fp = act.get("first_province")
-            if fp is None:
-                s.prov_first = RP_NONE
-            elif type(fp) is str and fp in _PROV_ID:
-                s.prov_first = _PROV_ID[fp]
-            else:
-                s.prov_first = _ival(fp, "first_province", 0, RP_NPROV - 1)
-            s.target = _int(act, "target", s.actor, 0, n - 1)
-            s.marks = _int(act, "marks", 0, 0, RP_DICE)
-            s.mark_floor = _int(act, "mark_floor", 0, 0, 6)
-            s.passes = _int(act, "passes", 0, 0, 1)
-            s.optional = _flag(act, "optional")
-            s.die = _int(act, "die", 0, 0, 6)
-            pd_ = act.get("placed_die")
-            if pd_ is None:
-                s.rr_pos = RP_NONE
-            elif not isinstance(pd_, list) or len(pd_) != 2:
-                _bad("placed_die must be [track, position] or null")
-            else:
-                s.rr_pos = _ival(pd_[0], "placed_die track", 0, RP_NTRACKS - 1) * RP_DICE \
-                    + _ival(pd_[1], "placed_die position", 0, RP_DICE - 1)
-        res = _dict(d, "resolution")
-        s.rpos = _int(res, "section", 0, 0, RP_MAXP - 1)
-        s.budget = _int(res, "budget", 0, 0, 255)
-        s.floor = _int(res, "floor", 0, 0, RP_NPROV)
-        s.picks = _int(res, "picks", 0, 0, RP_DICE)
-        sc = _dict(d, "scoring")
-        s.ftrack = _int(sc, "forum_track", 0, 0, RP_NRES - 1)
-        for q in _seats(sc, "show_bonus", n):
+        if act is None:
+            return
+        act = read_dict(act, "activation")
+        c = act.get("card")
+        if type(c) is str:
+            owned = [k for k in _bits(s.s_own[s.actor]) if senate_name(k) == c]
+            if not owned:
+                fail(f"activation card: the actor holds no Senate card {show(c)}")
+            c = owned[0]
+        s.card = read_int(c, "activation card", 0, RP_NSENATE - 1)
+        s.ret = read_name(act.get("return", "after_place"), PHASES, "activation return")
+        s.prov_left = read_int(act.get("provinces_left", 0), "activation provinces_left", 0, 2)
+        fp = act.get("first_province")
+        s.prov_first = RP_NONE if fp is None else _province_id(fp, "activation first_province")
+        s.target = read_int(act.get("target", s.actor), "activation target", 0, n - 1)
+        s.marks = read_int(act.get("marks", 0), "activation marks", 0, RP_DICE)
+        s.mark_floor = read_int(act.get("mark_floor", 0), "activation mark_floor", 0, RP_FACES)
+        s.passes = read_int(act.get("passes", 0), "activation passes", 0, 1)
+        s.optional = read_bool(act.get("optional", False), "activation optional")
+        s.die = read_int(act.get("die", 0), "activation die", 0, RP_FACES)
+        pos = act.get("placed_die")
+        if pos is None:
+            s.rr_pos = RP_NONE
+            return
+        pos = read_list(pos, "activation placed_die", 2)
+        if len(pos) != 2:
+            fail("activation placed_die must be [track, position] or null")
+        s.rr_pos = read_int(pos[0], "activation placed_die track", 0, RP_NTRACKS - 1) * RP_DICE \
+            + read_int(pos[1], "activation placed_die position", 0, RP_DICE - 1)
+
+    def _read_resolution(self, d):
+        cdef RPState *s = _st(self)
+        res = read_dict(_opt(d, "resolution", {}), "resolution")
+        s.rpos = read_int(res.get("section", 0), "resolution section", 0, RP_MAXP - 1)
+        s.budget = read_int(res.get("budget", 0), "resolution budget", 0, 255)
+        s.floor = read_int(res.get("floor", 0), "resolution floor", 0, RP_NPROV)
+        s.picks = read_int(res.get("picks", 0), "resolution picks", 0, RP_DICE)
+
+    def _read_scoring(self, d):
+        cdef RPState *s = _st(self)
+        sc = read_dict(_opt(d, "scoring", {}), "scoring")
+        s.ftrack = read_int(sc.get("forum_track", 0), "scoring forum_track", 0, RP_NRES - 1)
+        for q in read_seats(_opt(sc, "show_bonus", []), "scoring show_bonus", s.nplayers):
             s.greko |= 1 << q
 
     def _fill_deck(self, free, eras, uint32_t row, int K):
@@ -561,7 +568,7 @@ cdef class RiseToPowerState(State):
                 deck |= 1 << c
                 expect[e] -= 1
         if any(expect):
-            _bad("not enough free cards for the decks of this round")
+            fail("decks: not enough free cards for the decks of this round")
         return deck
 
     # -- observation ----------------------------------------------------------------------
