@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import click
 
-from romecore.cli.common import agents_option, game_option, load_game_or_exit
+from romecore.cli.common import game_option, load_game_or_exit
 from romecore.cli.tournament import stdout_to_stderr
 from romecore.errors import RomecoreError
 
@@ -17,7 +17,8 @@ from romecore.errors import RomecoreError
 @click.command("ladder")
 @click.argument("game_id", metavar="GAME", default="great_city_of_rome")
 @click.option("--players", "-p", type=int, default=2, show_default=True, help="players per game")
-@agents_option()
+@click.option("--agents", "--agent", "-a", "agents", multiple=True, metavar="SPEC",
+              help="an agent of the ladder, repeatable (default: the five built-in agents)")
 @click.option("--time", "move_time", type=click.FloatRange(min=0.0, min_open=True), default=None,
               help="seconds per move for every agent with a budget (default 0.1 with the built-in agents)")
 @click.option("--simulations", type=click.IntRange(1), default=None,
