@@ -77,6 +77,9 @@ class GameSpec:
     options: Sequence[OptionSpec] = ()
     perfect_information: bool = False
     description: str = ""
+    #: Per-agent parameter defaults for this game (``{"ismcts": {"cutoff": 2}}``): what
+    #: measured strongest here; :meth:`AgentSpec.build` applies them under the user's own.
+    agent_defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def normalise_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Players plus every declared option, defaults filled in, each value checked."""
@@ -110,6 +113,10 @@ class AgentSpec:
     description: str = ""
 
     def build(self, game: Any, seed: int | None, given: Mapping[str, Any]) -> Any:
+        """The agent for ``game``: the game's ``agent_defaults`` for this agent, overridden
+        by ``given``, over the table's defaults."""
+        game_defaults = getattr(getattr(game, "spec", None), "agent_defaults", None) or {}
+        given = {**game_defaults.get(self.name, {}), **given}
         values = param_values(self.name, self.params, given)
         for key, raw in given.items():
             values[key] = _convert(self.name, key, self.params[key][0], raw)
