@@ -10,7 +10,9 @@ cdef class ISMCTSAgent(TreeAgent):
     cdef uint32_t *mark        # per action id: stamp of the node visit that saw it legal
     cdef uint32_t stamp
     cdef int32_t *pick         # scratch: candidate indices
+    cdef int32_t *cand         # scratch: a concrete action per candidate edge (priors)
     cdef int observer          # the searching player
 
     cdef int _hidden_index(self, uint32_t key, int nh) noexcept nogil
+    cdef int _first_with(self, uint32_t key, int n) noexcept nogil
     cdef int32_t _concrete(self, uint32_t key, int n) noexcept nogil

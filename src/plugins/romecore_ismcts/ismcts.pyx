@@ -11,7 +11,7 @@ uses it in place of the parent's visits.  A hidden edge is played as a uniformly
 action of those that look like it.  Chance outcomes are drawn with the kernel's
 probabilities and keyed by what the observer sees of them.
 """
-from libc.stdint cimport uint8_t, int32_t, uint32_t
+from libc.stdint cimport uint8_t, uint16_t, int32_t, uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.math cimport log, sqrt
@@ -38,9 +38,10 @@ cdef class ISMCTSAgent(TreeAgent):
         self.hidden = <uint32_t *>malloc(sizeof(uint32_t) * ml)
         self.hidden_seen = <uint8_t *>malloc(ml)
         self.pick = <int32_t *>malloc(sizeof(int32_t) * ml)
+        self.cand = <int32_t *>malloc(sizeof(int32_t) * ml)
         self.mark = <uint32_t *>malloc(sizeof(uint32_t) * self.k.num_actions)
         if (self.keys == NULL or self.hidden == NULL or self.hidden_seen == NULL
-                or self.pick == NULL or self.mark == NULL):
+                or self.pick == NULL or self.cand == NULL or self.mark == NULL):
             raise MemoryError()
         memset(self.mark, 0, sizeof(uint32_t) * self.k.num_actions)
 
@@ -49,6 +50,7 @@ cdef class ISMCTSAgent(TreeAgent):
         free(self.hidden)
         free(self.hidden_seen)
         free(self.pick)
+        free(self.cand)
         free(self.mark)
 
     cdef int32_t _search(self, int player) except -2:
@@ -64,6 +66,14 @@ cdef class ISMCTSAgent(TreeAgent):
             if self.hidden[j] == key:
                 return j
         return -1
+
+    cdef int _first_with(self, uint32_t key, int n) noexcept nogil:
+        """The index of the first legal action the observer sees as ``key``."""
+        cdef int i
+        for i in range(n):
+            if self.keys[i] == key:
+                return i
+        return 0
 
     cdef int32_t _concrete(self, uint32_t key, int n) noexcept nogil:
         """An action of this world that the observer sees as ``key``."""
@@ -86,14 +96,15 @@ cdef class ISMCTSAgent(TreeAgent):
 
     cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil:
         """Among the edges legal in this world: an untried one (expanded, then the walk
-        stops), else UCB with availability counts; a hidden edge is played as a random
-        action that looks like it."""
+        stops; the best-prior one when priors are on, and only while progressive widening
+        allows another child), else UCB with availability counts; a hidden edge is played
+        as a random action that looks like it."""
         cdef const rc_kernel *k = self.k
         cdef rc_node *nodes
         cdef int32_t ch, best, a
         cdef uint32_t key, S
-        cdef int n, i, j, nh, untried
-        cdef double v, bv
+        cdef int n, i, j, nh, untried, m
+        cdef double v, bv, prior
         # The observer's view of this world's legal actions.
         n = k.legal_actions(s, self.acts)
         if self.stamp >= 0xFFFFFFF0u:
@@ -117,6 +128,7 @@ cdef class ISMCTSAgent(TreeAgent):
         # Availability: every existing child whose edge is legal here.
         nodes = self.tree.nodes
         ch = nodes[node].first_child
+        m = 0
         while ch >= 0:
             key = nodes[ch].key
             if key & RC_HIDDEN:
@@ -124,9 +136,11 @@ cdef class ISMCTSAgent(TreeAgent):
                 if j >= 0:
                     self.hidden_seen[j] = 1
                     nodes[ch].avail += 1
+                    m += 1
             elif self.mark[key] == S:
                 self.mark[key] = S + 1
                 nodes[ch].avail += 1
+                m += 1
             ch = nodes[ch].next_sibling
         # Untried edges: legal here, no child yet.  Expand one and roll out.
         untried = 0
@@ -138,25 +152,39 @@ cdef class ISMCTSAgent(TreeAgent):
             if not self.hidden_seen[j]:
                 self.pick[untried] = -1 - j
                 untried += 1
-        if untried:
-            j = self.pick[rc_rng_below(&self.rng, untried) if untried > 1 else 0]
+        if untried and (m == 0 or m < self._widen_limit(nodes[node].visits)):
+            if self.use_priors:
+                for i in range(untried):  # one concrete action per candidate edge
+                    j = self.pick[i]
+                    self.cand[i] = self.acts[j] if j >= 0 else self.acts[self._first_with(self.hidden[-1 - j], n)]
+                self._priors(s, self.cand, untried, p)
+                best = 0
+                for i in range(1, untried):
+                    if self.pri[i] > self.pri[best]:
+                        best = i
+                j = self.pick[best]
+                prior = self.pri[best]
+            else:
+                j = self.pick[rc_rng_below(&self.rng, untried) if untried > 1 else 0]
+                prior = 0.0
             key = self.keys[j] if j >= 0 else self.hidden[-1 - j]
             a = self._concrete(key, n)
             k.apply(s, a)
             ch = tree_add_child(&self.tree, node, key, p)
             if ch >= 0:
                 self.tree.nodes[ch].avail = 1
+                self.tree.nodes[ch].prior = <uint16_t>(prior * 65535.0 + 0.5)
                 self._push(ch)
             return -1
-        # Every legal edge has a child: UCB with availability counts.
+        # Every legal edge has a child, or widening allows no more: UCB with availability
+        # counts over those legal here.
         best = -1
-        bv = -1.0
+        bv = -1e300
         ch = nodes[node].first_child
         while ch >= 0:
             key = nodes[ch].key
             if (self.mark[key] == S + 1) if not (key & RC_HIDDEN) else (self._hidden_index(key, nh) >= 0):
-                v = nodes[ch].value / nodes[ch].visits + \
-                    self.c * sqrt(log(<double>nodes[ch].avail) / nodes[ch].visits)
+                v = self._score(&nodes[ch], log(<double>nodes[ch].avail))
                 if v > bv:
                     bv = v
                     best = ch

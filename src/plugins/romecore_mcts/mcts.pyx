@@ -14,7 +14,7 @@
 * Tree reuse: the tree is kept between moves; the next move looks for its position among
   the old tree's nodes (replaying visited edges) and keeps that subtree.
 """
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, uint16_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
 
@@ -93,17 +93,27 @@ cdef class MCTSAgent(TreeAgent):
         return self._root_stats()
 
     cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil:
-        """Expands a node whole on its second visit (the root at once); an unvisited child
-        first, then UCB1.  Stops at a leaf seen for the first time, or when the arena is
-        full."""
+        """Expands a node whole on its second visit (the root at once; children in prior
+        order when priors are on); an unvisited child first, then UCB1.  Stops at a leaf seen for the first time (unless the walk is
+        extending the mover's turn), or when the arena is full."""
         cdef int32_t child
-        cdef int n
+        cdef int n, i
         if not self.tree.nodes[node].expanded:
-            if self.tree.nodes[node].visits == 0 and node != self.root_node:
+            if self.tree.nodes[node].visits == 0 and node != self.root_node and not self.extending:
                 return -1  # a leaf seen for the first time: roll out from it
             n = self.k.legal_actions(s, self.acts)
+            if self.use_priors:
+                self._priors(s, self.acts, n, p)
+                self._sort_by_prior(self.acts, n)
             if tree_expand(&self.tree, node, self.acts, n, p) < 0:
                 return -1  # the arena is full: roll out from here
+            if self.use_priors:
+                child = self.tree.nodes[node].first_child
+                i = 0
+                while child >= 0:
+                    self.tree.nodes[child].prior = <uint16_t>(self.pri[i] * 65535.0 + 0.5)
+                    child = self.tree.nodes[child].next_sibling
+                    i += 1
         child = self._select_ucb(node)
         self.k.apply(s, <int32_t>self.tree.nodes[child].key)
         self._push(child)

@@ -33,7 +33,8 @@ BUDGET_PARAMS: ParamTable = {
 ROLLOUT_PARAMS: ParamTable = {
     "rollout": (str, "random", "rollout policy: random, or greedy (epsilon-greedy by the evaluator)"),
     "eps": (float, 0.1, "exploration rate of greedy rollouts"),
-    "cutoff": (int, 0, "rollout steps before the evaluator stands in for the rest (0: play out)"),
+    "cutoff": (int, 0, "rollout turns before the evaluator stands in for the rest (0: play out); "
+                       "it judges only where a turn ends"),
     "evaluator": (str, "auto", "evaluator name: default, playout, playout<N>, none, or a "
                                "registered name (auto: default when cutoff or greedy rollouts "
                                "need one, else none)"),
@@ -44,6 +45,13 @@ TREE_PARAMS: ParamTable = {
     **BUDGET_PARAMS,
     "c": (float, 0.7, "UCB exploration constant (rewards lie in [0, 1])"),
     **ROLLOUT_PARAMS,
+    "expand": (str, "turn", "turn: an iteration expands the mover's consecutive decisions to the "
+                            "end of the turn; node: one new node per iteration"),
+    "bias": (float, 0.0, "progressive bias: UCB plus bias * prior / (visits + 1), the prior being "
+                         "the evaluator's value one decision on (0: off)"),
+    "widen": (float, 0.0, "progressive widening: a node visited n times offers its "
+                          "ceil(widen_k * (n + 1) ** widen) best-prior children (0: off)"),
+    "widen_k": (float, 2.0, "progressive widening: children offered at the first visit"),
     "max_nodes": (int, 1_000_000, "cap on tree nodes (32 bytes each); search goes on without growing"),
 }
 

@@ -12,7 +12,7 @@
 Everything below marked ``inline`` is compiled into each plugin that cimports it, so the
 hot loops of MCTS, ISMCTS, alpha-beta and greedy never leave C.
 """
-from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, INT32_MAX
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, INT32_MAX
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 from libc.math cimport sqrt, log
@@ -81,7 +81,7 @@ ctypedef struct rc_node:
     int32_t avail         # times this edge was available when its parent was visited
     int8_t mover          # the player who chose the edge (-1: chance)
     uint8_t expanded      # every child of this node exists (MCTS decision nodes)
-    int16_t pad
+    uint16_t prior        # the edge's prior for ``mover`` (progressive bias), x 65535
     double value          # summed rewards of ``mover``
 
 ctypedef struct rc_tree:
@@ -137,7 +137,7 @@ cdef inline int32_t tree_new(rc_tree *t, uint32_t key, int mover) noexcept nogil
     nd.avail = 0
     nd.mover = <int8_t>mover
     nd.expanded = 0
-    nd.pad = 0
+    nd.prior = 0
     nd.value = 0.0
     t.n += 1
     return t.n - 1
@@ -273,7 +273,7 @@ cdef class SearchAgent:
     cdef readonly Evaluator evaluator   # None: none needed or none registered
     cdef int rollout_policy
     cdef double rollout_eps
-    cdef int32_t cutoff           # rollout steps before the evaluator stands in; 0: play out
+    cdef int32_t cutoff           # rollout turns before the evaluator stands in; 0: play out
     cdef public object spec
     cdef public dict stats        # what the last search did (iterations, seconds, ...)
     cdef PyThread_type_lock lock  # held by the call using the fields above (step, restart)
@@ -292,5 +292,5 @@ cdef class SearchAgent:
     cdef int32_t _search_world(self, const void *world, int player) except -2
     cdef list _world_scores(self)
     cdef int _evaluate(self, const void *s, double *out) except -1 nogil
-    cdef int _rollout(self, void *s, double *out) except -1 nogil
+    cdef int _rollout(self, void *s, int last, double *out) except -1 nogil
     cdef int32_t _greedy_action(self, const void *s, const int32_t *acts, int n, int player) except -2 nogil

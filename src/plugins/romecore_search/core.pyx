@@ -190,9 +190,9 @@ cdef class SearchAgent:
 
     def _configure_rollouts(self, rollout, double eps, int cutoff):
         """Rollout policy (``random``, or ``greedy`` by the evaluator with exploration
-        ``eps``: the game's default evaluator when none is set) and ``cutoff`` (steps after
-        which the evaluator replaces the rest of the playout; 0 plays to the end).  After
-        :meth:`_configure`."""
+        ``eps``: the game's default evaluator when none is set) and ``cutoff`` (turn ends
+        after which the evaluator replaces the rest of the playout; 0 plays to the end).
+        After :meth:`_configure`."""
         if cutoff < 0:
             raise AgentSpecError("cutoff must not be negative")
         if not 0.0 <= eps <= 1.0:
@@ -410,11 +410,14 @@ cdef class SearchAgent:
                 a = acts[i]
         return a
 
-    cdef int _rollout(self, void *s, double *out) except -1 nogil:
+    cdef int _rollout(self, void *s, int last, double *out) except -1 nogil:
         """Plays s on by the rollout policy and writes each player's reward: the returns
-        at the end, or the evaluator's estimate after ``cutoff`` steps."""
+        at the end, or the evaluator's estimate once ``cutoff`` turns have ended.  ``last``
+        is the player whose decision led to s (-1: chance or none).  A turn ends where a
+        player's run of consecutive decisions stops (another player or chance is next, or
+        the end), so the evaluator never judges a half-made move."""
         cdef const rc_kernel *k = self.k
-        cdef int p, n, steps = 0
+        cdef int p, n, turns = 0
         cdef int32_t a
         cdef bint use_cutoff = self.cutoff > 0 and self.evaluator is not None
         cdef bint greedy = self.rollout_policy == ROLLOUT_GREEDY
@@ -423,10 +426,13 @@ cdef class SearchAgent:
             if p == RC_TERMINAL:
                 k.returns(s, out)
                 return 0
-            if use_cutoff and steps >= self.cutoff:
-                return self._evaluate(s, out)
+            if last >= 0 and p != last:
+                turns += 1
+                if use_cutoff and turns >= self.cutoff:
+                    return self._evaluate(s, out)
             if p == RC_CHANCE:
                 a = rc_sample_chance(k, s, &self.rng, self.acts, self.probs)
+                last = -1
             else:
                 n = k.legal_actions(s, self.acts)
                 if n == 1:
@@ -435,5 +441,5 @@ cdef class SearchAgent:
                     a = self._greedy_action(s, self.acts, n, p)
                 else:
                     a = self.acts[rc_rng_below(&self.rng, n)]
+                last = p
             k.apply(s, a)
-            steps += 1

@@ -5,7 +5,7 @@ selection, the root statistics and tree reuse (finding the new root in the old t
 replaying its edges).  MCTS and ISMCTS differ in how a decision descends (``_descend``) and
 in what an iteration's world and chance edges are (``_enter_world``, ``_chance_key``)."""
 from libc.stdint cimport int32_t, uint32_t, int64_t
-from romecore_search.core cimport SearchAgent, rc_tree
+from romecore_search.core cimport SearchAgent, rc_tree, rc_node
 
 
 cdef class TreeAgent(SearchAgent):
@@ -16,6 +16,13 @@ cdef class TreeAgent(SearchAgent):
     cdef int32_t *path                # node indices of the iteration in progress
     cdef int32_t path_len
     cdef double *rewards
+    cdef readonly bint turn_walk      # expand the rest of the mover's turn in one iteration
+    cdef bint extending               # _descend: the walk goes on through a fresh node
+    cdef readonly double bias         # progressive bias: weight of prior / (visits + 1)
+    cdef readonly double widen        # progressive widening exponent (0: off)
+    cdef readonly double widen_k      # children considered: ceil(widen_k * (visits + 1) ** widen)
+    cdef bint use_priors              # children get evaluator priors when created
+    cdef double *pri                  # scratch: priors of the legal actions at a node
 
     cdef int _tree_reset(self) except -1
     cdef void _push(self, int32_t node) noexcept nogil
@@ -28,6 +35,10 @@ cdef class TreeAgent(SearchAgent):
     cdef uint32_t _chance_key(self, const void *s, int player, int32_t a) noexcept nogil
     cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil
     cdef int32_t _select_ucb(self, int32_t node) noexcept nogil
+    cdef double _score(self, const rc_node *nd, double lg) noexcept nogil
+    cdef int32_t _widen_limit(self, int32_t visits) noexcept nogil
+    cdef int _priors(self, const void *s, const int32_t *acts, int n, int p) except -1 nogil
+    cdef void _sort_by_prior(self, int32_t *acts, int n) noexcept nogil
     cdef void _backprop(self) noexcept nogil
     cdef list _root_stats(self)
     cdef int32_t _find_state(self, const void *tree_state, const void *target, int32_t max_states) except -2

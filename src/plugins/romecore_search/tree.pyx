@@ -1,9 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Tree search machinery shared by MCTS and ISMCTS (see tree.pxd)."""
-from libc.stdint cimport int32_t, uint32_t, int64_t
+from libc.stdint cimport int32_t, uint32_t, uint16_t, int64_t, INT32_MAX
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
-from libc.math cimport log, sqrt
+from libc.math cimport log, sqrt, pow, ceil
 
 from romecore.core.kernel cimport (
     rc_kernel, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
@@ -24,30 +24,49 @@ cdef class TreeAgent(SearchAgent):
     def _configure_tree(self, game, seed, dict p):
         """The parameters every tree search shares (``TREE_PARAMS``, values from the
         agent's table): budget, rollouts, the evaluator (``auto``: the game's default when
-        a cutoff or greedy rollouts need one), the UCB constant and the node arena's cap
-        (the tree stops growing there; search goes on with rollouts from its leaves)."""
+        a cutoff or greedy rollouts need one), the UCB constant, the node arena's cap
+        (the tree stops growing there; search goes on with rollouts from its leaves) and
+        ``expand`` (turn: an iteration expands the rest of the mover's turn), and the
+        progressive strategies (Chaslot et al. 2008): ``bias`` (UCB plus bias * prior /
+        (visits + 1), the prior being the evaluator's value for the mover one decision on)
+        and ``widen`` (a node visited n times offers only its ceil(widen_k * (n + 1) **
+        widen) best-prior children)."""
         cdef double c = p["c"]
         cdef int max_nodes = p["max_nodes"]
+        cdef double bias = p["bias"], widen = p["widen"], widen_k = p["widen_k"]
         evaluator = p["evaluator"]
         if evaluator == "auto":
-            evaluator = "default" if (p["cutoff"] > 0 or p["rollout"] == "greedy") else None
+            evaluator = "default" if (p["cutoff"] > 0 or p["rollout"] == "greedy"
+                                      or bias > 0 or widen > 0) else None
         self._configure(game, seed, p["simulations"], p["time"], evaluator)
         self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"])
         if c < 0:
             raise AgentSpecError(f"c={c} must not be negative")
         if max_nodes < 16:
             raise AgentSpecError(f"max_nodes={max_nodes} is too small (at least 16)")
+        if p["expand"] not in ("turn", "node"):
+            raise AgentSpecError(f"expand={p['expand']!r}: choose turn or node")
         self.c = c
         self.max_nodes = max_nodes
+        self.turn_walk = p["expand"] == "turn"
+        if bias < 0 or not 0 <= widen < 1 or widen_k < 1:
+            raise AgentSpecError(f"bias={bias}, widen={widen}, widen_k={widen_k}: need bias >= 0, "
+                                 f"0 <= widen < 1 and widen_k >= 1")
+        self.bias = bias
+        self.widen = widen
+        self.widen_k = widen_k
+        self.use_priors = (bias > 0 or widen > 0) and self.evaluator is not None
+        self.pri = <double *>malloc(sizeof(double) * self.k.max_legal)
         self.path = <int32_t *>malloc(sizeof(int32_t) * (self.k.max_game_length + 2))
         self.rewards = <double *>malloc(sizeof(double) * RC_MAX_PLAYERS)
-        if self.path == NULL or self.rewards == NULL or tree_init(&self.tree, max_nodes) < 0:
+        if self.path == NULL or self.rewards == NULL or self.pri == NULL or tree_init(&self.tree, max_nodes) < 0:
             raise MemoryError()
 
     def __dealloc__(self):
         tree_free(&self.tree)
         free(self.path)
         free(self.rewards)
+        free(self.pri)
 
     @property
     def tree_size(self):
@@ -106,16 +125,19 @@ cdef class TreeAgent(SearchAgent):
         """One iteration from a copy of ``start`` (``_enter_world`` may redraw it): down
         the tree, chance outcomes drawn with the kernel's probabilities and decisions taken
         by ``_descend``, then a rollout from where the walk stops, its rewards backed up
-        along the path."""
+        along the path.  With ``turn_walk``, a walk that stops at a new node in the middle
+        of the mover's turn goes on expanding (``extending`` set for ``_descend``) to the
+        end of that turn, so leaves stand where turns end."""
         cdef const rc_kernel *k = self.k
         cdef void *s = self.scratch
-        cdef int32_t node = self.root_node, a
+        cdef int32_t node = self.root_node, a, plen
         cdef uint32_t key
         cdef int p
         memcpy(s, start, k.state_size)
         self._enter_world(s, player)
         self.path_len = 0
         self._push(node)
+        self.extending = 0
         while True:
             p = k.current_player(s)
             if p == RC_TERMINAL:
@@ -125,11 +147,18 @@ cdef class TreeAgent(SearchAgent):
                 key = self._chance_key(s, player, a)
                 k.apply(s, a)
                 node = self._chance_child(node, key)
+                self.extending = 0
             else:
+                plen = self.path_len
                 node = self._descend(s, node, p, player)
+                self.extending = 0
+                if (node < 0 and self.turn_walk and self.path_len > plen
+                        and k.current_player(s) == p):
+                    node = self.path[self.path_len - 1]
+                    self.extending = 1
             if node < 0:
                 break
-        self._rollout(s, self.rewards)
+        self._rollout(s, self.tree.nodes[self.path[self.path_len - 1]].mover, self.rewards)
         self._backprop()
         return 0
 
@@ -146,34 +175,83 @@ cdef class TreeAgent(SearchAgent):
         its child on the path and returns it, or -1 where the walk stops for a rollout."""
         return -1
 
+    cdef double _score(self, const rc_node *nd, double lg) noexcept nogil:
+        """UCB1 of a visited child (``lg``: log of its parent's or its availability count)
+        plus the progressive bias of its prior."""
+        return (nd.value / nd.visits + self.c * sqrt(lg / nd.visits)
+                + self.bias * (nd.prior * (1.0 / 65535.0)) / (nd.visits + 1))
+
+    cdef int32_t _widen_limit(self, int32_t visits) noexcept nogil:
+        """How many children a node visited ``visits`` times may offer."""
+        cdef double k
+        if self.widen <= 0:
+            return INT32_MAX
+        k = ceil(self.widen_k * pow(visits + 1.0, self.widen))
+        return <int32_t>k if k < INT32_MAX else INT32_MAX
+
+    cdef int _priors(self, const void *s, const int32_t *acts, int n, int p) except -1 nogil:
+        """``pri[i]``: the evaluator's value for ``p`` after ``acts[i]`` at s (scratch2)."""
+        cdef double vals[RC_MAX_PLAYERS]
+        cdef int i
+        for i in range(n):
+            memcpy(self.scratch2, s, self.k.state_size)
+            self.k.apply(self.scratch2, acts[i])
+            self._evaluate(self.scratch2, vals)
+            self.pri[i] = vals[p] if vals[p] > 0 else 0.0
+            if self.pri[i] > 1:
+                self.pri[i] = 1.0
+        return 0
+
+    cdef void _sort_by_prior(self, int32_t *acts, int n) noexcept nogil:
+        """Orders ``acts`` and ``pri`` together, highest prior first (stable)."""
+        cdef int i, j
+        cdef int32_t a
+        cdef double v
+        for i in range(1, n):
+            a = acts[i]
+            v = self.pri[i]
+            j = i - 1
+            while j >= 0 and self.pri[j] < v:
+                acts[j + 1] = acts[j]
+                self.pri[j + 1] = self.pri[j]
+                j -= 1
+            acts[j + 1] = a
+            self.pri[j + 1] = v
+
     cdef int32_t _select_ucb(self, int32_t node) noexcept nogil:
-        """A child of an expanded node: a random unvisited one while any is left, else
-        the UCB1 maximum (ties: the first)."""
+        """A child of an expanded node among the first ``_widen_limit`` (children are in
+        prior order when priors are on): a random unvisited one while any is left, else
+        the best ``_score`` (ties: the first)."""
         cdef rc_node *nodes = self.tree.nodes
         cdef int32_t ch = nodes[node].first_child, best = -1
+        cdef int32_t limit = self._widen_limit(nodes[node].visits), m = 0
         cdef int unvisited = 0, r
-        cdef double lg, v, bv = -1.0
-        while ch >= 0:
+        cdef double lg, v, bv = -1e300
+        while ch >= 0 and m < limit:
             if nodes[ch].visits == 0:
                 unvisited += 1
             ch = nodes[ch].next_sibling
+            m += 1
         ch = nodes[node].first_child
         if unvisited:
             r = rc_rng_below(&self.rng, unvisited) if unvisited > 1 else 0
-            while ch >= 0:
+            while ch >= 0 and m > 0:
                 if nodes[ch].visits == 0:
                     if r == 0:
                         return ch
                     r -= 1
                 ch = nodes[ch].next_sibling
+                m -= 1
             return -1
         lg = log(<double>nodes[node].visits)
-        while ch >= 0:
-            v = nodes[ch].value / nodes[ch].visits + self.c * sqrt(lg / nodes[ch].visits)
+        m = 0
+        while ch >= 0 and m < limit:
+            v = self._score(&nodes[ch], lg)
             if v > bv:
                 bv = v
                 best = ch
             ch = nodes[ch].next_sibling
+            m += 1
         return best
 
     cdef void _backprop(self) noexcept nogil:

@@ -1,0 +1,139 @@
+"""Turn-aware tree search: evaluations only where a turn ends, whole turns expanded in one
+iteration, and per-game agent defaults from the game's GameSpec."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+
+import romecore
+from romecore.core.state import Game
+from romecore.errors import AgentSpecError
+
+
+def marble_turn_start(seed: int = 3) -> romecore.State:
+    game = romecore.load_game("city_of_marble", players=2)
+    state = game.new_initial_state(seed=seed)
+    state.resolve_chance()
+    return state
+
+
+def mid_turn(state: romecore.State) -> bool:
+    """City of Marble oracle from the rulebook ("You must take two actions per turn"): a
+    decision is in the middle of a turn unless it is the first action's choice."""
+    if state.is_terminal() or state.is_chance_node():
+        return False
+    d = state.to_dict()
+    return not (d["phase"] == "action" and d["actions_left"] == 2)
+
+
+def test_the_oracle_sees_a_half_made_turn():
+    state = marble_turn_start()
+    assert not mid_turn(state)
+    state.apply_action(state.legal_actions()[0])
+    assert mid_turn(state)
+
+
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+@pytest.mark.parametrize("expand", ["turn", "node"])
+@pytest.mark.parametrize("cutoff", [1, 2])
+def test_cutoff_judges_only_where_a_turn_ends(name, expand, cutoff):
+    state = marble_turn_start()
+    judged = []
+
+    def evaluator(s):
+        judged.append(mid_turn(s))
+        return [0.5, 0.5]
+
+    cls = {"ismcts": "romecore_ismcts.ismcts.ISMCTSAgent", "mcts": "romecore_mcts.mcts.MCTSAgent"}[name]
+    module, _, attr = cls.rpartition(".")
+    agent = getattr(__import__(module, fromlist=[attr]), attr)(
+        state.game, 1, simulations=150, cutoff=cutoff, expand=expand, evaluator=evaluator)
+    agent.step(state)
+    assert len(judged) > 100
+    assert not any(judged)
+
+
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+def test_turn_walk_expands_the_rest_of_the_turn(name):
+    """expand=node adds at most one decision node per iteration; expand=turn goes on to
+    the turn's end (a City of Marble turn is four or more decisions)."""
+    state = marble_turn_start()
+    extra = ",reuse=0" if name == "mcts" else ""
+    node = romecore.make_agent(f"{name}:simulations=200,expand=node{extra}", game=state.game, seed=1)
+    turn = romecore.make_agent(f"{name}:simulations=200,expand=turn{extra}", game=state.game, seed=1)
+    node.step(state)
+    turn.step(state)
+    if name == "ismcts":
+        assert node.tree_size <= 201
+        assert turn.tree_size > 2 * 200
+    else:
+        assert turn.tree_size > node.tree_size
+
+
+def game_with_defaults(defaults) -> Game:
+    base = romecore.load_game("great_city_of_rome", players=2)
+    spec = dataclasses.replace(base.spec, agent_defaults=defaults)
+    opts = spec.normalise_options({"players": 2})
+    return Game(spec, opts, list(spec.encode_options(opts)))
+
+
+def test_game_defaults_apply_under_the_users_parameters():
+    game = game_with_defaults({"ismcts": {"c": 0.3, "cutoff": 2}, "mcts": {"c": 1.5}})
+    assert romecore.make_agent("ismcts:simulations=10", game=game).c == pytest.approx(0.3)
+    assert romecore.make_agent("ismcts:simulations=10,c=0.9", game=game).c == pytest.approx(0.9)
+    assert romecore.make_agent("mcts", game=game).c == pytest.approx(1.5)
+    plain = romecore.load_game("great_city_of_rome", players=2)
+    from romecore_ismcts import PARAMS
+
+    assert romecore.make_agent("ismcts", game=plain).c == pytest.approx(PARAMS["c"][1])
+    assert plain.spec.agent_defaults == {}
+
+
+def test_a_bad_game_default_is_refused():
+    game = game_with_defaults({"ismcts": {"no_such_parameter": 1}})
+    with pytest.raises(AgentSpecError):
+        romecore.make_agent("ismcts", game=game)
+    game = game_with_defaults({"ismcts": {"expand": "sideways"}})
+    with pytest.raises(AgentSpecError):
+        romecore.make_agent("ismcts", game=game)
+
+
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+@pytest.mark.parametrize("widen,widen_k", [(0.25, 1.0), (0.3, 2.0)])
+def test_progressive_widening_limits_the_children(name, widen, widen_k):
+    """A node visited n times offers ceil(widen_k * (n + 1) ** widen) children: after N
+    iterations the root has tried exactly ceil(widen_k * N ** widen) of its actions."""
+    state = marble_turn_start()
+    sims = 200
+    assert len(state.legal_actions()) > math.ceil(widen_k * sims ** widen)
+    extra = ",reuse=0" if name == "mcts" else ""
+    agent = romecore.make_agent(f"{name}:simulations={sims},widen={widen},widen_k={widen_k}{extra}",
+                                game=state.game, seed=1)
+    agent.step(state)
+    tried = [a for a, visits, _ in agent.stats["root"] if visits > 0]
+    assert len(tried) == math.ceil(widen_k * sims ** widen)
+
+
+def test_widening_offers_the_best_prior_first():
+    """With priors from an evaluator that likes one action's result best, that action is
+    among the first children offered at the root."""
+    state = marble_turn_start()
+    favourite = state.legal_actions()[-1]
+    target = state.clone()
+    target.apply_action(favourite)
+    me = state.current_player()
+    seen = target.observation(me)
+
+    def evaluator(s):
+        liked = 0.9 if s.observation(me) == seen else 0.4
+        return [liked if p == me else 1 - liked for p in range(2)]
+
+    from romecore_ismcts.ismcts import ISMCTSAgent
+
+    agent = ISMCTSAgent(state.game, 1, simulations=30, widen=0.25, widen_k=1.0, evaluator=evaluator)
+    agent.step(state)
+    tried = [a for a, visits, _ in agent.stats["root"] if visits > 0]
+    assert favourite in tried and len(tried) <= 3
