@@ -39,7 +39,6 @@ from romecore.games.great_city_of_rome import data as _data
 # =======================================================================================
 # Tables: the C copies of data.py's tables (filled by "Tables from data" below)
 
-
 cdef enum:
     K_VEG = 0
     K_GRAIN = 1
@@ -50,21 +49,23 @@ cdef enum:
     K_AQUEDUCT = 6
     K_TEMPLE = 7
 
+# file-local bounds and codes (those that data.py decides are checked against it at import)
 cdef enum:
+    MIN_PLAYERS = 2
+    TWO_PLAYER_EMISSARIES = 4   # with two players each seat places two
+    START_BUILDINGS = 2   # cards GC_NDECKCARDS.. are each seat's farm, then its house
+    BOARD_SIDE = 8        # GC_NCELLS = BOARD_SIDE * BOARD_SIDE
+    CITY_SPAN = 4         # a city is at most 4x4
     AQ_SCORED = 4         # aqueducts past this many score no more
-    MAX_VEG_CARDS = 8     # bounds checked against data.py at import
+    MAX_VEG_CARDS = 8
     MAX_SHEEP_CARDS = 4
+    MAX_TOKENS = 5        # a bath's point tokens: its four neighbours and its bonus
     COLOUR_YELLOW = 0     # public buildings by colour (data.COLOURS): coins,
     COLOUR_RED = 1        # influence, School draws, bath tokens
     COLOUR_SCHOOL = 2
     COLOUR_BATH = 3
-    MAX_TOKENS = 5        # a bath's point tokens: its four neighbours and its bonus
     F_ALL = F_TOOK | F_BUILT | F_PRODUCED
-    MIN_PLAYERS = 2
-    BOARD_SIDE = 8        # GC_NCELLS = BOARD_SIDE * BOARD_SIDE
-    CITY_SPAN = 4         # a city is at most 4x4
-    START_BUILDINGS = 2   # cards GC_NDECKCARDS.. are each seat's farm, then its house
-    TWO_PLAYER_EMISSARIES = 4   # with two players each seat places two
+
 cdef uint8_t CARD_TYPE[GC_NCARDS]
 cdef int8_t CARD_DECK[GC_NCARDS]
 cdef int8_t TOK_SLOT[GC_NCARDS]
@@ -78,7 +79,7 @@ cdef uint8_t TYPE_VALUE[GC_NTYPES]
 cdef int8_t TYPE_COLOUR[GC_NTYPES]
 cdef uint8_t TYPE_BONUS[GC_NTYPES]
 cdef uint32_t TYPE_MASKS[GC_NTYPES]   # which M_* masks a building of the type joins
-cdef uint8_t FACE_BRICKS[GC_NFACES][GC_NSPACES]       # bricks from space 0 through k, per face
+cdef uint8_t FACE_BRICKS[GC_NFACES][GC_NSPACES]   # bricks from space 0 through k, per face
 cdef uint8_t FACE_COGS[GC_NFACES][GC_NSPACES]
 cdef uint8_t OFFER_DECK[GC_MAXP + 1][GC_MAXOFFER]   # per player count
 cdef uint8_t OFFER_N[GC_MAXP + 1]
@@ -93,19 +94,20 @@ cdef int T_LUNA, T_MARS, T_VENUS, T_JUPITER, T_MERCURY
 cdef int32_t MINERVA_BUILDINGS, MINERVA_POINTS, FORTUNA_POINTS, CUPID_RES2, CUPID_POINTS
 cdef int32_t JUNO_TEMPLES, JUNO_POINTS, SATURN_FARMS, SATURN_POINTS, MARS_POINTS
 cdef int32_t VENUS_PER_RES2, JUPITER_PER_TEMPLE, MERCURY_COINS
-cdef uint8_t VEG_CARDS[MAX_VEG_CARDS]             # cards that produce coins (veg farms, vineyard)
+cdef uint8_t VEG_CARDS[MAX_VEG_CARDS]   # cards that produce coins (veg farms, vineyard)
 cdef int N_VEG_CARDS
 cdef uint8_t SHEEP_CARDS[MAX_SHEEP_CARDS]
 cdef int N_SHEEP_CARDS
-cdef uint64_t ROW_BYTE = 0xFF                 # one row of the board
-cdef uint64_t FILE_A = 0x0101010101010101ULL
-cdef uint64_t BOARD = 0x003F3F3F3F3F3F3FULL   # rows 0-6, columns 0-5
 cdef int START_FARM_CELL = 3 * 8 + 2
 cdef int START_HOUSE_CELL = 3 * 8 + 3
 
 
 # =======================================================================================
 # Bits: board geometry on the 8x8 bitboard, over the rc_bits.h helpers
+
+cdef uint64_t ROW_BYTE = 0xFF                 # one row of the board
+cdef uint64_t FILE_A = 0x0101010101010101ULL
+cdef uint64_t BOARD = 0x003F3F3F3F3F3F3FULL   # rows 0-6, columns 0-5
 
 
 cdef inline int row_of(int cell) noexcept nogil:
@@ -184,7 +186,6 @@ cdef inline uint64_t flood(uint64_t seed, uint64_t within) noexcept nogil:
 
 # =======================================================================================
 # Queries: read-only facts about a state
-
 
 cdef inline int nplayers_bits(const GCState *s) noexcept nogil:
     return (1 << s.nplayers) - 1
@@ -367,7 +368,6 @@ cdef inline int distinct_slots(const uint8_t *cards, int n, int32_t base, int32_
 # =======================================================================================
 # Scoring: one player's points by score-pad category (gc_score)
 
-
 cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil:
     cdef int c, t, i
     cdef uint32_t bits
@@ -461,7 +461,6 @@ cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil:
 # Changes: small mutators (cards between zones, coins, tokens, builds), each keeping
 # the struct's invariants
 
-
 cdef inline void gain(int16_t *x, int g) noexcept nogil:
     """Adds g to a coin or influence count, saturating at GC_MAXCOUNT (the int16 bound)."""
     cdef int v = x[0] + g
@@ -494,6 +493,14 @@ cdef inline int take_drawn(GCState *s, int slot) noexcept nogil:
         s.drawn[i] = s.drawn[i + 1]
     s.drawn_n -= 1
     s.drawn[s.drawn_n] = 0
+    return c
+
+
+cdef inline int keep_drawn(GCState *s, int slot) noexcept nogil:
+    """The drawn card in slot goes to the actor's hand (whoever knew it still does)."""
+    cdef int c = take_drawn(s, slot)
+    s.loc[c] = Z_HAND + s.actor
+    s.known[c] |= 1 << s.actor
     return c
 
 
@@ -621,7 +628,6 @@ cdef inline void do_produce(GCState *s) noexcept nogil:
 # =======================================================================================
 # Turn flow: turns and rounds (begin_*, end_*) and gc_forced
 
-
 cdef inline void begin_turn(GCState *s) noexcept nogil:
     s.actor = s.space_owner[s.turn_space]
     cdef int face = gc_face(s)
@@ -675,7 +681,7 @@ cdef inline void end_turn(GCState *s) noexcept nogil:
 cdef void gc_forced(GCState *s) noexcept nogil:
     """Takes every step that needs no decision and no chance, until one does (at most
     GC_MAX_FORCED of them, more than any one action can set off)."""
-    cdef int k, d, c, i, nxt, steps
+    cdef int k, d, c, i, steps
     for steps in range(GC_MAX_FORCED):
         if s.phase == PH_DRAFT_DEAL:
             if s.drawn_n < s.nplayers:
@@ -685,10 +691,7 @@ cdef void gc_forced(GCState *s) noexcept nogil:
         elif s.phase == PH_DRAFT_PICK:
             if s.drawn_n != 1:
                 return
-            c = take_drawn(s, 0)
-            s.loc[c] = Z_HAND + s.actor
-            s.known[c] |= 1 << s.actor
-            s.draft_card[s.actor] = c
+            s.draft_card[s.actor] = keep_drawn(s, 0)
             s.actor = s.first_player
             s.phase = PH_STRIP
         elif s.phase == PH_STRIP:
@@ -767,9 +770,7 @@ cdef void gc_forced(GCState *s) noexcept nogil:
             if s.drawn_n > 1:
                 return
             if s.drawn_n == 1:
-                c = take_drawn(s, 0)
-                s.loc[c] = Z_HAND + s.actor
-                s.known[c] |= 1 << s.actor
+                keep_drawn(s, 0)
             s.school_deck = 0
             s.phase = PH_MAIN
         elif s.phase == PH_SCHOOL_BOTTOM:
@@ -785,7 +786,6 @@ cdef void gc_forced(GCState *s) noexcept nogil:
 
 # =======================================================================================
 # Interface: the rc_kernel functions, in the table's order
-
 
 cdef void gc_init(void *vs, const int32_t *params) noexcept nogil:
     cdef GCState *s = <GCState *>vs
@@ -998,9 +998,7 @@ cdef void gc_step(GCState *s, int32_t a) noexcept nogil:
         to_drawn(s, draw_from_pool(s, s.school_deck, a - CH_CARD), 1 << s.actor)
         s.school_left -= 1
     elif ph == PH_SCHOOL_KEEP:
-        c = take_drawn(s, a - A_KEEP)
-        s.loc[c] = Z_HAND + s.actor
-        s.known[c] |= 1 << s.actor
+        keep_drawn(s, a - A_KEEP)
         s.phase = PH_SCHOOL_BOTTOM
     elif ph == PH_SCHOOL_BOTTOM:
         put_bottom(s, a - A_BOTTOM)
@@ -1123,7 +1121,6 @@ cdef uint32_t gc_observe_action(const void *vs, int observer, int32_t a) noexcep
 
 # =======================================================================================
 # Validation: gc_validate, a sequence of named checks
-
 
 cdef struct Tally:
     # what check_cards counts, for the checks after it
@@ -1564,7 +1561,6 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
 # =======================================================================================
 # Tables from data: run at import, fills the Tables section from data.py
 
-
 def _load_tables():
     global START_COINS, BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE
     global T_MINERVA, T_FORTUNA, T_CUPID, T_JUNO, T_SATURN, T_LUNA, T_MARS, T_VENUS, T_JUPITER, T_MERCURY
@@ -1682,7 +1678,6 @@ _load_tables()
 
 # =======================================================================================
 # Kernel table: GC_KERNEL, slot by slot, and its capsule
-
 
 cdef rc_kernel GC_KERNEL
 GC_KERNEL.abi_version = RC_ABI_VERSION
