@@ -216,6 +216,13 @@ def test_resume_does_not_double_count(tmp_path):
     after = _lineups(tmp_path / "ladder-games")
     for name, games in before.items():
         assert after[name][:2] == games  # kept, not replayed
+    # a match's file is a tournament's results file: `romecore tournament --resume` agrees
+    path = next((tmp_path / "ladder-games").glob("00_*.jsonl"))
+    r = CliRunner().invoke(main, ["tournament", GAME, "-p", "2", "-a", "random", "-a", "greedy", "-g", "4",
+                                  "--backend", "inline", "--out", str(path), "--resume", "--json",
+                                  "--no-progress"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["games_this_run"] == 0
 
 
 def test_cli_refuses_bad_arguments(tmp_path):
@@ -298,3 +305,17 @@ def test_run_ladder_refuses_bad_arguments(tmp_path):
         with pytest.raises(InvalidArgumentError):
             run_ladder(game, **{**kw, **bad})
     assert not list(tmp_path.iterdir())  # refused before anything was played
+
+
+def test_failed_games_are_listed_not_counted(tmp_path):
+    """A worker that dies in every game (no agent's fault to score) fails the game after
+    its retries: listed, in the results file as a failure, out of the table."""
+    game = romecore.load_game(GAME, players=2)
+    result = run_ladder(game, ["random", "faulty:mode=exit,always=true,at=3", "greedy"],
+                        games_per_match=2, games_dir=str(tmp_path), backend="local", workers=1,
+                        retries=0, plugins=["test_tournament_faults"])
+    assert result.games_played == 2 and result.games_this_run == 2  # random vs greedy only
+    assert len(result.failures) == 4 and all("died" in f for f in result.failures)
+    rows = {r.agent: r for r in result.rows}
+    assert rows["faulty:mode=exit,always=true,at=3"].games == 0
+    assert rows["random"].games == rows["greedy"].games == 2

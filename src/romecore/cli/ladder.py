@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Sequence
 
 import click
 
@@ -80,10 +79,6 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
         else:
             games_dir = f"ladder-{game_id}-{time.strftime('%Y%m%d-%H%M%S')}-games"
 
-    def announce(m: int, total: int, names: Sequence[str]) -> None:
-        if progress:
-            click.echo(f"match {m + 1}/{total}: {' vs '.join(names)}", err=True)
-
     try:
         with stdout_to_stderr():
             result = run_ladder(
@@ -91,7 +86,7 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
                 games_per_match=games_per_match, seed=seed, workers=workers, backend=backend,
                 address=address, games_dir=games_dir, resume=resume, overwrite=overwrite,
                 move_time_limit=move_time_limit or None, progress=progress, interval=interval,
-                bootstrap=samples, plugins=plugins, on_match=announce)
+                bootstrap=samples, plugins=plugins)
     except (RomecoreError, TournamentError, ImportError, OSError) as e:
         raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:

@@ -3,9 +3,12 @@ one maximum-likelihood fit over all the games.
 
 Schedule.  At 2 players every pairing of agents is a match; at P players every set of P
 distinct agents is (with no more agents than seats, one match of them all).  A match is a
-:func:`romecore.tournament.run` tournament with its own results file, so seats rotate
-inside it (each member sits in each seat equally over every P games), deal seeds come
-from the ladder's seed (every match meets the same deals) and ``resume`` continues it.
+tournament in the sense of :mod:`romecore.tournament`: its games are the tasks
+:func:`~romecore.tournament.schedule.make_task` makes for its roster (seats rotate inside
+it, deal seeds come from the ladder's seed, so every match meets the same deals) and it has
+its own results file, which ``resume`` continues as ``romecore tournament`` would.  The
+games of all matches are played by one backend (the local pool, Ray, or inline), so no
+worker waits for a match to end.
 
 Ratings.  A game ranks its agents (:func:`~romecore.tournament.stats.agent_ranks`: by
 return, then score).  The ratings are the Plackett-Luce log-strengths (at 2 players,
@@ -21,7 +24,9 @@ spread for a match whose games all ended alike, such as one agent winning every 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 import math
 import os
 import random
@@ -33,6 +38,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from romecore.errors import InvalidArgumentError
+from romecore.records import dumps_json
+from romecore.tournament.local import InlineBackend, LocalBackend
+from romecore.tournament.resultsfile import ResultsFile, make_header
+from romecore.tournament.runner import _progress_bar
+from romecore.tournament.schedule import GameTask, make_task
+from romecore.tournament.stats import GameSummary
+from romecore.tournament.worker import load_plugins
 
 __all__ = ["BUILTIN_AGENTS", "ELO", "Fit", "LadderRow", "LadderResult", "bootstrap_intervals",
            "fit_plackett_luce", "match_games", "matches", "run_ladder", "to_markdown", "with_budget"]
@@ -333,6 +345,47 @@ class LadderResult:
         return asdict(self)
 
 
+class _Sink:
+    """Where the backend reports: each game goes to its match's results file and table
+    under its index in the match (a task's index is its place in this run's list)."""
+
+    def __init__(self, on_event: Callable[[str], None] | None) -> None:
+        self.on_event = on_event
+        self.files: list[ResultsFile] = []
+        self.games: list[dict[int, GameSummary]] = []  # per match: index -> game
+        self.where: list[tuple[int, int]] = []  # per task: (match, index in the match)
+        self.failures: list[str] = []
+        self.this_run = 0
+        self.bar: Any = None
+        self.bar_task: Any = None
+
+    def done(self, task: GameTask, result: dict, attempts: int) -> None:
+        m, k = self.where[task.index]
+        if k in self.games[m]:
+            return  # never counted twice
+        self.games[m][k] = GameSummary.from_summary({**result["summary"], "index": k})
+        record = json.loads(result["line"])
+        record["meta"]["index"] = k
+        self.files[m].add_line(dumps_json(record).encode("utf-8"))
+        self.this_run += 1
+        if self.bar is not None:
+            self.bar.advance(self.bar_task)
+
+    def failed(self, task: GameTask, reason: str, attempts: int) -> None:
+        m, k = self.where[task.index]
+        self.failures.append(f"{self.files[m].path} game {k}: {reason}")
+        self.files[m].add_failure(k, reason, attempts)
+        self.event(f"{self.files[m].path} game {k} failed: {reason}")
+        if self.bar is not None:
+            self.bar.advance(self.bar_task)
+
+    def event(self, message: str) -> None:
+        if self.on_event is not None:
+            self.on_event(message)
+        elif self.bar is not None:
+            self.bar.console.print(f"[yellow]{message}[/yellow]")
+
+
 def _slug(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", spec)
 
@@ -357,18 +410,19 @@ def run_ladder(
     bootstrap: int = 200,
     prior: float = 1.0,
     plugins: Sequence[str] = (),
-    on_match: Callable[[int, int, Sequence[str]], None] | None = None,
+    time_limit: float = 600.0,
+    retries: int = 2,
+    on_event: Callable[[str], None] | None = None,
 ) -> LadderResult:
     """Plays the ladder of ``agents`` (default :data:`BUILTIN_AGENTS`, each given the
     budget ``time`` seconds or ``simulations`` per move, see :func:`with_budget`) at the
     :class:`romecore.Game` ``game`` and rates them.  Each match's games go to its own
     results file in ``games_dir``; ``resume`` continues them, ``overwrite`` replaces them.
     ``games_per_match`` is rounded up by :func:`match_games` so that seats balance.
-    ``plugins`` are modules registering more agents, loaded here and in every worker."""
-    from romecore import records, tournament
-    from romecore.tournament.local import TournamentError
-    from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks
-    from romecore.tournament.worker import load_plugins
+    ``plugins`` are modules registering more agents, loaded here and in every worker;
+    ``time_limit``, ``retries`` and ``move_time_limit`` are as in :func:`romecore.tournament.run`
+    (failed games are listed and left out; forfeits count as the faulty agent's losses)."""
+    from romecore.tournament.stats import agent_labels, agent_ranks
 
     if time is not None and simulations is not None:
         raise InvalidArgumentError("give a time or a simulations budget, not both")
@@ -397,47 +451,52 @@ def run_ladder(
     budget = (f"{time:g} s a move" if time is not None else
               f"{simulations} simulations (or nodes) a move" if simulations is not None else "as given")
 
+    import romecore
+
+    for spec in specs:  # refuse a bad spec here, not in every worker
+        romecore.make_agent(spec, game=game, seed=0)
+    if backend == "local":
+        runner: Any = LocalBackend(workers, plugins, time_limit, retries, move_time_limit=move_time_limit)
+    elif backend == "ray":
+        from romecore.tournament.ray_backend import RayBackend
+
+        runner = RayBackend(address, workers, plugins, time_limit, retries)
+    elif backend == "inline":
+        runner = InlineBackend(plugins)
+    else:
+        raise InvalidArgumentError(f"backend {backend!r}: choose local, ray or inline")
     os.makedirs(games_dir, exist_ok=True)
-    ray_here = False
-    if backend == "ray":  # one Ray instance for every match, not one each
-        try:
-            import ray
-        except ImportError:
-            raise TournamentError("the ray backend needs Ray: pip install 'romecore[ray]'") from None
-        if not ray.is_initialized():
-            try:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                         num_cpus=workers if address is None else None)
-            except Exception as e:
-                raise TournamentError(f"cannot connect to Ray at {address or 'a new local instance'}: "
-                                      f"{e}") from None
-            ray_here = True
+    sink = _Sink(on_event)
+    todo: list[GameTask] = []
     t0 = _now()
-    games: list[tuple[int, GameSummary]] = []
-    failures: list[str] = []
-    this_run = 0
     try:
         for m, roster in enumerate(plan):
             roster_specs = [specs[a] for a in roster]
             path = os.path.join(games_dir, f"{m:02d}_{'_vs_'.join(_slug(s) for s in roster_specs)}.jsonl")
-            if on_match is not None:
-                on_match(m, len(plan), [labels[a] for a in roster])
-            result = tournament.run(game, roster_specs, games=count, seed=seed, workers=workers,
-                                    backend=backend, address=address, out=path, resume=resume,
-                                    overwrite=overwrite, move_time_limit=move_time_limit,
-                                    progress=progress, plugins=plugins)
-            this_run += result.games_this_run
-            failures += [f"{path} game {f.index}: {f.reason}" for f in result.failures]
-            seen: dict[int, GameSummary] = {}
-            for rec in records.iter_records(path):
-                d = rec.to_dict()
-                index = d["meta"]["index"]
-                if index < count and index not in seen:
-                    seen[index] = GameSummary.from_record(d)
-            games += [(m, seen[i]) for i in sorted(seen)]
+            header = make_header(game.game_id, game.options, roster_specs, seed, count, True, None,
+                                 move_time_limit)
+            sink.files.append(ResultsFile(path, header, resume, overwrite))
+            sink.games.append({k: g for k, g in sink.files[m].done.items() if k < count})
+        for k in range(count):  # game k of every match before game k + 1 of any
+            for m, roster in enumerate(plan):
+                if k not in sink.games[m]:
+                    task = make_task(game, [specs[a] for a in roster], seed, k, True, None, move_time_limit)
+                    sink.where.append((m, k))
+                    todo.append(dataclasses.replace(task, index=len(todo)))
+        if progress:
+            sink.bar = _progress_bar()
+            sink.bar_task = sink.bar.add_task(game.game_id, total=len(plan) * count,
+                                              completed=len(plan) * count - len(todo), failed=0)
+            sink.bar.start()
+        try:
+            runner.run(todo, sink)
+        finally:
+            if sink.bar is not None:
+                sink.bar.stop()
     finally:
-        if ray_here:
-            ray.shutdown()
+        for f in sink.files:
+            f.close()
+    games = [(m, played_games[k]) for m, played_games in enumerate(sink.games) for k in sorted(played_games)]
 
     played = [0] * n
     wins = [0.0] * n
@@ -479,7 +538,7 @@ def run_ladder(
         anchor=labels[anchor], budget=budget, games_per_match=count,
         matches=[[labels[a] for a in roster] for roster in plan], rows=[rows[i] for i in order],
         head_to_head=[[above[i][j] / met[i][j] if met[i][j] else None for j in order] for i in order],
-        games_played=len(games), games_this_run=this_run, interval=interval, failures=failures,
+        games_played=len(games), games_this_run=sink.this_run, interval=interval, failures=sink.failures,
         elapsed=_now() - t0, backend=backend, games_dir=games_dir)
 
 
