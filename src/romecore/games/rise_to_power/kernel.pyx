@@ -33,7 +33,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, u
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule,
-    rc_kernel, rc_rng, rc_rng_below, rc_popcount32, rc_lsb32, rc_pop_lsb32,
+    rc_kernel, rc_rng, rc_rng_below, rc_popcount32, rc_lsb32, rc_pop_lsb32, rc_nth_bit64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
@@ -183,7 +183,7 @@ cdef inline uint32_t prov_avail(const RPState *s, int p, int c) noexcept nogil:
 cdef inline uint32_t lowest_in(uint32_t set_, uint32_t of) noexcept nogil:
     """The lowest card of `of` in `set_` as a one-bit mask (0 when none)."""
     cdef uint32_t m = set_ & of
-    return m & (~m + 1)
+    return (1u << rc_lsb32(m)) if m else 0
 
 
 cdef inline uint32_t face_mask(const RPState *s, int p) noexcept nogil:
@@ -1384,16 +1384,12 @@ cdef int rp_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
 cdef int32_t rp_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
     cdef const RPState *s = <const RPState *>vs
     cdef int ph = s.phase, k, c, kind
-    cdef uint32_t pool, cands, full
+    cdef uint32_t pool, cands
     if ph == PH_ROLL or ph == PH_REROLL:
         return CH_DIE + <int32_t>rc_rng_below(rng, RP_FACES)
     if ph == PH_ORDER:
         k = order_candidates(s, &cands)
-        k = rc_rng_below(rng, k)
-        while k:
-            cands &= cands - 1
-            k -= 1
-        return CH_SEAT + rc_lsb32(cands)
+        return CH_SEAT + rc_nth_bit64(cands, rc_rng_below(rng, k))
     kind = 2 if ph == PH_DRAW else rp_chance_kind(s)
     if kind == 0:
         pool = era_pool(s.p_deck, P_ERA_MASK)
@@ -1401,16 +1397,11 @@ cdef int32_t rp_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
         pool = era_pool(s.s_deck, S_ERA_MASK)
     else:
         pool = s.a_deck
-    full = pool
-    k = rc_rng_below(rng, rc_popcount32(pool))
-    while k:
-        pool &= pool - 1
-        k -= 1
-    c = rc_lsb32(pool)
+    c = rc_nth_bit64(pool, rc_rng_below(rng, rc_popcount32(pool)))
     if kind == 0:
         return CH_PROVINCE + c
     if kind == 1:
-        return CH_SENATE + rc_lsb32(full & S_TWINS[c])  # the lowest identical card left
+        return CH_SENATE + rc_lsb32(pool & S_TWINS[c])  # the lowest identical card left
     return CH_ARENA + A_TYPE[c]
 
 
@@ -1457,7 +1448,7 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     cdef RPState *s = <RPState *>vs
     cdef uint8_t ids[RP_NARENA]
     cdef uint32_t cls = s.a_deck, hid, held, show, m
-    cdef int n = 0, i, j, q, k, cnt
+    cdef int n = 0, i, q, k, cnt
     for q in range(s.nplayers):
         if q != p:
             cls |= (s.a_hand[q] | s.a_show[q]) & ~s.a_pub
@@ -1485,12 +1476,7 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
         show = 0
         m = held
         for i in range(cnt):
-            j = rc_rng_below(rng, rc_popcount32(m))
-            hid = m
-            while j:
-                hid &= hid - 1
-                j -= 1
-            hid &= ~hid + 1
+            hid = 1u << rc_nth_bit64(m, rc_rng_below(rng, rc_popcount32(m)))
             show |= hid
             m &= ~hid
         s.a_show[q] = show
