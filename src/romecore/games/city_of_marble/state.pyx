@@ -11,9 +11,7 @@ from libc.string cimport memset
 from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport *
 
-import reprlib
-
-from romecore.errors import SerializationError
+from romecore.core.dictread import fail, read_bool, read_dict, read_int, read_list, read_name, show
 from romecore.games.city_of_marble import data as _data
 
 PHASES = ("hills", "action", "site", "tile", "bridge", "aqueduct_start", "order", "send",
@@ -47,109 +45,62 @@ def _pl_text(int pl):
     return " ".join(_fmt_v(v) for v in _B.pl_vertices(pl))
 
 
-_SHOW = reprlib.Repr()
-_SHOW.maxlevel = 2
-_SHOW.maxstring = _SHOW.maxother = 40
-_SHOW.maxlist = _SHOW.maxtuple = _SHOW.maxdict = 4
+_COLOUR_NAMES = tuple(c.name for c in _COL) + tuple(c.building for c in _COL)   # either names a colour
+_BUILDINGS = tuple(c.building for c in _COL)
+_COORDS = [x for v in _B.verts for x in v] + [x for st in _B.sites for x in st]
+_COORD_LO, _COORD_HI = min(_COORDS), max(_COORDS)
 
 
-def _show(x):
-    """A short repr of untrusted input (bounded depth and length, never a huge int)."""
-    if type(x) is int and not -10**12 < x < 10**12:
-        return "a huge int"
-    try:
-        return _SHOW.repr(x)
-    except Exception:
-        return f"a {type(x).__name__}"
-
-
-def _bad(msg):
-    return SerializationError(f"bad city_of_marble state dict: {msg}")
-
-
-def _int(x, what, lo, hi):
-    """x as an int in lo..hi, checked before it sizes or indexes anything."""
-    if not isinstance(x, int) or isinstance(x, bool):
-        raise _bad(f"{what} must be an int, got {_show(x)}")
-    if not lo <= x <= hi:
-        raise _bad(f"{what} {_show(x)} is out of range {lo}..{hi}")
-    return int(x)
-
-
-def _flag(x, what):
-    if not isinstance(x, bool):
-        raise _bad(f"{what} must be true or false, got {_show(x)}")
-    return x
-
-
-def _dict(x, what):
-    if not isinstance(x, dict):
-        raise _bad(f"{what} must be a dict, got {_show(x)}")
-    return x
-
-
-def _list(x, what, int most):
-    """x as a list of at most ``most`` entries."""
-    if not isinstance(x, (list, tuple)):
-        raise _bad(f"{what} must be a list, got {_show(x)}")
-    if len(x) > most:
-        raise _bad(f"{what} has {len(x)} entries, at most {most}")
-    return x
-
-
-def _colour_id(x):
-    if isinstance(x, str) and x in _data.COLOUR_ID:
-        return _data.COLOUR_ID[x]
-    if isinstance(x, str) and x in _data.BUILDING_ID:
-        return _data.BUILDING_ID[x]
-    raise _bad(f"unknown colour {_show(x)} (colours: {', '.join(c.name for c in _COL)})")
+def _colour_id(x, what="colour"):
+    """A colour, by its name or its building's name."""
+    return read_name(x, _COLOUR_NAMES, what) % CM_NCOL
 
 
 def _pair(x, what):
     """Two ints (a vertex [q, r] or a site [s, t]) as a tuple, without hashing the input."""
-    if not isinstance(x, (list, tuple)) or len(x) != 2 or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in x):
-        raise _bad(f"{what} must be two ints, got {_show(x)}")
-    return (int(x[0]), int(x[1]))
+    xs = read_list(x, what, 2)
+    if len(xs) != 2:
+        fail(f"{what} must be two ints, got {show(x)}")
+    return (read_int(xs[0], what, _COORD_LO, _COORD_HI), read_int(xs[1], what, _COORD_LO, _COORD_HI))
 
 
-def _site_id(x):
-    key = _pair(x, "a site")
+def _site_id(x, what="site"):
+    key = _pair(x, what)
     if key not in _B.site_id:
-        raise _bad(f"{_show(x)} is not a site [s, t] of the board")
+        fail(f"{what} {show(x)} is not a site [s, t] of the board")
     return _B.site_id[key]
 
 
-def _vert_id(x):
-    key = _pair(x, "a vertex")
+def _vert_id(x, what="vertex"):
+    key = _pair(x, what)
     if key not in _B.vert_id:
-        raise _bad(f"{_show(x)} is not a vertex [q, r] of the board")
+        fail(f"{what} {show(x)} is not a vertex [q, r] of the board")
     return _B.vert_id[key]
 
 
 def _placement(dict entry):
     """The placement of a tile entry: its two triangles or its four vertices."""
     if "triangles" in entry:
-        tris = _list(entry["triangles"], "a tile's triangles", 2)
+        tris = read_list(entry["triangles"], "tile triangles", 2)
         if len(tris) != 2:
-            raise _bad("a tile lists its two triangles")
+            fail("tile triangles: a tile lists its two triangles")
         ids = []
         for tri in tris:
-            key = tuple(sorted(_pair(v, "a vertex") for v in _list(tri, "a triangle", 3)))
+            key = tuple(sorted(_pair(v, "triangle vertex") for v in read_list(tri, "triangle", 3)))
             if len(key) != 3 or key not in _B.tri_id:
-                raise _bad(f"{_show(tri)} is not a board triangle")
+                fail(f"triangle {show(tri)} is not a board triangle")
             ids.append(_B.tri_id[key])
         for pl in _B.tri_pls[ids[0]]:
             if ids[1] in _B.pl_tris[pl]:
                 return pl
-        raise _bad(f"triangles {_show(tris)} share no edge")
+        fail(f"tile triangles {show(tris)} share no edge")
     if "vertices" in entry:
-        vs = {_pair(v, "a vertex") for v in _list(entry["vertices"], "a tile's vertices", 4)}
+        vs = {_pair(v, "tile vertex") for v in read_list(entry["vertices"], "tile vertices", 4)}
         try:
             return _B.placement_of_vertices(vs)
         except (KeyError, ValueError):
-            raise _bad(f"no tile of the board has the vertices {_show(entry['vertices'])}") from None
-    raise _bad("a tile needs 'triangles' or 'vertices'")
+            fail(f"tile vertices: no tile of the board has the vertices {show(entry['vertices'])}")
+    fail("tile needs 'triangles' or 'vertices'")
 
 
 def _counts(d, what, int hi):
@@ -157,18 +108,12 @@ def _counts(d, what, int hi):
     out = [0, 0, 0, 0]
     if d is None:
         return out
-    _dict(d, what)
+    read_dict(d, what)
     if len(d) > CM_NCOL:
-        raise _bad(f"{what} maps the four colours to counts")
+        fail(f"{what} maps the four colours to counts")
     for k, v in d.items():
-        out[_colour_id(k)] = _int(v, f"{what} count", 0, hi)
+        out[_colour_id(k, f"{what} colour")] = read_int(v, f"{what} count", 0, hi)
     return out
-
-
-def _aqueduct_id(x):
-    if not isinstance(x, str) or x not in _AQ:
-        raise _bad(f"unknown aqueduct {_show(x)} (aqueducts: {', '.join(_AQ)})")
-    return _AQ.index(x)
 
 
 _ALL_TILES = sum(c.tiles for c in _COL)
@@ -482,110 +427,134 @@ cdef class CityOfMarbleState(State):
         the module docs.  Left out: stacks hold what no one else holds; points are the
         buildings' points; players keep their fresh set-up.  Every field is type- and
         range-checked before it sizes or indexes anything; validate judges the whole."""
+        self._read_turn(d)
+        on_tiles = self._read_tiles(d)
+        self._read_sites(d)
+        self._read_aqueducts(d)
+        self._read_players(d, on_tiles)
+        self._read_supply(d)
+        self._read_tile_play(d)
+        self._read_resolution(d)
+        cm_rebuild_caches(_st(self))
+
+    def _read_turn(self, dict d):
+        """hills, phase, turn_player, final_turns_left, actor, actions_left."""
         cdef CMState *s = _st(self)
-        cdef int n = s.nplayers, p, c, j, pl, a, i, k, h
-        # hills, phase, turn
-        for x in _list(d.get("hills", []), "hills", CM_NHILLS):
-            i = _site_id(x)
+        cdef int n = s.nplayers, i, h
+        for x in read_list(d.get("hills", []), "hills", CM_NHILLS):
+            i = _site_id(x, "hill")
             if i not in _B.hills:
-                raise _bad(f"site {_show(x)} is not a hill")
+                fail(f"hills: site {show(x)} is not a hill")
             h = _B.hills.index(i)
             if (s.hills >> h) & 1:
-                raise _bad(f"hill {_show(x)} is listed twice")
+                fail(f"hills: hill {show(x)} is listed twice")
             s.hills |= 1 << h
         s.hills_drawn = bin(s.hills).count("1")
         phase = d.get("phase")
         if phase is None:
             phase = "hills" if s.hills_drawn < _data.HILLS_IN_PLAY else "action"
-        if not isinstance(phase, str) or phase not in PHASES:
-            raise _bad(f"unknown phase {_show(phase)} (phases: {', '.join(PHASES)})")
-        s.phase = PHASES.index(phase)
+        s.phase = read_name(phase, PHASES, "phase")
         if s.hills_drawn < _data.HILLS_IN_PLAY and s.phase != PH_HILLS:
-            raise _bad(f"{_data.HILLS_IN_PLAY} hills are revealed before play")
-        s.turn_player = _int(d.get("turn_player", 0), "turn_player", 0, n - 1)
-        s.final_left = _int(d.get("final_turns_left", 0), "final_turns_left", 0, n)
-        s.actor = _int(d.get("actor", s.turn_player), "actor", 0, n - 1)
+            fail(f"hills: {_data.HILLS_IN_PLAY} hills are revealed before play")
+        s.turn_player = read_int(d.get("turn_player", 0), "turn_player", 0, n - 1)
+        s.final_left = read_int(d.get("final_turns_left", 0), "final_turns_left", 0, n)
+        s.actor = read_int(d.get("actor", s.turn_player), "actor", 0, n - 1)
         default_actions = 0 if s.phase in (PH_HILLS, PH_OVER, PH_EXTRA) else (1 if s.final_left else 2)
-        s.actions_left = _int(d.get("actions_left", default_actions), "actions_left", 0,
-                              _data.ACTIONS_PER_TURN)
-        # tiles and magistrates on them
+        s.actions_left = read_int(d.get("actions_left", default_actions), "actions_left", 0,
+                                  _data.ACTIONS_PER_TURN)
+
+    def _read_tiles(self, dict d):
+        """tiles and the magistrates on them; returns each player's count of those."""
+        cdef CMState *s = _st(self)
+        cdef int n = s.nplayers, p, c, pl
         on_tiles = [0] * n
-        for entry in _list(d.get("tiles", []), "tiles", _ALL_TILES):
-            pl = _placement(_dict(entry, "a tile"))
+        for entry in read_list(d.get("tiles", []), "tiles", _ALL_TILES):
+            pl = _placement(read_dict(entry, "tile"))
             if (s.placed[pl >> 6] >> (pl & 63)) & 1:
-                raise _bad(f"two tiles on {_pl_text(pl)}")
-            c = _colour_id(entry.get("colour"))
+                fail(f"tiles: two tiles on {_pl_text(pl)}")
+            c = _colour_id(entry.get("colour"), "tile colour")
             t1, t2 = _B.pl_tris[pl]
             s.tri[c][t1 >> 6] |= (<uint64_t>1) << (t1 & 63)
             s.tri[c][t2 >> 6] |= (<uint64_t>1) << (t2 & 63)
             s.placed[pl >> 6] |= (<uint64_t>1) << (pl & 63)
             owner = entry.get("magistrate")
             if owner is not None:
-                p = _int(owner, "a tile's magistrate", 0, n - 1)
+                p = read_int(owner, "tile magistrate", 0, n - 1)
                 if on_tiles[p] >= CM_NMAG:
-                    raise _bad(f"player {p} has more than {CM_NMAG} magistrates")
+                    fail(f"tile magistrate: player {p} has more than {CM_NMAG} magistrates")
                 s.mag[p][on_tiles[p]] = pl
                 on_tiles[p] += 1
-        # sites
-        for entry in _list(d.get("sites", []), "sites", _B.nsites):
-            i = _site_id(_dict(entry, "a site").get("site"))
+        return on_tiles
+
+    def _read_sites(self, dict d):
+        """sites: the completed ones, each a building, a fountain or empty."""
+        cdef CMState *s = _st(self)
+        cdef int i, p
+        for entry in read_list(d.get("sites", []), "sites", _B.nsites):
+            i = _site_id(read_dict(entry, "sites entry").get("site"))
             if s.site[i] != SITE_OPEN:
-                raise _bad(f"site {_site(i)} is listed twice")
-            fountain = _flag(entry.get("fountain", False), "fountain")
-            empty = _flag(entry.get("empty", False), "empty")
+                fail(f"sites: site {_site(i)} is listed twice")
+            fountain = read_bool(entry.get("fountain", False), "sites fountain")
+            empty = read_bool(entry.get("empty", False), "sites empty")
             if fountain and empty:
-                raise _bad(f"site {_site(i)} is both a fountain and empty")
+                fail(f"sites: site {_site(i)} is both a fountain and empty")
             if fountain:
                 s.site[i] = SITE_FOUNTAIN
             elif empty:
                 s.site[i] = SITE_EMPTY
             else:
-                b = entry.get("building")
-                if not isinstance(b, str) or b not in _data.BUILDING_ID:
-                    raise _bad(f"site {_site(i)}: unknown building {_show(b)}")
-                p = _int(entry.get("owner"), "building owner", 0, n - 1)
-                s.site[i] = SITE_BUILDING + 4 * p + _data.BUILDING_ID[b]
-        # aqueducts
-        for a, entry in enumerate(_list(d.get("aqueducts", []), "aqueducts", CM_NAQ)):
-            _dict(entry, "an aqueduct")
-            if "colour" in entry and entry["colour"] != _AQ[a]:
-                raise _bad(f"aqueduct {a} is {_AQ[a]}, not {_show(entry['colour'])}")
-            path = _list(entry.get("path", []), "an aqueduct's path", CM_AQMAX + 1)
-            if not _flag(entry.get("started", bool(path)), "started"):
+                b = read_name(entry.get("building"), _BUILDINGS, f"site {_site(i)} building")
+                p = read_int(entry.get("owner"), "building owner", 0, s.nplayers - 1)
+                s.site[i] = SITE_BUILDING + CM_NCOL * p + b
+
+    def _read_aqueducts(self, dict d):
+        """aqueducts: started or not, and each path from its water source."""
+        cdef CMState *s = _st(self)
+        cdef int a, i
+        for a, entry in enumerate(read_list(d.get("aqueducts", []), "aqueducts", CM_NAQ)):
+            read_dict(entry, "aqueduct")
+            if "colour" in entry and read_name(entry["colour"], _AQ, "aqueduct colour") != a:
+                fail(f"aqueducts: aqueduct {a} is {_AQ[a]}, not {show(entry['colour'])}")
+            path = read_list(entry.get("path", []), "aqueduct path", CM_AQMAX + 1)
+            if not read_bool(entry.get("started", bool(path)), "aqueduct started"):
                 if path:
-                    raise _bad(f"the {_AQ[a]} aqueduct has a path but is not started")
+                    fail(f"aqueducts: the {_AQ[a]} aqueduct has a path but is not started")
                 continue
-            ids = [_vert_id(v) for v in path] or [_B.water[a]]
+            ids = [_vert_id(v, "aqueduct vertex") for v in path] or [_B.water[a]]
             s.aq_started |= 1 << a
             s.aq_len[a] = len(ids) - 1
             for i, v in enumerate(ids):
                 s.aq_path[a][i] = v
-        # players
-        players = _list(d.get("players", []), "players", n)
+
+    def _read_players(self, dict d, on_tiles):
+        """players: points, coins, tiles, Imperium tiles, bridges, magistrates off tiles."""
+        cdef CMState *s = _st(self)
+        cdef int n = s.nplayers, p, c, j, k, i
+        players = read_list(d.get("players", []), "players", n)
         points = [0] * n
         for i in range(_B.nsites):
             if SITE_BUILDING <= s.site[i] < SITE_FOUNTAIN:
-                points[(s.site[i] - SITE_BUILDING) >> 2] += _COL[(s.site[i] - SITE_BUILDING) & 3].points
+                points[(s.site[i] - SITE_BUILDING) // CM_NCOL] += _COL[(s.site[i] - SITE_BUILDING) % CM_NCOL].points
         for p in range(n):
-            pd = _dict(players[p], "a player") if p < len(players) else {}
-            s.points[p] = _int(pd.get("points", points[p]), "points", 0, _MAX_POINTS)
-            s.coins[p] = _int(pd.get("coins", 0), "coins", 0, _data.COINS)
+            pd = read_dict(players[p], "player") if p < len(players) else {}
+            s.points[p] = read_int(pd.get("points", points[p]), "points", 0, _MAX_POINTS)
+            s.coins[p] = read_int(pd.get("coins", 0), "coins", 0, _data.COINS)
             if "tiles" in pd:
                 for c, k in enumerate(_counts(pd["tiles"], "tiles", _MAX_COLOUR_TILES)):
                     s.centre[p][c] = k
             for c, k in enumerate(_counts(pd.get("imperium"), "imperium", _MAX_IMPERIUM)):
                 s.imp[p][c] = k
-            for x in _list(pd.get("bridges", []), "bridges", _data.BRIDGES_DEALT):
-                s.bridges[p][_int(x, "bridge value", 1, 4) - 1] += 1
-            mags = _dict(pd.get("magistrates", {}), "magistrates")
+            for x in read_list(pd.get("bridges", []), "bridges", _data.BRIDGES_DEALT):
+                s.bridges[p][read_int(x, "bridge value", 1, CM_NBVAL) - 1] += 1
+            mags = read_dict(pd.get("magistrates", {}), "magistrates")
             imp = _counts(mags.get("imperium"), "imperium magistrates", CM_NMAG)
-            treasury = _int(mags.get("treasury", 0), "treasury magistrates", 0, CM_NMAG)
+            treasury = read_int(mags.get("treasury", 0), "treasury magistrates", 0, CM_NMAG)
             k = on_tiles[p]
             if k + sum(imp) + treasury > CM_NMAG:
-                raise _bad(f"player {p} has more than {CM_NMAG} magistrates")
-            if "centre" in mags and _int(mags["centre"], "centre magistrates", 0, CM_NMAG) \
+                fail(f"magistrates: player {p} has more than {CM_NMAG} magistrates")
+            if "centre" in mags and read_int(mags["centre"], "centre magistrates", 0, CM_NMAG) \
                     != CM_NMAG - k - sum(imp) - treasury:
-                raise _bad(f"player {p}'s magistrates do not add up to {CM_NMAG}")
+                fail(f"magistrates: player {p}'s magistrates do not add up to {CM_NMAG}")
             for c in range(CM_NCOL):
                 for j in range(imp[c]):
                     s.mag[p][k] = LOC_IMPERIUM + c
@@ -597,44 +566,57 @@ cdef class CityOfMarbleState(State):
                 s.mag[p][k] = LOC_CENTRE
                 k += 1
             cm_sort_mags(s, p)
+
+    def _read_supply(self, dict d):
+        """drawn, and stacks (given, or what nobody holds)."""
+        cdef CMState *s = _st(self)
+        cdef int n = s.nplayers, c, k
         drawn = _counts(d.get("drawn"), "drawn", _MAX_COLOUR_TILES)
         for c in range(CM_NCOL):
             s.pending[c] = drawn[c]
-        # stacks: given, or what nobody holds
         if "stacks" in d:
             for c, k in enumerate(_counts(d["stacks"], "stacks", _MAX_COLOUR_TILES)):
                 s.stack[c] = k
-        else:
-            for c in range(CM_NCOL):
-                held = drawn[c] + sum(s.centre[p][c] for p in range(n))
-                held += sum(1 for pl in self._placed() if cm_tile_colour(s, pl) == c)
-                if held > _COL[c].tiles:
-                    raise _bad(f"more than {_COL[c].tiles} {_COL[c].name} tiles")
-                s.stack[c] = _COL[c].tiles - held
-        # steps in progress
+            return
+        for c in range(CM_NCOL):
+            held = drawn[c] + sum(s.centre[p][c] for p in range(n))
+            held += sum(1 for pl in self._placed() if cm_tile_colour(s, pl) == c)
+            if held > _COL[c].tiles:
+                fail(f"stacks: more than {_COL[c].tiles} {_COL[c].name} tiles")
+            s.stack[c] = _COL[c].tiles - held
+
+    def _read_tile_play(self, dict d):
+        """tile_play: the tile being played."""
+        cdef CMState *s = _st(self)
         play = d.get("tile_play")
-        if play is not None and _dict(play, "tile_play"):
-            s.sel_colour = _colour_id(play.get("colour"))
-            s.sel_mag = _flag(play.get("magistrate", False), "tile_play magistrate")
-            if play.get("site") is not None:
-                s.sel_site = _site_id(play["site"])
+        if play is None or not read_dict(play, "tile_play"):
+            return
+        s.sel_colour = _colour_id(play.get("colour"), "tile_play colour")
+        s.sel_mag = read_bool(play.get("magistrate", False), "tile_play magistrate")
+        if play.get("site") is not None:
+            s.sel_site = _site_id(play["site"], "tile_play site")
+
+    def _read_resolution(self, dict d):
+        """resolution: the steps of a placed tile still to take."""
+        cdef CMState *s = _st(self)
+        cdef int i
         res = d.get("resolution")
-        if res is not None and _dict(res, "resolution"):
-            s.pend_bridges = _int(res.get("bridges_to_take", 0), "bridges_to_take", 0, 2)
-            for x in _list(res.get("aqueducts_to_start", []), "aqueducts_to_start", CM_NAQ):
-                s.aq_todo |= 1 << _aqueduct_id(x)
-            if res.get("aqueduct") is not None:
-                s.aq_cur = _aqueduct_id(res["aqueduct"])
-                s.aq_left = _int(res.get("pieces_left", 0), "pieces_left", 0,
+        if res is None or not read_dict(res, "resolution"):
+            return
+        s.pend_bridges = read_int(res.get("bridges_to_take", 0), "bridges_to_take", 0, 2)
+        for x in read_list(res.get("aqueducts_to_start", []), "aqueducts_to_start", CM_NAQ):
+            s.aq_todo |= 1 << read_name(x, _AQ, "aqueducts_to_start")
+        if res.get("aqueduct") is not None:
+            s.aq_cur = read_name(res["aqueduct"], _AQ, "resolution aqueduct")
+            s.aq_left = read_int(res.get("pieces_left", 0), "pieces_left", 0,
                                  _data.AQUEDUCT_START_PIECES)
-            sites = sorted(_site_id(x) for x in _list(res.get("sites", []), "pending sites", 2))
-            for i, x in enumerate(sites):
-                s.pend_sites[i] = x
-            s.pend_n = len(sites)
-            if res.get("site") is not None:
-                s.res_site = _site_id(res["site"])
-            s.res_seat = _int(res.get("seat", 0), "seat", 0, n - 1)
-        cm_rebuild_caches(s)
+        sites = sorted(_site_id(x, "pending site") for x in read_list(res.get("sites", []), "pending sites", 2))
+        for i, x in enumerate(sites):
+            s.pend_sites[i] = x
+        s.pend_n = len(sites)
+        if res.get("site") is not None:
+            s.res_site = _site_id(res["site"], "resolution site")
+        s.res_seat = read_int(res.get("seat", 0), "seat", 0, s.nplayers - 1)
 
     # -- observation ----------------------------------------------------------------------
     def _observation(self, int p):
