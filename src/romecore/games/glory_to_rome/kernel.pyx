@@ -58,6 +58,7 @@ cdef uint8_t VALUE[GR_NMAT]
 cdef int START_HAND, START_INFL, HAND_LIMIT, PET_CARDS, CIRCUS_PET_CARDS
 cdef int SHRINE_HAND, TEMPLE_HAND, INSULA_CLIENTS, MARKET_VAULT, STATUE_POINTS, WALL_PER
 cdef int MERCHANT_BONUS, SITES_PER_MAT
+cdef int MAX_COPIES                   # the most cards of one building
 cdef uint64_t ALL_BUILDINGS = (<uint64_t>1 << GR_NBUILD) - 1
 
 
@@ -351,7 +352,7 @@ cdef inline bint is_chance_phase(int ph) noexcept nogil:
 cdef inline bint single_chance(const GRState *s) noexcept nogil:
     """Only one building left in the draw pile: the draw is certain."""
     cdef int b, kinds = 0
-    if s.deck_total > 6:
+    if s.deck_total > MAX_COPIES:
         return False
     for b in range(GR_NBUILD):
         if s.deck_n[b]:
@@ -851,7 +852,7 @@ cdef void reveal(GRState *s, int p, int b) noexcept nogil:
 
 
 # =======================================================================================
-# Turn flow: phases and turns, one step of a decision or draw (gr_step), forced steps (gr_forced)
+# Turn flow: phases and turns, gr_step (one decision or draw), gr_forced (the rest)
 
 cdef void start_turn(GRState *s, int leader) noexcept nogil:
     s.leader = leader
@@ -1725,6 +1726,14 @@ cdef void gr_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     resample_once(s, p, s.actor, rng)
 
 
+cdef enum:
+    # the public part of a hidden action (gr_observe_action): what kind of card moved
+    SEEN_HAND_DRAW = 1    # a card dealt or drawn into someone's hand
+    SEEN_FOUNTAIN = 2     # someone's Fountain draw
+    SEEN_ATRIUM = 3       # an Atrium draw into a vault, seen by nobody
+    SEEN_BASILICA = 4     # a hand card into the acting Merchant's vault
+
+
 cdef uint32_t gr_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
     """What observer sees of action a: draws into a hand are seen by the drawer only,
     a Fountain draw by the drawer, an Atrium draw by nobody, a Basilica card by its
@@ -1733,20 +1742,20 @@ cdef uint32_t gr_observe_action(const void *vs, int observer, int32_t a) noexcep
     cdef int ph = s.phase, k
     if ph == PH_SETUP:
         if s.setup_i < START_HAND * s.nplayers and observer != s.setup_i % s.nplayers:
-            return RC_HIDDEN | 1
+            return RC_HIDDEN | SEEN_HAND_DRAW
         return <uint32_t>a
     if ph == PH_DRAW:
-        return <uint32_t>a if observer == s.actor else RC_HIDDEN | 1
+        return <uint32_t>a if observer == s.actor else RC_HIDDEN | SEEN_HAND_DRAW
     if ph == PH_ACT_DRAW:
         if s.xdraw == X_ATRIUM:
-            return RC_HIDDEN | 3
+            return RC_HIDDEN | SEEN_ATRIUM
         if s.xdraw == X_FOUNTAIN and observer != s.actor:
-            return RC_HIDDEN | 2
+            return RC_HIDDEN | SEEN_FOUNTAIN
         return <uint32_t>a
     if ph == PH_ACT and a < A_JACK and s.nframes:
         k = s.nframes - 1
         if (s.fr_role[k] & FR_ROLE) == R_MERCHANT and s.fr_stage[k] != ST_TARGET and observer != s.actor:
-            return RC_HIDDEN | 4
+            return RC_HIDDEN | SEEN_BASILICA
     return <uint32_t>a
 
 
@@ -1808,27 +1817,17 @@ cdef inline bint padding_zero(const GRState *s) noexcept nogil:
             and zero_between(&s.forum_win + 1, <const uint8_t *>s + sizeof(GRState)))
 
 
-cdef const char *gr_validate(const void *vs) noexcept nogil:
-    """NULL when every field is in range and the cards, structures, counts and the
-    phase agree; else the first fault.  A validated struct is safe for every kernel
-    function, and each of them terminates on it."""
-    cdef const GRState *s = <const GRState *>vs
-    cdef GRState t
-    cdef int32_t buf[GR_MAXLEGAL]
-    cdef int n = s.nplayers, c, z, p, k, m, b, i, j, top, r, st, total, reveals
-    cdef int slots_in[GR_NMAT]
-    cdef int slots_out[GR_NMAT]
-    cdef int rev[GR_NMAT]
-    cdef uint8_t marble[GR_NSLOTS]
-    cdef uint8_t a, kn
-    cdef const char *msg
+cdef const char *check_header(const GRState *s) noexcept nogil:
+    """The player count, padding, the Training flag, the phase and the counters."""
+    cdef int n = s.nplayers
+    cdef uint8_t a
     if n < 2 or n > GR_MAXP:
         return "nplayers must be 2 to 5"
+    a = allp(s)
     if not padding_zero(s):
         return "padding is not zero"
     if s.training > 1:
         return "training must be 0 or 1"
-    a = allp(s)
     if s.phase > PH_OVER or s.phase == PH_LEGION or s.phase == PH_EOT:
         return "phase out of range (or an internal phase)"
     if s.actor >= n or s.leader >= n:
@@ -1839,24 +1838,23 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
         return "nstruct or nframes out of range"
     if s.forum_win & ~a or (s.forum_win and s.phase != PH_OVER):
         return "forum_win out of range"
-    # cards
-    memset(rev, 0, sizeof(rev))
-    memset(marble, 0, sizeof(marble))
-    reveals = 0
+    return NULL
+
+
+cdef const char *check_cards(const GRState *s) noexcept nogil:
+    """Every card's zone and who knows it there."""
+    cdef int n = s.nplayers, c, z
+    cdef uint8_t a = allp(s), kn
     for c in range(GR_NCARDS):
         z = s.loc[c]
         kn = s.known[c]
         if not zone_ok(z, n, s.nstruct):
             return "card zone out of range"
-        if Z_MAT <= z < Z_MAT + GR_NSLOTS and CARD_M[c] == M_MARBLE:
-            marble[z - Z_MAT] = SF_MARBLE
         if kn & ~(GR_SEATS | KN_REVEALED) or kn & GR_SEATS & ~a:
             return "card known to a seat not in the game"
         if kn & KN_REVEALED:
             if not (Z_HAND <= z < Z_HAND + GR_MAXP) or (kn & a) != a:
                 return "revealed card outside a hand, or not shown to all"
-            rev[CARD_M[c]] += 1
-            reveals += 1
         if z == Z_DECK:
             if kn:
                 return "a draw pile card is known"
@@ -1872,18 +1870,41 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
             return "a drawn card outside a Fountain action"
         if Z_FOUND <= z < Z_FOUND + GR_NSLOTS and s.st_card[z - Z_FOUND] != c:
             return "structure card does not match its slot"
-    # structure fields in range (gr_refresh below indexes arrays with them)
+    return NULL
+
+
+cdef const char *check_structure_fields(const GRState *s) noexcept nogil:
+    """The structure fields gr_refresh indexes arrays with."""
+    cdef int n = s.nplayers, k
     for k in range(s.nstruct):
         if s.st_card[k] >= GR_NCARDS or s.st_owner[k] >= n or s.st_holder[k] >= n \
                 or s.st_site[k] >= GR_NMAT or s.st_flags[k] & ~SF_ALL:
             return "structure field out of range"
-    # derived fields
+    return NULL
+
+
+cdef const char *check_counts(const GRState *s) noexcept nogil:
+    """The derived card counts against the cards."""
+    cdef GRState t
     memcpy(&t, s, sizeof(GRState))
     gr_refresh(&t)
     if memcmp(t.cnt, s.cnt, sizeof(s.cnt)) or memcmp(t.deck_n, s.deck_n, sizeof(s.deck_n)) \
             or t.deck_total != s.deck_total or memcmp(t.st_nmat, s.st_nmat, sizeof(s.st_nmat)):
         return "card counts do not match the cards"
-    # structures and sites
+    return NULL
+
+
+cdef const char *check_structures(const GRState *s) noexcept nogil:
+    """The structures in their slots and the sites they use."""
+    cdef int n = s.nplayers, c, z, k, m, b, j
+    cdef int slots_in[GR_NMAT]
+    cdef int slots_out[GR_NMAT]
+    cdef uint8_t marble[GR_NSLOTS]
+    memset(marble, 0, sizeof(marble))
+    for c in range(GR_NCARDS):
+        z = s.loc[c]
+        if Z_MAT <= z < Z_MAT + GR_NSLOTS and CARD_M[c] == M_MARBLE:
+            marble[z - Z_MAT] = SF_MARBLE
     memset(slots_in, 0, sizeof(slots_in))
     memset(slots_out, 0, sizeof(slots_out))
     for k in range(GR_NSLOTS):
@@ -1916,10 +1937,23 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
     for m in range(GR_NMAT):
         if s.in_town[m] + slots_in[m] != n or s.out_town[m] + slots_out[m] != SITES_PER_MAT - n:
             return "sites do not add up"
+    return NULL
+
+
+cdef const char *check_functions(const GRState *s) noexcept nogil:
+    """Buildings owned, functions and Influence against the structures."""
+    cdef GRState t
+    memcpy(&t, s, sizeof(GRState))
+    gr_refresh(&t)
     if memcmp(t.owned, s.owned, sizeof(s.owned)) or memcmp(t.func, s.func, sizeof(s.func)) \
             or memcmp(t.infl, s.infl, sizeof(s.infl)):
         return "functions or Influence do not match the structures"
-    # players
+    return NULL
+
+
+cdef const char *check_players(const GRState *s) noexcept nogil:
+    """The seats' Jacks, plays and new clients."""
+    cdef int n = s.nplayers, p, m, total
     total = s.jpile
     for p in range(GR_MAXP):
         if p >= n:
@@ -1937,6 +1971,18 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
                 return "more new clients than clients"
     if total != GR_NJACKS:
         return "Jacks do not add up to six"
+    return NULL
+
+
+cdef const char *check_demands(const GRState *s) noexcept nogil:
+    """Legionary demands against the revealed cards, and who crafted."""
+    cdef int c, m
+    cdef int rev[GR_NMAT]
+    cdef uint8_t a = allp(s)
+    memset(rev, 0, sizeof(rev))
+    for c in range(GR_NCARDS):
+        if s.known[c] & KN_REVEALED:
+            rev[CARD_M[c]] += 1
     for m in range(GR_NMAT):
         if s.dem[m] != rev[m]:
             return "demands do not match the revealed cards"
@@ -1944,7 +1990,13 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
             return "Coliseum took more than demanded"
     if s.did_craft & ~a:
         return "did_craft out of range"
-    # frames
+    return NULL
+
+
+cdef const char *check_frames(const GRState *s) noexcept nogil:
+    """The action frames and their stages."""
+    cdef int k, r
+    cdef const char *msg
     for k in range(GR_MAXF):
         if k >= s.nframes:
             if s.fr_role[k] or s.fr_stage[k] or s.fr_n[k]:
@@ -1963,7 +2015,15 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
                           or (s.phase == PH_THINK and s.think_ret == RET_FRAME)
                           or (s.phase == PH_DRAW and s.think_ret == RET_FRAME)):
         return "action frames outside the action phase"
-    # turn fields
+    return NULL
+
+
+cdef const char *check_turn(const GRState *s) noexcept nogil:
+    """The turn fields in range."""
+    cdef int n = s.nplayers, m, reveals = 0
+    cdef uint8_t a = allp(s)
+    for m in range(GR_NMAT):
+        reveals += s.dem[m]   # as many as the revealed cards (check_demands)
     if s.role != GR_NONE and s.role >= GR_NMAT:
         return "role out of range"
     if s.follow_i >= n or s.act_i >= n or s.eot_i > n or s.eot_step > EOT_ACADEMY:
@@ -1980,7 +2040,14 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
                                           or s.phase == PH_OVER)
                                          and s.nframes and (s.fr_role[s.nframes - 1] & FR_ROLE) == R_LEGIONARY):
         return "a demand outside a Legionary action"
-    p = (s.leader + s.follow_i) % n
+    return NULL
+
+
+cdef const char *check_phase(const GRState *s) noexcept nogil:
+    """The phase's own fields in step with it."""
+    cdef int n = s.nplayers, c, z, top, r, st
+    cdef uint8_t a = allp(s)
+    cdef int p = (s.leader + s.follow_i) % n
     if s.phase == PH_SETUP:
         if s.role != GR_NONE or not (s.setup_i < (START_HAND + 1) * n or s.tie_dealt != s.tie_mask):
             return "set-up fields out of step"
@@ -2051,12 +2118,50 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
     elif s.phase == PH_SEWER:
         if s.eot_step != EOT_SEWER or s.eot_i >= n or s.actor != (s.leader + s.eot_i) % n:
             return "Sewer fields out of step"
+    return NULL
+
+
+cdef const char *check_live(const GRState *s) noexcept nogil:
+    """A live state has a draw to make or a legal action."""
+    cdef int32_t buf[GR_MAXLEGAL]
     if s.phase != PH_OVER:
         if is_chance_phase(s.phase) and s.deck_total == 0:
             return "a draw from an empty draw pile"
-        if gr_legal(vs, buf) == 0:
+        if gr_legal(s, buf) == 0:
             return "no legal action in a live state"
     return NULL
+
+
+cdef const char *gr_validate(const void *vs) noexcept nogil:
+    """NULL when every field is in range and the cards, structures, counts and the
+    phase agree; else the first fault.  A validated struct is safe for every kernel
+    function, and each of them terminates on it.  The checks run in this order: each
+    may rely on the fields the ones before it checked."""
+    cdef const GRState *s = <const GRState *>vs
+    cdef const char *msg = check_header(s)
+    if msg == NULL:
+        msg = check_cards(s)
+    if msg == NULL:
+        msg = check_structure_fields(s)
+    if msg == NULL:
+        msg = check_counts(s)
+    if msg == NULL:
+        msg = check_structures(s)
+    if msg == NULL:
+        msg = check_functions(s)
+    if msg == NULL:
+        msg = check_players(s)
+    if msg == NULL:
+        msg = check_demands(s)
+    if msg == NULL:
+        msg = check_frames(s)
+    if msg == NULL:
+        msg = check_turn(s)
+    if msg == NULL:
+        msg = check_phase(s)
+    if msg == NULL:
+        msg = check_live(s)
+    return msg
 
 
 # =======================================================================================
@@ -2065,7 +2170,7 @@ cdef const char *gr_validate(const void *vs) noexcept nogil:
 def _load_tables():
     global START_HAND, START_INFL, HAND_LIMIT, PET_CARDS, CIRCUS_PET_CARDS, SHRINE_HAND
     global TEMPLE_HAND, INSULA_CLIENTS, MARKET_VAULT, STATUE_POINTS, WALL_PER
-    global MERCHANT_BONUS, SITES_PER_MAT
+    global MERCHANT_BONUS, SITES_PER_MAT, MAX_COPIES
     assert len(_data.BUILDINGS) == GR_NBUILD and len(_data.MATERIALS) == GR_NMAT
     expected = {
         "Bar": B_BAR, "Insula": B_INSULA, "Latrine": B_LATRINE, "Road": B_ROAD,
@@ -2107,6 +2212,7 @@ def _load_tables():
     INSULA_CLIENTS, MARKET_VAULT = _data.INSULA_CLIENTS, _data.MARKET_VAULT
     STATUE_POINTS, WALL_PER = _data.STATUE_POINTS, _data.WALL_MATERIALS_PER_POINT
     MERCHANT_BONUS, SITES_PER_MAT = _data.MERCHANT_BONUS, _data.SITES_PER_MATERIAL
+    MAX_COPIES = max(md.copies for md in _data.MATERIALS)
     assert _data.JACKS == GR_NJACKS and SITES_PER_MAT * GR_NMAT == GR_NSLOTS
     assert _data.MAX_ACTIONS == GR_MAX_GAME_LENGTH < GR_STEPS_MAX
     assert GR_PER_MAT * GR_NMAT == GR_NCARDS
@@ -2141,4 +2247,13 @@ GR_KERNEL.validate = gr_validate
 kernel_capsule = rc_kernel_capsule(&GR_KERNEL)
 STATE_SIZE = sizeof(GRState)
 NUM_ACTIONS = GR_NUM_ACTIONS
+# the action-id blocks in order, each with its first id (the package docs table them)
+ACTIONS = (
+    ("A_CARD", A_CARD), ("A_JACK", A_JACK), ("A_PETITION", A_PETITION), ("A_THINK", A_THINK),
+    ("A_THINK_JACK", A_THINK_JACK), ("A_THINK_DRAW", A_THINK_DRAW), ("A_VOMIT", A_VOMIT),
+    ("A_POOL", A_POOL), ("A_STOCK", A_STOCK), ("A_DECK", A_DECK), ("A_FOUND_IN", A_FOUND_IN),
+    ("A_FOUND_OUT", A_FOUND_OUT), ("A_STRUCT", A_STRUCT), ("A_TO_HAND", A_TO_HAND),
+    ("A_SENATE", A_SENATE), ("A_COLISEUM", A_COLISEUM), ("A_SEWER", A_SEWER), ("A_DONE", A_DONE),
+    ("CH_CARD", CH_CARD),
+)
 MAX_LEGAL = GR_MAXLEGAL
