@@ -82,7 +82,8 @@ class RootParallelAgent:
         self._steps = 0
         self._idle = threading.Condition(self._lock)
         ctx = multiprocessing.get_context("spawn")
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = concurrent.futures.ProcessPoolExecutor(
+            max_workers=workers, mp_context=ctx)
         warm = [self._pool.submit(_worker_warm, name, self.params, game.game_id, game.options)
                 for _ in range(workers)]
         for f in warm:

@@ -7,6 +7,10 @@ from romecore_search.core import SearchAgent
 class TreeAgent(SearchAgent):
     c: float
     max_nodes: int
+    turn_walk: bool
+    bias: float
+    widen: float
+    widen_k: float
     def _configure_tree(self, game: Game, seed: int | None, p: dict[str, Any]) -> None: ...
     @property
     def tree_size(self) -> int: ...
