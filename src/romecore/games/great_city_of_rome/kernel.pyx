@@ -1631,6 +1631,11 @@ def _load_tables():
     N_SHEEP_CARDS = len(sheep)
     assert len(_data.STRIP_FRONTS) == GC_NSTRIPS and GC_NFACES == 2 * GC_NSTRIPS
     assert GC_NCELLS == BOARD_SIDE * BOARD_SIDE
+    assert GC_NDECKS == len(_data.DECK_NAMES) and GC_NINFL == len(_data.INFLUENCE_VALUES)
+    assert GC_MAXP == max(_data.ROUNDS) and MIN_PLAYERS == min(_data.ROUNDS)
+    assert GC_MAXOFFER == max(len(decks) for decks in _data.OFFER_DECKS.values())
+    assert all(len(front) == GC_NSPACES for front in _data.STRIP_FRONTS)
+    assert GC_NDECKCARDS == sum(1 for _, deck in _data.card_table() if deck >= 0)
     for f in range(GC_NFACES):
         front = _data.STRIP_FRONTS[f % GC_NSTRIPS]
         face = front if f < GC_NSTRIPS else front[::-1]
