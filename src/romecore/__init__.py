@@ -13,6 +13,7 @@ from romecore.core.state import CHANCE, TERMINAL, Game, State
 from romecore.errors import (
     AgentSpecError,
     ArgumentTypeError,
+    EvaluatorError,
     GameOptionError,
     IllegalActionError,
     InvalidArgumentError,
@@ -30,6 +31,7 @@ __all__ = [
     "Agent",
     "AgentSpecError",
     "ArgumentTypeError",
+    "EvaluatorError",
     "Game",
     "GameOptionError",
     "IllegalActionError",

@@ -12,6 +12,7 @@ __all__ = [
     "AgentSpecError",
     "InvalidArgumentError",
     "ArgumentTypeError",
+    "EvaluatorError",
 ]
 
 
@@ -52,3 +53,8 @@ class InvalidArgumentError(RomecoreError, ValueError):
 
 class ArgumentTypeError(RomecoreError, TypeError):
     """An argument of the wrong type (a player given as None, a seed given as a string)."""
+
+
+class EvaluatorError(RomecoreError, ValueError):
+    """An evaluator used on another game's states, given unknown or out-of-range weights, or
+    (a Python one) returning the wrong number of values."""

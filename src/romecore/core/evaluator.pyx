@@ -4,6 +4,8 @@ wrapper that lets a Python function serve as an evaluator (the slow path)."""
 from libc.string cimport memcpy
 
 from romecore.core.state cimport Game, State
+from romecore.core.kernel cimport RC_MAX_PLAYERS
+from romecore.errors import ArgumentTypeError, EvaluatorError
 
 
 cdef class Evaluator:
@@ -20,13 +22,16 @@ cdef class Evaluator:
         self.game_id = ""
         self.name = ""
 
-    def __call__(self, State state):
-        cdef int n = state.k.num_players(state.s), i
-        cdef double out[8]
-        if self.game_id and state.game.game_id != self.game_id:
-            raise ValueError(f"evaluator {self.name!r} is for {self.game_id}, not {state.game.game_id}")
+    def __call__(self, state):
+        if not isinstance(state, State):
+            raise ArgumentTypeError(f"an evaluator takes a romecore State, got {type(state).__name__}")
+        cdef State st = <State>state
+        cdef int n = st.k.num_players(st.s), i
+        cdef double out[RC_MAX_PLAYERS]
+        if self.game_id and st.game.game_id != self.game_id:
+            raise EvaluatorError(f"evaluator {self.name!r} is for {self.game_id}, not {st.game.game_id}")
         if self.fn != NULL:
-            self.fn(state.s, self.params, out)
+            self.fn(st.s, self.params, out)
             return [out[i] for i in range(n)]
         if self.py_fn is None:
             raise NotImplementedError("evaluator has neither a C nor a Python function")
@@ -51,7 +56,7 @@ cdef class PyEvaluator(Evaluator):
 
     def __init__(self, fn, game_id="", name="python"):
         if not callable(fn):
-            raise TypeError("PyEvaluator needs a callable")
+            raise ArgumentTypeError(f"PyEvaluator needs a callable, got {type(fn).__name__}")
         self.py_fn = fn
         self.game_id = game_id
         self.name = name
@@ -63,15 +68,19 @@ def merge_weights(dict defaults, dict overrides, game, str game_id):
     (``temperature`` > 0, each ``temperature_*`` increment >= 0)."""
     unknown = set(overrides) - set(defaults)
     if unknown:
-        raise ValueError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
+        raise EvaluatorError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
                          f"(weights: {', '.join(defaults)})")
     if game is not None and game.game_id != game_id:
-        raise ValueError(f"this evaluator is for {game_id}, not {game.game_id}")
+        raise EvaluatorError(f"this evaluator is for {game_id}, not {game.game_id}")
     merged = dict(defaults)
-    merged.update({k: float(v) for k, v in overrides.items()})
+    for k, v in overrides.items():
+        try:
+            merged[k] = float(v)
+        except (TypeError, ValueError):
+            raise EvaluatorError(f"heuristic weight {k} must be a number, got {type(v).__name__}") from None
     if merged.get("temperature", 1.0) <= 0 or any(
             v < 0 for k, v in merged.items() if k.startswith("temperature_")):
-        raise ValueError("temperatures must be positive")
+        raise EvaluatorError("temperatures must be positive")
     return merged
 
 
@@ -87,7 +96,7 @@ cdef int rc_evaluate(Evaluator ev, object game, const void *state, int nplayers,
         memcpy((<State>st).s, state, (<Game>game).k.state_size)
         vals = ev.py_fn(st)
         if len(vals) != nplayers:
-            raise ValueError(f"evaluator returned {len(vals)} values for {nplayers} players")
+            raise EvaluatorError(f"evaluator returned {len(vals)} values for {nplayers} players")
         for i in range(nplayers):
             out[i] = float(vals[i])
     return 0
