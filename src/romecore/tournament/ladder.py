@@ -43,7 +43,7 @@ from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.resultsfile import ResultsFile, make_header
 from romecore.tournament.runner import _progress_bar
 from romecore.tournament.schedule import GameTask, make_task
-from romecore.tournament.stats import GameSummary
+from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks
 from romecore.tournament.worker import load_plugins
 
 __all__ = ["BUILTIN_AGENTS", "ELO", "Fit", "LadderRow", "LadderResult", "bootstrap_intervals",
@@ -422,7 +422,7 @@ def run_ladder(
     ``plugins`` are modules registering more agents, loaded here and in every worker;
     ``time_limit``, ``retries`` and ``move_time_limit`` are as in :func:`romecore.tournament.run`
     (failed games are listed and left out; forfeits count as the faulty agent's losses)."""
-    from romecore.tournament.stats import agent_labels, agent_ranks
+    import romecore
 
     if time is not None and simulations is not None:
         raise InvalidArgumentError("give a time or a simulations budget, not both")
@@ -450,8 +450,6 @@ def run_ladder(
     anchor = next((i for i, s in enumerate(specs) if s == "random"), 0)
     budget = (f"{time:g} s a move" if time is not None else
               f"{simulations} simulations (or nodes) a move" if simulations is not None else "as given")
-
-    import romecore
 
     for spec in specs:  # refuse a bad spec here, not in every worker
         romecore.make_agent(spec, game=game, seed=0)
