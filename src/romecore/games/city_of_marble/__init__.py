@@ -5,8 +5,8 @@ the board is the JSON file ``board.json`` in this package, and ``data.py`` deriv
 board table from it.  Modules: ``data`` (the one data table), ``kernel`` (the rules in C),
 ``state`` (names, dict form, observations, drawing), ``plugin`` (registration).
 
-Action encoding (ids are fixed; ``num_distinct_actions()`` is 108)
--------------------------------------------------------------------
+Action encoding (fixed ids in consecutive blocks; ``num_distinct_actions()`` is 108)
+-----------------------------------------------------------------------------------
 A turn is two actions (Imperium buys more; one in the final round), each taken in small
 steps.  A step with a single possible outcome (a forced action, the only site or place for
 a tile, the only direction for an aqueduct piece, a bridge value no one can doubt) is taken

@@ -5,4 +5,4 @@ STATE_SIZE: int
 NUM_ACTIONS: int
 MAX_LEGAL: int
 GAME_LENGTH_BOUND: int
-
+ACTION_BLOCKS: dict[str, int]

@@ -1709,3 +1709,10 @@ STATE_SIZE = sizeof(CMState)
 NUM_ACTIONS = CM_NUM_ACTIONS
 MAX_LEGAL = CM_MAXLEGAL
 GAME_LENGTH_BOUND = CM_MAX_GAME_LENGTH
+# the first id of each action block, in id order (the package docstring's table)
+ACTION_BLOCKS = {
+    "A_SITE": A_SITE, "A_TILE": A_TILE, "A_PLAY": A_PLAY, "A_DRAW": A_DRAW,
+    "A_DRAW1": A_DRAW1, "A_RECALL": A_RECALL, "A_PIPE": A_PIPE, "A_SEND": A_SEND,
+    "A_KEEP": A_KEEP, "A_SPEND": A_SPEND, "A_END": A_END, "CH_HILL": CH_HILL,
+    "CH_BRIDGE": CH_BRIDGE,
+}
