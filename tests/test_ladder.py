@@ -57,16 +57,41 @@ def test_a_draw_is_half_a_win_and_the_prior_adds_drawn_games():
 
 
 def test_plackett_luce_three_way_by_hand():
-    """Three agents, every game the order 0 > 1 > 2 or 1 > 0 > 2 equally often, with 2
-    never placed better: 0 and 1 stay equal.  The likelihood of one such game is
-    g0/(g0+g1+g2) * g1/(g1+g2); with g0 = g1 = 1 and prior drawn games the fit
-    balances, and without ties to break 0 and 1 stay exactly level."""
+    """Three agents, the orders 0 > 1 > 2 and 1 > 0 > 2 equally often: 0 and 1 are
+    symmetric, so equal, and far above 2; a tie of 0 and 1 for first counts as both
+    orders, half each, so it gives the same fit."""
     fit = fit_plackett_luce([[0, 1, 2], [1, 0, 2]] * 20, 3, prior=0.5)
     assert fit.ratings[1] == pytest.approx(fit.ratings[0], abs=1e-9)
     assert fit.ratings[2] < fit.ratings[0] - 1
     # tied first places are every order of the tied pair, equally: the same fit
     tied = fit_plackett_luce([[[0, 1], 2]] * 40, 3, prior=0.5)
     assert tied.ratings == pytest.approx(fit.ratings, abs=1e-9)
+
+
+def _log_likelihood(rankings, theta):
+    """The Plackett-Luce log-likelihood from its definition: each place is won by its
+    agent out of those not yet placed, with probability exp(theta) over their sum."""
+    total = 0.0
+    for r in rankings:
+        for j in range(len(r) - 1):
+            total += theta[r[j]] - math.log(sum(math.exp(theta[a]) for a in r[j:]))
+    return total
+
+
+def test_the_fit_maximises_the_likelihood():
+    rng = random.Random(8)
+    rankings = [rng.sample(range(4), rng.choice([2, 3, 4])) for _ in range(200)]
+    fit = fit_plackett_luce(rankings, 4, anchor=0, prior=0)
+    best = _log_likelihood(rankings, fit.ratings)
+    assert fit.log_likelihood == pytest.approx(best, abs=1e-9)
+    h = 1e-5
+    for i in range(1, 4):  # a stationary point: central differences vanish
+        up = [x + h * (k == i) for k, x in enumerate(fit.ratings)]
+        down = [x - h * (k == i) for k, x in enumerate(fit.ratings)]
+        assert abs(_log_likelihood(rankings, up) - _log_likelihood(rankings, down)) / (2 * h) < 1e-5
+    for _ in range(20):  # and a maximum: every nearby point is worse
+        moved = [0.0] + [x + rng.uniform(-0.05, 0.05) for x in fit.ratings[1:]]
+        assert _log_likelihood(rankings, moved) < best
 
 
 def test_the_order_of_games_does_not_matter():
