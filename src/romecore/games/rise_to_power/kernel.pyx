@@ -13,7 +13,8 @@ asks for its own parameters (dice, a player, a province).  Sets (provinces conqu
 Arena cards bought, dice re-rolled, show cards) are chosen one element at a time and
 closed with ``A_DONE``; conquests go in ascending province id, purchases in ascending
 Arena type and re-roll marks in ascending face, so each set has one way to be chosen.
-Every step that has exactly one legal action (chance included) is taken inside apply.
+Applying an action is ``rp_step`` (the action and its direct effects) then ``rp_forced``
+(every step that has exactly one legal action, chance included).
 
 Chance is explicit: each row card dealt, each Power Die rolled or re-rolled, each
 face-down Arena card and each round-1 turn-order tie are chance nodes.  Decks are drawn
@@ -85,7 +86,7 @@ cdef uint8_t S_CANON[RP_NSENATE]       # lowest id of the identical cards
 cdef uint32_t S_TWIN_LOWER[RP_NSENATE] # identical cards with a lower id
 cdef uint32_t S_TWINS[RP_NSENATE]      # identical cards, itself included
 cdef uint32_t S_ERA_MASK[RP_NERAS]
-cdef uint32_t S_CTX_MASK[CTX_N]           # cards whose ability suits each CTX_* moment
+cdef uint32_t S_CTX_MASK[CTX_N]        # cards whose ability suits each CTX_* moment
 cdef uint32_t S_GAME[RP_MAXP + 1][RP_INTRIGUE_ALL + 1]
 cdef uint8_t A_TYPE[RP_NARENA]
 cdef uint8_t AT_CAT[RP_NATYPES]
@@ -93,10 +94,10 @@ cdef uint8_t AT_COST[RP_NATYPES]
 cdef uint32_t AT_MASK[RP_NATYPES]
 cdef uint8_t RANK_VP[RP_NRANKS]
 cdef uint8_t ROW_SIZE[RP_MAXP + 1]
-cdef uint8_t ERA_ROUNDS[RP_NERAS]           # rounds whose rows come from each era
+cdef uint8_t ERA_ROUNDS[RP_NERAS]      # rounds whose rows come from each era
 cdef uint8_t SCORING_ROUND[RP_ROUNDS + 1]
 cdef int ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
-cdef int REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA, FACES
+cdef int REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA
 cdef int SHOW_BONUS_AMOUNT             # Intrigue Greko Maximus: + VP and + rank
 cdef uint32_t ARENA_ALL = (1u << RP_NARENA) - 1
 
@@ -1910,7 +1911,7 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
 
 def _load_tables():
     global ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
-    global REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA, FACES
+    global REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA
     global SHOW_BONUS_AMOUNT
     d = _data
     ab_codes = {d.MILITARY_BONUS: AB_MILITARY_BONUS, d.COIN_BONUS: AB_COIN_BONUS,
@@ -2015,7 +2016,6 @@ def _load_tables():
     REGION_ALL_VP = d.REGION_ALL_VP
     REGION_TIE_VP = d.REGION_TIE_VP
     DISCARD_ERA = d.DISCARD_PROVINCE_ERA
-    FACES = d.FACES
 
 
 def _same_card(a, b):
