@@ -17,9 +17,11 @@ from romecore.errors import (
     GameOptionError,
     IllegalActionError,
     InvalidArgumentError,
+    PluginError,
     RomecoreError,
     SerializationError,
     UnknownGameError,
+    UsageError,
 )
 from romecore.hookspecs import hookimpl
 
@@ -36,10 +38,12 @@ __all__ = [
     "GameOptionError",
     "IllegalActionError",
     "InvalidArgumentError",
+    "PluginError",
     "RomecoreError",
     "SerializationError",
     "State",
     "UnknownGameError",
+    "UsageError",
     "deserialize",
     "hookimpl",
     "list_agents",

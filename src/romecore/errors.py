@@ -13,6 +13,8 @@ __all__ = [
     "InvalidArgumentError",
     "ArgumentTypeError",
     "EvaluatorError",
+    "PluginError",
+    "UsageError",
 ]
 
 
@@ -58,3 +60,13 @@ class ArgumentTypeError(RomecoreError, TypeError):
 class EvaluatorError(RomecoreError, ValueError):
     """An evaluator used on another game's states, given unknown or out-of-range weights, or
     (a Python one) returning the wrong number of values."""
+
+
+class PluginError(RomecoreError, RuntimeError):
+    """A plugin that cannot be used: two plugins registering one name, a kernel built for
+    another interface version, a state class that is not a romecore State."""
+
+
+class UsageError(RomecoreError, RuntimeError):
+    """A call in the wrong order or on an object in the wrong condition (an environment
+    stepped before ``reset()``, a tournament that cannot start or go on)."""

@@ -21,6 +21,7 @@ from typing import Any
 
 import romecore
 from romecore.core.state import Game, State
+from romecore.errors import InvalidArgumentError
 from romecore.records import CHANCE_PLAYER, GameRecord, forfeit_returns
 
 __all__ = ["GameResult", "play_game", "view_seed", "new_record"]
@@ -81,7 +82,7 @@ def new_record(game: Game, specs: Sequence[str], seed: int, state: State | None)
     start = None
     if state is not None:
         if state.game != game:
-            raise ValueError(f"start state is of {state.game!r}, not {game!r}")
+            raise InvalidArgumentError(f"start state is of {state.game!r}, not {game!r}")
         start = state.serialize(history=True)
         if start == game.new_initial_state(seed=seed).serialize():
             start = None  # the seed's own initial state: the seed says it all
@@ -125,9 +126,9 @@ def play_game(
     """
     n = game.num_players()
     if len(agents) != n:
-        raise ValueError(f"{len(agents)} agents for a {n}-player game")
+        raise InvalidArgumentError(f"{len(agents)} agents for a {n}-player game")
     if move_time_limit is not None and not forfeits:
-        raise ValueError("move_time_limit needs forfeits=True: an overrun forfeits the game")
+        raise InvalidArgumentError("move_time_limit needs forfeits=True: an overrun forfeits the game")
     for agent in agents:
         restart = getattr(agent, "restart", None)
         if restart is not None:

@@ -11,7 +11,7 @@ from typing import Any
 import pluggy
 
 from romecore import hookspecs
-from romecore.errors import AgentSpecError, UnknownGameError
+from romecore.errors import AgentSpecError, PluginError, UnknownGameError
 from romecore.spec import AgentSpec, EvaluatorSpec, GameSpec
 
 __all__ = ["Registry", "registry"]
@@ -69,12 +69,12 @@ class Registry:
         for batch in self.pm.hook.romecore_games():
             for spec in batch:
                 if spec.game_id in games and games[spec.game_id] is not spec:
-                    raise RuntimeError(f"two plugins register game {spec.game_id!r}")
+                    raise PluginError(f"two plugins register game {spec.game_id!r}")
                 games[spec.game_id] = spec
         for batch in self.pm.hook.romecore_agents():
             for spec in batch:
                 if spec.name in agents and agents[spec.name] is not spec:
-                    raise RuntimeError(f"two plugins register agent {spec.name!r}")
+                    raise PluginError(f"two plugins register agent {spec.name!r}")
                 agents[spec.name] = spec
         for batch in self.pm.hook.romecore_evaluators():
             for spec in batch:

@@ -32,7 +32,7 @@ from typing import Any, BinaryIO
 
 import msgpack
 
-from romecore.errors import IllegalActionError, RomecoreError, SerializationError
+from romecore.errors import IllegalActionError, InvalidArgumentError, RomecoreError, SerializationError
 
 __all__ = [
     "RECORD_KIND",
@@ -79,6 +79,10 @@ def forfeit_returns(players: int, seat: int) -> list[float]:
 class ReplayError(RecordError):
     """A well-formed record that does not replay: an action illegal where it stands, a
     player out of turn, or a final state that differs from what the record says."""
+
+
+class RecordExhaustedError(RomecoreError, IndexError):
+    """A replay stepped past the record's last action."""
 
 
 @dataclass
@@ -342,7 +346,7 @@ def write(path: str | os.PathLike, records: Iterable[GameRecord], fmt: str | Non
     if fmt is None:
         fmt = "msgpack" if name.endswith((".msgpack", ".mpk")) else "jsonl"
     if fmt not in ("jsonl", "msgpack"):
-        raise ValueError(f"record format {fmt!r}: use 'jsonl' or 'msgpack'")
+        raise InvalidArgumentError(f"record format {fmt!r}: use 'jsonl' or 'msgpack'")
     n = 0
     with open(name, "wb") as f:
         for r in records:
@@ -399,7 +403,7 @@ class Replayer:
 
         i = self.index
         if i >= len(self.record.actions):
-            raise IndexError("the record has no more actions")
+            raise RecordExhaustedError("the record has no more actions")
         state, player, action = self.state, self.record.players[i], self.record.actions[i]
         to_move = state.current_player()
         if to_move == romecore.TERMINAL:

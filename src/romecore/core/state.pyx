@@ -29,7 +29,7 @@ from romecore.core.kernel cimport (
 )
 from romecore.core.dictread import read_int, read_list, show as _show
 from romecore.errors import (
-    ArgumentTypeError, IllegalActionError, InvalidArgumentError, SerializationError,
+    ArgumentTypeError, IllegalActionError, InvalidArgumentError, PluginError, SerializationError,
 )
 
 CHANCE = RC_CHANCE
@@ -114,13 +114,13 @@ cdef class Game:
     def __init__(self, spec, dict options, list params):
         cdef object capsule = spec.kernel
         if not PyCapsule_IsValid(capsule, _CAPSULE_NAME):
-            raise TypeError(f"game {spec.game_id!r}: kernel is not a romecore.rc_kernel capsule")
+            raise PluginError(f"game {spec.game_id!r}: kernel is not a romecore.rc_kernel capsule")
         self.k = <const rc_kernel *>PyCapsule_GetPointer(capsule, _CAPSULE_NAME)
         if self.k.abi_version != RC_ABI_VERSION:
             raise ImportError(f"game {spec.game_id!r} was built for kernel ABI {self.k.abi_version}, "
                               f"this romecore speaks {RC_ABI_VERSION}; rebuild the plugin")
         if len(params) > RC_MAX_PARAMS:
-            raise ValueError("too many kernel parameters")
+            raise PluginError(f"game {spec.game_id!r}: more than {RC_MAX_PARAMS} kernel parameters")
         memset(self.params, 0, sizeof(self.params))
         for i, v in enumerate(params):
             self.params[i] = v
@@ -130,7 +130,7 @@ cdef class Game:
         self._options = dict(options)
         self.state_class = spec.state_class
         if not issubclass(self.state_class, State):
-            raise TypeError(f"game {spec.game_id!r}: state class must derive from romecore State")
+            raise PluginError(f"game {spec.game_id!r}: state class must derive from romecore State")
         head = msgpack.packb([_MAGIC, SNAPSHOT_FORMAT, self.game_id, self._options,
                               self.k.state_version], use_bin_type=True)
         # Array of 8: the five packed above, then struct, rng, history.
@@ -351,7 +351,7 @@ cdef class State:
         self.hist_cap = 0
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("states are made by Game.new_initial_state(), deserialize() or clone()")
+        raise ArgumentTypeError("states are made by Game.new_initial_state(), deserialize() or clone()")
 
     def __dealloc__(self):
         free(self.s)  # one block: struct, then the legal-action cache

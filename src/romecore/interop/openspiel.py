@@ -142,7 +142,7 @@ class RomeGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None):
         if not self.game_id:
-            raise TypeError("use pyspiel.load_game or romecore.interop.openspiel.load_game")
+            raise romecore.ArgumentTypeError("use pyspiel.load_game or romecore.interop.openspiel.load_game")
         params = dict(params or {})
         rc = romecore.load_game(self.game_id, **params)
         n_actions = rc.num_distinct_actions()
@@ -247,11 +247,11 @@ class RomeObserver:
 
     def __init__(self, iig_obs_type: Any = None, params: Any = None):
         if params:
-            raise ValueError(f"romecore observers take no parameters, got {params!r}")
+            raise romecore.InvalidArgumentError(f"romecore observers take no parameters, got {params!r}")
         if iig_obs_type is not None and (
                 iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
                 or not iig_obs_type.public_info):
-            raise ValueError("romecore games provide a single player's full view only "
+            raise romecore.InvalidArgumentError("romecore games provide a single player's full view only "
                              "(public_info=True, private_info=SINGLE_PLAYER)")
         self.tensor = None
         self.dict: dict[str, Any] = {}
@@ -268,7 +268,7 @@ def romecore_state(state: pyspiel.State) -> romecore.State:
     try:
         return state._rc
     except AttributeError:
-        raise TypeError(f"not a romecore OpenSpiel state: {state!r}") from None
+        raise romecore.ArgumentTypeError(f"not a romecore OpenSpiel state: {state!r}") from None
 
 
 def wrap(rc_state: romecore.State) -> RomeState:
@@ -288,7 +288,7 @@ class PlayoutEvaluator(_os_mcts.Evaluator):
 
     def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None):
         if n_rollouts < 1:
-            raise ValueError("n_rollouts must be at least 1")
+            raise romecore.InvalidArgumentError("n_rollouts must be at least 1")
         self.n_rollouts = n_rollouts
         self._random_state = random_state or np.random.RandomState()
 

@@ -75,10 +75,10 @@ class RomeAECEnv(AECEnv):
                  max_observation_bytes: int = DEFAULT_MAX_OBSERVATION_BYTES, **options: Any):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, "
+            raise romecore.InvalidArgumentError(f"render_mode must be one of {self.metadata['render_modes']}, "
                              f"got {render_mode!r}")
         if max_observation_bytes < 1:
-            raise ValueError("max_observation_bytes must be positive")
+            raise romecore.InvalidArgumentError("max_observation_bytes must be positive")
         self.game = romecore.load_game(game_id, **options)
         self.metadata = dict(self.metadata, name=f"romecore_{game_id}_v0")
         self.render_mode = render_mode
@@ -111,7 +111,7 @@ class RomeAECEnv(AECEnv):
     def game_state(self) -> romecore.State:
         """The romecore state being played (the live object, not a copy)."""
         if self._state is None:
-            raise RuntimeError("call reset() first")
+            raise romecore.UsageError("call reset() first")
         return self._state
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -164,7 +164,7 @@ class RomeAECEnv(AECEnv):
         state = self.game_state
         text = state.information_state_string(seat).encode("ascii")
         if len(text) > self.max_observation_bytes:
-            raise ValueError(f"{agent}'s observation is {len(text)} bytes, more than "
+            raise romecore.InvalidArgumentError(f"{agent}'s observation is {len(text)} bytes, more than "
                              f"max_observation_bytes={self.max_observation_bytes}; make the "
                              f"environment with a larger max_observation_bytes")
         obs = np.zeros(self.max_observation_bytes, np.uint8)

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from multiprocessing.connection import wait
 from typing import Any, Protocol, cast
 
+from romecore.errors import UsageError
 from romecore.tournament.schedule import GameTask
 from romecore.tournament.worker import (
     STATUS_ENV,
@@ -42,7 +43,7 @@ from romecore.tournament.worker import (
 __all__ = ["Sink", "TournamentError", "InlineBackend", "LocalBackend"]
 
 
-class TournamentError(RuntimeError):
+class TournamentError(UsageError):
     """The tournament cannot go on (workers cannot start, a results file is unusable)."""
 
 

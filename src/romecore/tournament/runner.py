@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from romecore.errors import InvalidArgumentError
 from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.resultsfile import ResultsFile, make_header
 from romecore.tournament.schedule import GameTask, make_task
@@ -67,7 +68,7 @@ def _resolve_game(game: Any, players: int | None, options: dict | None) -> Any:
 
     if isinstance(game, romecore.Game):
         if players is not None or options:
-            raise ValueError("give players and options with a game id, not with a Game")
+            raise InvalidArgumentError("give players and options with a game id, not with a Game")
         return game
     opts = dict(options or {})
     if players is not None:
@@ -128,7 +129,7 @@ def run(
     import romecore
 
     if backend not in BACKENDS:
-        raise ValueError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+        raise InvalidArgumentError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     load_plugins(plugins)
     g = _resolve_game(game, players, options)
     if agents:
@@ -142,13 +143,13 @@ def run(
     if count is None:
         count = 100
     if count < 0:
-        raise ValueError("games must be >= 0")
+        raise InvalidArgumentError("games must be >= 0")
     if move_time_limit is not None and not move_time_limit > 0:
-        raise ValueError("move_time_limit must be > 0 seconds (or None for no limit)")
+        raise InvalidArgumentError("move_time_limit must be > 0 seconds (or None for no limit)")
     for spec in specs:  # refuse a bad spec here, not in every worker
         romecore.make_agent(spec, game=g, seed=0)
     if start is not None and start.game != g:
-        raise ValueError(f"start state is of {start.game!r}, not {g!r}")
+        raise InvalidArgumentError(f"start state is of {start.game!r}, not {g!r}")
     labels = agent_labels(specs)
     start_blob = start.serialize(history=True) if start is not None else None
     header = make_header(g.game_id, g.options, specs, seed, count, paired_seeds,

@@ -3,12 +3,13 @@ exactly as a third-party game plugin would."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from romecore.hookspecs import hookimpl
-from romecore.spec import GameSpec
 from romecore.games.city_of_marble import kernel
 from romecore.games.city_of_marble.state import CityOfMarbleState
+from romecore.hookspecs import hookimpl
+from romecore.spec import GameSpec
 
 
 def _encode(options: Mapping[str, Any]) -> list[int]:

@@ -3,12 +3,13 @@ exactly as a third-party game plugin would."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from romecore.hookspecs import hookimpl
-from romecore.spec import GameSpec, OptionSpec
 from romecore.games.glory_to_rome import kernel
 from romecore.games.glory_to_rome.state import GloryToRomeState
+from romecore.hookspecs import hookimpl
+from romecore.spec import GameSpec, OptionSpec
 
 
 def _encode(options: Mapping[str, Any]) -> list[int]:

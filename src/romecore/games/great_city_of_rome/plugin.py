@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from romecore.hookspecs import hookimpl
-from romecore.spec import GameSpec
 from romecore.games.great_city_of_rome import kernel
 from romecore.games.great_city_of_rome.state import GreatCityState
+from romecore.hookspecs import hookimpl
+from romecore.spec import GameSpec
 
 
 def _encode(options: Mapping[str, Any]) -> list[int]:

@@ -3,14 +3,15 @@ exactly as a third-party game plugin would."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from romecore.errors import GameOptionError
-from romecore.hookspecs import hookimpl
-from romecore.spec import GameSpec, OptionSpec
 from romecore.games.rise_to_power import data, kernel
 from romecore.games.rise_to_power.state import RiseToPowerState
+from romecore.hookspecs import hookimpl
+from romecore.spec import GameSpec, OptionSpec
 
 
 def parse_intrigue(value: Any) -> tuple[str, ...]:
