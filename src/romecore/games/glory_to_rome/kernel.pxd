@@ -10,6 +10,7 @@ cdef enum:
     GR_NBUILD = 40
     GR_NMAT = 6           # materials = roles: Rubble/Laborer .. Marble/Patron
     GR_PER_MAT = 24       # cards of one material: ids m * GR_PER_MAT on
+    GR_MINP = 2
     GR_MAXP = 5
     GR_SEATS = (1 << GR_MAXP) - 1       # every seat's bit (known[], player masks)
     GR_NSLOTS = 36        # structures in play, at most one per site

@@ -1516,8 +1516,8 @@ cdef void gr_forced(GRState *s) noexcept nogil:
 cdef void gr_init(void *vs, const int32_t *params) noexcept nogil:
     cdef GRState *s = <GRState *>vs
     cdef int n = params[0], c, m, p
-    if n < 2:
-        n = 2
+    if n < GR_MINP:
+        n = GR_MINP
     if n > GR_MAXP:
         n = GR_MAXP
     memset(s, 0, sizeof(GRState))
@@ -1821,8 +1821,8 @@ cdef const char *check_header(const GRState *s) noexcept nogil:
     """The player count, padding, the Training flag, the phase and the counters."""
     cdef int n = s.nplayers
     cdef uint8_t a
-    if n < 2 or n > GR_MAXP:
-        return "nplayers must be 2 to 5"
+    if n < GR_MINP or n > GR_MAXP:
+        return "nplayers out of range"
     a = allp(s)
     if not padding_zero(s):
         return "padding is not zero"
