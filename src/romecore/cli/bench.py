@@ -6,7 +6,7 @@ import time
 
 import click
 
-from romecore.cli.common import game_option, load_game_or_exit
+from romecore.cli.common import game_argument, game_option, load_game_or_exit
 
 
 def _rate(fn, seconds: float) -> tuple[float, int]:
@@ -27,7 +27,7 @@ def _rate(fn, seconds: float) -> tuple[float, int]:
 
 
 @click.command("bench")
-@click.argument("game_id", metavar="GAME", default="great_city_of_rome")
+@game_argument()
 @click.option("--players", "-p", type=int, default=None, help="number of players (game default)")
 @click.option("--seconds", type=float, default=2.0, show_default=True, help="time per measurement")
 @game_option()

@@ -10,6 +10,14 @@ import click
 import romecore
 from romecore.errors import RomecoreError
 
+#: The game a command plays when none is named (the README's main job).
+DEFAULT_GAME = "great_city_of_rome"
+
+
+def game_argument() -> Any:
+    """The GAME argument of every command that plays a game, defaulting to DEFAULT_GAME."""
+    return click.argument("game_id", metavar="GAME", default=DEFAULT_GAME)
+
 
 def load_game_or_exit(game_id: str, players: int | None, options: Sequence[str] = ()) -> romecore.Game:
     """The game, or a clean CLI error naming what was wrong."""

@@ -8,13 +8,13 @@ import time
 
 import click
 
-from romecore.cli.common import game_option, load_game_or_exit
+from romecore.cli.common import game_argument, game_option, load_game_or_exit
 from romecore.cli.tournament import stdout_to_stderr
 from romecore.errors import RomecoreError
 
 
 @click.command("ladder")
-@click.argument("game_id", metavar="GAME", default="great_city_of_rome")
+@game_argument()
 @click.option("--players", "-p", type=int, default=2, show_default=True, help="players per game")
 @click.option("--agents", "--agent", "-a", "agents", multiple=True, metavar="SPEC",
               help="an agent of the ladder, repeatable (default: the five built-in agents)")

@@ -14,7 +14,7 @@ import random
 import click
 
 import romecore
-from romecore.cli.common import agents_option, game_option, load_game_or_exit, make_agents_or_exit
+from romecore.cli.common import agents_option, game_argument, game_option, load_game_or_exit, make_agents_or_exit
 from romecore.core.state import HIDDEN
 
 __all__ = ["command", "parse_move", "Human", "Resigned", "PROMPT"]
@@ -89,7 +89,7 @@ class Human:
 
 
 @click.command("play")
-@click.argument("game_id", metavar="GAME", default="great_city_of_rome")
+@game_argument()
 @click.option("--players", "-p", type=int, default=None, help="number of players (game default)")
 @click.option("--seat", type=int, default=0, show_default=True, help="your seat")
 @click.option("--seed", "-s", type=int, default=None, help="game seed (random if omitted)")

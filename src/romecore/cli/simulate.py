@@ -6,12 +6,12 @@ import time
 
 import click
 
-from romecore.cli.common import agents_option, game_option, load_game_or_exit, make_agents_or_exit
+from romecore.cli.common import agents_option, game_argument, game_option, load_game_or_exit, make_agents_or_exit
 from romecore.match import play_game
 
 
 @click.command("simulate")
-@click.argument("game_id", metavar="GAME", default="great_city_of_rome")
+@game_argument()
 @click.option("--players", "-p", type=int, default=None, help="number of players (game default)")
 @click.option("--games", "-g", "num_games", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="master seed")

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from romecore.cli.common import agents_option, game_option, load_game_or_exit
+from romecore.cli.common import agents_option, game_argument, game_option, load_game_or_exit
 from romecore.errors import RomecoreError
 
 
@@ -54,7 +54,7 @@ def stdout_to_stderr() -> Iterator[None]:
 
 
 @click.command("tournament")
-@click.argument("game_id", metavar="GAME", default="great_city_of_rome")
+@game_argument()
 @click.option("--players", "-p", type=int, default=None, help="number of players (game default)")
 @agents_option()
 @click.option("--games", "-g", "num_games", type=click.IntRange(0), default=None,
