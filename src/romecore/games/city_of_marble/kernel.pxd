@@ -6,6 +6,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, 
 
 cdef enum:
     # bounds (data.py's values; kernel.pyx asserts them against the data at import)
+    CM_MINP = 2
     CM_MAXP = 4
     CM_NCOL = 4
     CM_NPAIRS = 6         # colour pairs of a two-stack draw
@@ -28,6 +29,7 @@ cdef enum:
     CM_NBTILES = 8        # bridge tiles (one stays boxed)
     CM_NBVAL = 4          # bridge values 1..CM_NBVAL
     CM_NMAG = 3           # magistrates per player
+    CM_TILE_TRIS = 2      # triangles of a tile: the sites one tile completes, the bridges it takes
     CM_MAXLEGAL = CM_MAXSITES  # the site step lists every site; every other list is shorter
     CM_MAX_GAME_LENGTH = 1000  # actions in one game, forced steps included (kernel.pyx)
 
@@ -112,7 +114,7 @@ ctypedef struct CMState:
     uint8_t aq_left                  # its start pieces still to place
     uint8_t aq_started               # bit per aqueduct
     uint8_t pend_n                   # completed sites not yet resolved
-    uint8_t pend_sites[2]
+    uint8_t pend_sites[CM_TILE_TRIS]
     uint8_t res_site                 # site whose magistrates may leave (PH_SEND)
     uint8_t res_seat                 # offset from the turn player of the next to decide
     uint8_t stack[CM_NCOL]           # Neighborhood tile stacks

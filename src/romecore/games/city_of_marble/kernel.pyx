@@ -39,7 +39,7 @@ from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_lsb32,
-    rc_pop_lsb64,
+    rc_pop_lsb64, rc_pop_lsb32,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
@@ -145,9 +145,11 @@ cdef inline bint any_bits(const uint64_t *m, int words) noexcept nogil:
 
 
 cdef inline void tile_mask(const CMState *s, uint64_t *out) noexcept nogil:
-    cdef int w
+    cdef int w, c
     for w in range(CM_TRIW):
-        out[w] = s.tri[0][w] | s.tri[1][w] | s.tri[2][w] | s.tri[3][w]
+        out[w] = s.tri[0][w]
+        for c in range(1, CM_NCOL):
+            out[w] |= s.tri[c][w]
 
 
 cdef inline uint32_t rotl6(uint32_t x) noexcept nogil:
@@ -161,6 +163,27 @@ cdef inline uint32_t rotr6(uint32_t x) noexcept nogil:
 
 # =======================================================================================
 # Queries: read-only facts about a state
+
+cdef inline int count_sum(const uint8_t *x, int n) noexcept nogil:
+    """x[0] + ... + x[n - 1]: tiles by colour, bridge tiles by value."""
+    cdef int i, t = 0
+    for i in range(n):
+        t += x[i]
+    return t
+
+
+cdef inline bint is_building(int st) noexcept nogil:
+    """Whether a site status is a civic building (SITE_BUILDING + CM_NCOL * owner + colour)."""
+    return SITE_BUILDING <= st < SITE_FOUNTAIN
+
+
+cdef inline int building_owner(int st) noexcept nogil:
+    return (st - SITE_BUILDING) // CM_NCOL
+
+
+cdef inline int building_colour(int st) noexcept nogil:
+    return (st - SITE_BUILDING) % CM_NCOL
+
 
 cdef inline bint hill_chosen(const CMState *s, int site) noexcept nogil:
     cdef int h = SITE_HILL[site]
@@ -227,7 +250,7 @@ cdef inline int mags_in_site(const CMState *s, int p, int site) noexcept nogil:
 cdef int cm_buildings(const CMState *s, int p) noexcept nogil:
     cdef int i, n = 0
     for i in range(NSITES):
-        if SITE_BUILDING <= s.site[i] < SITE_FOUNTAIN and (s.site[i] - SITE_BUILDING) >> 2 == p:
+        if is_building(s.site[i]) and building_owner(s.site[i]) == p:
             n += 1
     return n
 
@@ -262,7 +285,10 @@ cdef inline int imp_supply(const CMState *s, int c) noexcept nogil:
 
 
 cdef inline int empty_stacks(const CMState *s) noexcept nogil:
-    return (s.stack[0] == 0) + (s.stack[1] == 0) + (s.stack[2] == 0) + (s.stack[3] == 0)
+    cdef int c, n = 0
+    for c in range(CM_NCOL):
+        n += s.stack[c] == 0
+    return n
 
 
 cdef inline int pipe_dirs_t(const CMState *s, int a, const uint64_t *tiles) noexcept nogil:
@@ -272,9 +298,8 @@ cdef inline int pipe_dirs_t(const CMState *s, int a, const uint64_t *tiles) noex
     if not (s.aq_started >> a) & 1 or s.aq_len[a] >= CM_AQMAX:
         return 0
     v = s.aq_path[a][s.aq_len[a]]
-    forbid[0] = s.aq_verts[0] | WATER_MASK[0]
-    forbid[1] = s.aq_verts[1] | WATER_MASK[1]
-    forbid[2] = s.aq_verts[2] | WATER_MASK[2]
+    for w in range(CM_VERTW):
+        forbid[w] = s.aq_verts[w] | WATER_MASK[w]
     for d in range(CM_NDIR):
         w = VE_NB[v][d]
         if w == CM_NONE or tb(forbid, w):
@@ -311,11 +336,11 @@ cdef inline bint any_pipe(const CMState *s) noexcept nogil:
 cdef bint cm_menu_any(const CMState *s) noexcept nogil:
     """Whether the turn player can take any action now."""
     cdef int p = s.turn_player
-    if s.stack[0] or s.stack[1] or s.stack[2] or s.stack[3]:
+    if count_sum(s.stack, CM_NCOL):
         return True
     if s.mag[p][0] != LOC_CENTRE:
         return True
-    if (s.centre[p][0] or s.centre[p][1] or s.centre[p][2] or s.centre[p][3]) and any_bits(s.legal_pl, CM_PLW):
+    if count_sum(s.centre[p], CM_NCOL) and any_bits(s.legal_pl, CM_PLW):
         return True
     return any_pipe(s)
 
@@ -338,7 +363,7 @@ cdef bint cm_order_matters(const CMState *s) noexcept nogil:
 
 
 cdef inline bint holds_imperium(const CMState *s, int p) noexcept nogil:
-    return (s.imp[p][0] | s.imp[p][1] | s.imp[p][2] | s.imp[p][3]) != 0
+    return count_sum(s.imp[p], CM_NCOL) != 0
 
 
 cdef inline int32_t single_menu_action(const CMState *s) noexcept nogil:
@@ -430,7 +455,8 @@ cdef inline int single_bridge_value(const CMState *s) noexcept nogil:
 
 
 cdef inline int menu(const CMState *s, int32_t *out) noexcept nogil:
-    cdef int p = s.turn_player, n = 0, c, k, j, a, d, dirs, nonempty = 0
+    cdef int p = s.turn_player, n = 0, c, k, j, a, nonempty = 0
+    cdef uint32_t dirs
     cdef bint has_mag = s.mag[p][CM_NMAG - 1] == LOC_CENTRE
     cdef uint64_t tiles[CM_TRIW]
     if any_bits(s.legal_pl, CM_PLW):
@@ -463,9 +489,7 @@ cdef inline int menu(const CMState *s, int32_t *out) noexcept nogil:
         for a in range(CM_NAQ):
             dirs = pipe_dirs_t(s, a, tiles)
             while dirs:
-                d = rc_lsb32(dirs)
-                dirs &= dirs - 1
-                out[n] = A_PIPE + CM_NDIR * a + d
+                out[n] = A_PIPE + CM_NDIR * a + rc_pop_lsb32(&dirs)
                 n += 1
     return n
 
@@ -484,7 +508,7 @@ cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil:
     for i in range(NSITES):
         if s.site[i] == SITE_FOUNTAIN:
             fountains |= (<uint64_t>1) << i
-        elif SITE_BUILDING <= s.site[i] < SITE_FOUNTAIN and (s.site[i] - SITE_BUILDING) >> 2 == p:
+        elif is_building(s.site[i]) and building_owner(s.site[i]) == p:
             owned |= (<uint64_t>1) << i
     out[SC_AQUEDUCTS] = AQ_PTS * rc_popcount64(owned & s.aq_sites)
     rem = owned
@@ -642,7 +666,7 @@ cdef inline void play_tile(CMState *s, int x) noexcept nogil:
     s.pend_bridges = tb(BRIDGE_MASK, t1) + tb(BRIDGE_MASK, t2)
     s.aq_todo = PL_WATER[x] & ~s.aq_started
     s.pend_n = 0
-    for j in range(2):
+    for j in range(CM_TILE_TRIS):
         st = PL_S1[x] if j == 0 else PL_S2[x]
         if s.site[st] == SITE_OPEN and cm_site_full(s, st) and not (s.pend_n == 1 and s.pend_sites[0] == st):
             s.pend_sites[s.pend_n] = st
@@ -670,7 +694,7 @@ cdef inline void resolve_site(CMState *s, int i) noexcept nogil:
         elif infl[p] == best:
             owner = -1
     if owner >= 0 and cm_buildings(s, owner) < N_CUBES:
-        s.site[i] = SITE_BUILDING + 4 * owner + c
+        s.site[i] = SITE_BUILDING + CM_NCOL * owner + c
         s.points[owner] += COL_POINTS[c]
     elif cm_fountains(s) < N_FOUNTAINS:
         s.site[i] = SITE_FOUNTAIN
@@ -800,7 +824,7 @@ cdef void cm_step(CMState *s, int32_t a) noexcept nogil:
             j = a - A_SEND
             site = s.site[s.res_site]
             s.mag[s.actor][j] = LOC_TREASURY if site == SITE_FOUNTAIN else \
-                LOC_IMPERIUM + ((site - SITE_BUILDING) & 3)
+                LOC_IMPERIUM + building_colour(site)
             cm_sort_mags(s, s.actor)
         s.res_seat += 1
     elif ph == PH_EXPAND2:
@@ -845,7 +869,7 @@ cdef void cm_forced(CMState *s) noexcept nogil:
             s.phase = PH_TILE
         elif s.phase == PH_TILE:
             bits = site_pl_bits(s.legal_pl, s.sel_site)
-            if bits & (bits - 1):
+            if rc_popcount32(bits) > 1:
                 return
             play_tile(s, site_pl_base(s.sel_site) + rc_lsb32(bits))
         elif s.phase == PH_BRIDGE:
@@ -861,7 +885,7 @@ cdef void cm_forced(CMState *s) noexcept nogil:
             if s.aq_left:
                 dirs = cm_pipe_dirs(s, s.aq_cur)
                 if dirs:
-                    if dirs & (dirs - 1):
+                    if rc_popcount32(dirs) > 1:
                         return
                     place_piece(s, s.aq_cur, rc_lsb32(dirs))
                     s.aq_left -= 1
@@ -942,7 +966,8 @@ cdef int cm_current_player(const void *vs) noexcept nogil:
 
 cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
     cdef const CMState *s = <const CMState *>vs
-    cdef int n = 0, i, a, d, dirs, j, c, p, w
+    cdef int n = 0, i, a, j, c, p, w
+    cdef uint32_t dirs
     cdef uint64_t field
     cdef uint32_t bits
     cdef double probs_unused[CM_MAXLEGAL]
@@ -962,8 +987,7 @@ cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
     if ph == PH_TILE:
         bits = site_pl_bits(s.legal_pl, s.sel_site)
         while bits:
-            out[n] = A_TILE + rc_lsb32(bits)
-            bits &= bits - 1
+            out[n] = A_TILE + rc_pop_lsb32(&bits)
             n += 1
         return n
     if ph == PH_HILLS or ph == PH_BRIDGE:
@@ -971,9 +995,7 @@ cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
     if ph == PH_AQSTART:
         dirs = cm_pipe_dirs(s, s.aq_cur)
         while dirs:
-            d = rc_lsb32(dirs)
-            dirs &= dirs - 1
-            out[n] = A_PIPE + CM_NDIR * s.aq_cur + d
+            out[n] = A_PIPE + CM_NDIR * s.aq_cur + rc_pop_lsb32(&dirs)
             n += 1
         return n
     if ph == PH_EXPAND2:
@@ -981,9 +1003,7 @@ cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
         for a in range(CM_NAQ):
             dirs = pipe_dirs_t(s, a, tiles)
             while dirs:
-                d = rc_lsb32(dirs)
-                dirs &= dirs - 1
-                out[n] = A_PIPE + CM_NDIR * a + d
+                out[n] = A_PIPE + CM_NDIR * a + rc_pop_lsb32(&dirs)
                 n += 1
         return n
     if ph == PH_ORDER:
@@ -993,8 +1013,7 @@ cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
     if ph == PH_SEND:
         bits = mags_in_site(s, s.actor, s.res_site)
         while bits:
-            out[n] = A_SEND + rc_lsb32(bits)
-            bits &= bits - 1
+            out[n] = A_SEND + rc_pop_lsb32(&bits)
             n += 1
         out[n] = A_KEEP
         return n + 1
@@ -1068,7 +1087,7 @@ cdef void cm_returns(const void *vs, double *out) noexcept nogil:
     cdef int p, nwin = 0, imps
     for p in range(s.nplayers):
         cm_score(s, p, sc)
-        imps = s.imp[p][0] + s.imp[p][1] + s.imp[p][2] + s.imp[p][3]
+        imps = count_sum(s.imp[p], CM_NCOL)
         key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>cm_buildings(s, p) << 16) + imps
         if key[p] > best:
             best = key[p]
@@ -1106,7 +1125,7 @@ cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     for q in range(s.nplayers):
         if q == p:
             continue
-        k = s.bridges[q][0] + s.bridges[q][1] + s.bridges[q][2] + s.bridges[q][3]
+        k = count_sum(s.bridges[q], CM_NBVAL)
         memset(s.bridges[q], 0, sizeof(s.bridges[q]))
         for j in range(k):
             s.bridges[q][vals[i] - 1] += 1
@@ -1129,7 +1148,7 @@ cdef const char *check_header(const CMState *s) noexcept nogil:
     cdef int n = s.nplayers
     cdef const uint8_t *raw = <const uint8_t *>s
     cdef size_t used = <size_t>(<const uint8_t *>&s.site[0] - raw) + sizeof(s.site), b
-    if n < 2 or n > CM_MAXP:
+    if n < CM_MINP or n > CM_MAXP:
         return "nplayers must be 2, 3 or 4"
     for b in range(used, sizeof(CMState)):
         if raw[b]:
@@ -1302,8 +1321,8 @@ cdef const char *check_sites(const CMState *s) noexcept nogil:
         elif st == SITE_EMPTY:
             empty_sites += 1
         elif st < SITE_FOUNTAIN:
-            p = (st - SITE_BUILDING) >> 2
-            c = (st - SITE_BUILDING) & 3
+            p = building_owner(st)
+            c = building_colour(st)
             if p >= s.nplayers:
                 return "building owner out of range"
             if SIZE_COLOUR[cm_site_size(s, i)] != c:
@@ -1367,8 +1386,7 @@ cdef const char *check_supplies(const CMState *s) noexcept nogil:
         if cm_bridge_pool(s, v) < 0:
             return "too many bridge tiles of one value"
     for p in range(s.nplayers):
-        for v in range(CM_NBVAL):
-            bridges_taken += s.bridges[p][v]
+        bridges_taken += count_sum(s.bridges[p], CM_NBVAL)
     for w in range(CM_TRIW):
         covered_bridges += rc_popcount64(tiles[w] & BRIDGE_MASK[w])
     if bridges_taken + s.pend_bridges != covered_bridges:
@@ -1432,7 +1450,7 @@ cdef const char *check_resolution(const CMState *s) noexcept nogil:
     """The resolution of a placed tile (bridges, aqueduct starts, completed sites, the
     Imperium step) is in its own phase and consistent."""
     cdef int ph = s.phase, i
-    if s.pend_bridges > 2 or (s.pend_bridges and ph != PH_BRIDGE):
+    if s.pend_bridges > CM_TILE_TRIS or (s.pend_bridges and ph != PH_BRIDGE):
         return "pending bridges outside the bridge step"
     if ph == PH_BRIDGE and not s.pend_bridges:
         return "bridge step with no bridge"
@@ -1447,9 +1465,9 @@ cdef const char *check_resolution(const CMState *s) noexcept nogil:
         return "aqueduct start outside its step"
     if ph == PH_AQSTART and not (s.aq_left and cm_pipe_dirs(s, s.aq_cur)):
         return "aqueduct start step with no piece to place"
-    if s.pend_n > 2:
+    if s.pend_n > CM_TILE_TRIS:
         return "pend_n out of range"
-    for i in range(2):
+    for i in range(CM_TILE_TRIS):
         if i >= s.pend_n:
             if s.pend_sites[i]:
                 return "unused pending site slot is not zero"
@@ -1463,7 +1481,7 @@ cdef const char *check_resolution(const CMState *s) noexcept nogil:
     if ph == PH_ORDER and not (s.pend_n == 2 and cm_order_matters(s)):
         return "order step without two sites whose order matters"
     if ph == PH_SEND:
-        if s.res_site >= NSITES or not (SITE_BUILDING <= s.site[s.res_site] <= SITE_FOUNTAIN):
+        if s.res_site >= NSITES or not (is_building(s.site[s.res_site]) or s.site[s.res_site] == SITE_FOUNTAIN):
             return "Imperium step on a site with nothing built"
         if s.res_seat >= s.nplayers or s.actor != (s.turn_player + s.res_seat) % s.nplayers \
                 or not mags_in_site(s, s.actor, s.res_site):

@@ -20,7 +20,7 @@ SCORE_CATEGORIES = ("track", "bridges", "aqueducts", "fountains", "coins", "most
 _B = _data.BOARD
 _COL = _data.COLOURS
 _AQ = _data.AQUEDUCTS
-_PAIRS = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+_PAIRS = [(a, b) for a in range(CM_NCOL) for b in range(a + 1, CM_NCOL)]
 _BUILDING_LETTER = {"Arena": "A", "Theater": "H", "Temple": "T", "Baths": "B"}
 _AQ_MARK = ("#", "%", "&")
 
@@ -201,13 +201,13 @@ cdef class CityOfMarbleState(State):
             return {"site": _site(i), "fountain": True}
         if st == SITE_EMPTY:
             return {"site": _site(i), "empty": True}
-        c = (st - SITE_BUILDING) & 3
-        return {"site": _site(i), "building": _COL[c].building, "owner": (st - SITE_BUILDING) >> 2}
+        c = (st - SITE_BUILDING) % CM_NCOL
+        return {"site": _site(i), "building": _COL[c].building, "owner": (st - SITE_BUILDING) // CM_NCOL}
 
     def _loc_text(self, int loc):
         if loc < CM_NPL:
             return f"tile {_pl_text(loc)}"
-        if LOC_IMPERIUM <= loc < LOC_IMPERIUM + 4:
+        if LOC_IMPERIUM <= loc < LOC_IMPERIUM + CM_NCOL:
             return f"the {_COL[loc - LOC_IMPERIUM].building} Imperium space"
         if loc == LOC_TREASURY:
             return "the Treasury"
@@ -262,7 +262,7 @@ cdef class CityOfMarbleState(State):
             if ph == PH_SEND:
                 st = s.site[s.res_site]
                 where = "the Treasury" if st == SITE_FOUNTAIN else \
-                    f"the {_COL[(st - SITE_BUILDING) & 3].building} Imperium space"
+                    f"the {_COL[(st - SITE_BUILDING) % CM_NCOL].building} Imperium space"
             return f"send magistrate from {self._loc_text(s.mag[p][j])} to {where}"
         if a == A_KEEP:
             return "keep magistrates on the site"
@@ -288,7 +288,7 @@ cdef class CityOfMarbleState(State):
                     return "you have no magistrate in your centre box"
                 return "no tile can be placed: every free pair of triangles is away from the city"
             if A_DRAW <= a < A_RECALL:
-                nonempty = sum(1 for c in range(4) if s.stack[c])
+                nonempty = sum(1 for c in range(CM_NCOL) if s.stack[c])
                 if A_DRAW1 <= a and nonempty > 1:
                     return "draw two different colours while two stacks remain"
                 return "that stack is empty"
@@ -340,7 +340,7 @@ cdef class CityOfMarbleState(State):
         cm_score(s, p, out)
         d = {name: out[i] for i, name in enumerate(SCORE_CATEGORIES)}
         d["civic_buildings"] = cm_buildings(s, p)
-        d["imperium_tiles"] = sum(s.imp[p][c] for c in range(4))
+        d["imperium_tiles"] = sum(s.imp[p][c] for c in range(CM_NCOL))
         d["total"] = out[SC_TOTAL]
         return d
 
@@ -368,7 +368,7 @@ cdef class CityOfMarbleState(State):
                     mags["centre"] += 1
                 elif loc == LOC_TREASURY:
                     mags["treasury"] += 1
-                elif LOC_IMPERIUM <= loc < LOC_IMPERIUM + 4:
+                elif LOC_IMPERIUM <= loc < LOC_IMPERIUM + CM_NCOL:
                     mags["imperium"][_COL[loc - LOC_IMPERIUM].name] += 1
             players.append({
                 "points": s.points[p],
@@ -414,7 +414,7 @@ cdef class CityOfMarbleState(State):
 
     def _bridge_values(self, int p):
         cdef CMState *s = _st(self)
-        return [v for v in range(1, 5) for _ in range(s.bridges[p][v - 1])]
+        return [v for v in range(1, CM_NBVAL + 1) for _ in range(s.bridges[p][v - 1])]
 
     def _to_dict(self):
         d = self._public_dict()
@@ -603,14 +603,14 @@ cdef class CityOfMarbleState(State):
         res = d.get("resolution")
         if res is None or not read_dict(res, "resolution"):
             return
-        s.pend_bridges = read_int(res.get("bridges_to_take", 0), "bridges_to_take", 0, 2)
+        s.pend_bridges = read_int(res.get("bridges_to_take", 0), "bridges_to_take", 0, CM_TILE_TRIS)
         for x in read_list(res.get("aqueducts_to_start", []), "aqueducts_to_start", CM_NAQ):
             s.aq_todo |= 1 << read_name(x, _AQ, "aqueducts_to_start")
         if res.get("aqueduct") is not None:
             s.aq_cur = read_name(res["aqueduct"], _AQ, "resolution aqueduct")
             s.aq_left = read_int(res.get("pieces_left", 0), "pieces_left", 0,
                                  _data.AQUEDUCT_START_PIECES)
-        sites = sorted(_site_id(x, "pending site") for x in read_list(res.get("sites", []), "pending sites", 2))
+        sites = sorted(_site_id(x, "pending site") for x in read_list(res.get("sites", []), "pending sites", CM_TILE_TRIS))
         for i, x in enumerate(sites):
             s.pend_sites[i] = x
         s.pend_n = len(sites)
