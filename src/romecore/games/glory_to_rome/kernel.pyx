@@ -59,7 +59,6 @@ cdef int START_HAND, START_INFL, HAND_LIMIT, PET_CARDS, CIRCUS_PET_CARDS
 cdef int SHRINE_HAND, TEMPLE_HAND, INSULA_CLIENTS, MARKET_VAULT, STATUE_POINTS, WALL_PER
 cdef int MERCHANT_BONUS, SITES_PER_MAT
 cdef int MAX_COPIES                   # the most cards of one building
-cdef uint64_t ALL_BUILDINGS = (<uint64_t>1 << GR_NBUILD) - 1
 
 
 # =======================================================================================
@@ -1944,7 +1943,7 @@ cdef const char *check_functions(const GRState *s) noexcept nogil:
     """Buildings owned, functions and Influence against the structures."""
     cdef GRState t
     memcpy(&t, s, sizeof(GRState))
-    gr_refresh(&t)
+    refresh_struct(&t)
     if memcmp(t.owned, s.owned, sizeof(s.owned)) or memcmp(t.func, s.func, sizeof(s.func)) \
             or memcmp(t.infl, s.infl, sizeof(s.infl)):
         return "functions or Influence do not match the structures"
