@@ -10,6 +10,11 @@ compete; each keeps an availability count (how often it could have been chosen),
 uses it in place of the parent's visits.  A hidden edge is played as a uniformly random
 action of those that look like it.  Chance outcomes are drawn with the kernel's
 probabilities and keyed by what the observer sees of them.
+
+Turns: with ``expand=turn`` (shared with MCTS, see ``romecore_search.tree``) a new node in
+the middle of the mover's turn is expanded on to the turn's end, and a ``cutoff`` judges
+only where turns end.  With priors on (``bias``, ``widen``) the untried edge expanded is
+the one the evaluator rates best one decision on.
 """
 from libc.stdint cimport uint8_t, uint16_t, int32_t, uint32_t
 from libc.stdlib cimport malloc, free

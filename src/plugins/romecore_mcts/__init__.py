@@ -3,7 +3,8 @@ entry point ``mcts``.
 
 ``romecore.make_agent("mcts:simulations=2000,c=0.7", game=game, seed=1)``; parameters:
 ``simulations``/``time`` (budget per move), ``c``, ``rollout``/``eps``/``cutoff``/
-``evaluator`` (rollouts), ``pimc`` (worlds for hidden information; 1 searches the world
+``evaluator`` (rollouts; ``cutoff`` in turns), ``expand``/``bias``/``widen``/``widen_k``
+(turn-aware expansion, progressive bias and widening), ``pimc`` (worlds for hidden information; 1 searches the world
 handed to ``step``), ``reuse`` (tree reuse), ``max_nodes`` and ``workers`` (root
 parallelism).  The search itself is :class:`romecore_mcts.mcts.MCTSAgent` (Cython).
 """

@@ -7,7 +7,10 @@
 * Chance nodes are explicit: an outcome is drawn with the kernel's probabilities and its
   child created the first time it comes up.
 * Rollouts are uniformly random (or epsilon-greedy by the evaluator) and may be cut off
-  after ``cutoff`` steps, the evaluator standing in for the rest.
+  after ``cutoff`` turns, the evaluator standing in for the rest (only where a turn ends).
+* ``expand=turn``: an iteration that reaches a new node in the middle of the mover's turn
+  expands on to the turn's end.  ``bias``/``widen``: progressive bias and widening from
+  the evaluator's one-decision priors, children kept in prior order.
 * Hidden information: the state handed to ``step`` is already a world consistent with
   the player's knowledge; ``pimc=N`` searches N fresh resamples instead (the budget split
   evenly) and the worlds vote.
