@@ -170,6 +170,8 @@ def test_step_refuses_another_games_state(name):
     "greedy:evaluator=none", "mcts:evaluator=no_such_evaluator,cutoff=5", "mcts:simulations=many",
     "mcts:workers=0", "mcts:max_nodes=3", "mcts:determinize=0", "alphabeta:algorithm=maxn",
     "alphabeta:chance=expect", "alphabeta:depth=99", "alphabeta:evaluator=none",
+    "ismcts:expand=sideways", "mcts:bias=-1", "ismcts:widen=1.5", "ismcts:widen=-0.1",
+    "ismcts:widen_k=0.5",
 ])
 def test_bad_parameters_are_refused(bad):
     game = romecore.load_game("great_city_of_rome", players=2)
@@ -179,9 +181,12 @@ def test_bad_parameters_are_refused(bad):
         romecore.make_agent(bad, game=game, seed=1)
 
 
-VARIANTS = ["mcts:simulations=20,cutoff=10,evaluator={ev}", "ismcts:simulations=20,cutoff=10,evaluator={ev}",
-            "mcts:simulations=4,rollout=greedy,eps=0.5,cutoff=6,evaluator={ev}",
-            "mcts:simulations=8,cutoff=4,evaluator=playout1", "mcts:simulations=60,pimc=3",
+VARIANTS = ["mcts:simulations=20,cutoff=3,evaluator={ev}", "ismcts:simulations=20,cutoff=3,evaluator={ev}",
+            "mcts:simulations=4,rollout=greedy,eps=0.5,cutoff=2,evaluator={ev}",
+            "mcts:simulations=8,cutoff=2,evaluator=playout1", "mcts:simulations=60,pimc=3",
+            "ismcts:simulations=30,cutoff=1,bias=1,widen=0.3,c=0.1,evaluator={ev}",
+            "mcts:simulations=30,cutoff=1,bias=1,widen=0.5,reuse=0,evaluator={ev}",
+            "ismcts:simulations=20,expand=node", "mcts:simulations=20,expand=node",
             "alphabeta:nodes=60,algorithm=brs,chance=sample,evaluator={ev}",
             "alphabeta:nodes=60,chance=star1,pimc=2,evaluator={ev}",
             "greedy:evaluator=playout1,nodes=60,samples=2"]
