@@ -67,7 +67,7 @@ def main() -> None:
     ap.add_argument("--from-module", action="store_true", help="start from WEIGHTS")
     args = ap.parse_args()
 
-    module = importlib.import_module(f"romecore_heuristics.{args.game}")
+    module = importlib.import_module(f"romecore.games.{args.game}.heuristic")
     spec = romecore.load_game(args.game).spec
     counts = args.players or list(range(spec.min_players, spec.max_players + 1))
     if args.from_module:

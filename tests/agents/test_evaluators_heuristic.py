@@ -20,7 +20,7 @@ def load(game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_bad_states_raise_romecore_errors(game_id):
-    pytest.importorskip(f"romecore_heuristics.{game_id}")
+    pytest.importorskip(f"romecore.games.{game_id}.heuristic")
     ev = romecore.make_evaluator(load(game_id), "heuristic")
     other = load(next(g for g in GAMES if g != game_id)).new_initial_state(seed=1)
     methods = [ev.estimates] + ([ev.features] if hasattr(ev, "features") else [])

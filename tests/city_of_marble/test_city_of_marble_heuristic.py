@@ -10,7 +10,7 @@ from cm_helpers import BLUE, GREEN, YELLOW, game, make, rim, site, spoke, tile
 
 import romecore
 
-heuristics = pytest.importorskip("romecore_heuristics.city_of_marble")
+heuristics = pytest.importorskip("romecore.games.city_of_marble.heuristic")
 
 
 def test_registered_native_and_bounded():

@@ -7,7 +7,7 @@ import pytest
 from gtr_helpers import do, make
 
 import romecore
-from romecore_heuristics.glory_to_rome import FEATURES
+from romecore.games.glory_to_rome.heuristic import FEATURES
 
 
 def game(n=3):

@@ -5,7 +5,7 @@ from libc.string cimport memcpy
 
 from romecore.core.state cimport Game, State
 from romecore.core.kernel cimport RC_MAX_PLAYERS
-from romecore.errors import ArgumentTypeError, EvaluatorError
+from romecore.errors import ArgumentTypeError, EvaluatorError, InvalidArgumentError
 
 
 cdef class Evaluator:
@@ -60,6 +60,16 @@ cdef class PyEvaluator(Evaluator):
         self.py_fn = fn
         self.game_id = game_id
         self.name = name
+
+
+def checked_state(state, str game_id):
+    """``state`` if it is a State of ``game_id`` (an evaluator's extra methods read its
+    struct); a romecore error otherwise, never a read of another object's memory."""
+    if not isinstance(state, State):
+        raise ArgumentTypeError(f"expected a {game_id} State, got {type(state).__name__}")
+    if (<State>state).game.game_id != game_id:
+        raise InvalidArgumentError(f"this evaluator is for {game_id}, not {(<State>state).game.game_id}")
+    return state
 
 
 def merge_weights(dict defaults, dict overrides, game, str game_id):

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from romecore.games.city_of_marble import kernel
+from romecore.games.city_of_marble import heuristic, kernel
 from romecore.games.city_of_marble.state import CityOfMarbleState
 from romecore.hookspecs import hookimpl
-from romecore.spec import GameSpec
+from romecore.spec import EvaluatorSpec, GameSpec
 
 
 def _encode(options: Mapping[str, Any]) -> list[int]:
@@ -35,3 +35,9 @@ SPEC = GameSpec(
 @hookimpl
 def romecore_games() -> list[GameSpec]:
     return [SPEC]
+
+
+@hookimpl
+def romecore_evaluators() -> list[EvaluatorSpec]:
+    """City of Marble's evaluators: the hand-written heuristic in C (``heuristic.pyx``)."""
+    return heuristic.evaluator_specs()

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from romecore.games.glory_to_rome import kernel
+from romecore.games.glory_to_rome import heuristic, kernel
 from romecore.games.glory_to_rome.state import GloryToRomeState
 from romecore.hookspecs import hookimpl
-from romecore.spec import GameSpec, OptionSpec
+from romecore.spec import EvaluatorSpec, GameSpec, OptionSpec
 
 
 def _encode(options: Mapping[str, Any]) -> list[int]:
@@ -37,3 +37,9 @@ SPEC = GameSpec(
 @hookimpl
 def romecore_games() -> list[GameSpec]:
     return [SPEC]
+
+
+@hookimpl
+def romecore_evaluators() -> list[EvaluatorSpec]:
+    """Glory to Rome's evaluators: the hand-written heuristic in C (``heuristic.pyx``)."""
+    return heuristic.evaluator_specs()

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from romecore.games.great_city_of_rome import kernel
+from romecore.games.great_city_of_rome import heuristic, kernel
 from romecore.games.great_city_of_rome.state import GreatCityState
 from romecore.hookspecs import hookimpl
-from romecore.spec import GameSpec
+from romecore.spec import EvaluatorSpec, GameSpec
 
 
 def _encode(options: Mapping[str, Any]) -> list[int]:
@@ -35,3 +35,9 @@ SPEC = GameSpec(
 @hookimpl
 def romecore_games() -> list[GameSpec]:
     return [SPEC]
+
+
+@hookimpl
+def romecore_evaluators() -> list[EvaluatorSpec]:
+    """The Great City of Rome's evaluators: the hand-written heuristic in C (``heuristic.pyx``)."""
+    return heuristic.evaluator_specs()

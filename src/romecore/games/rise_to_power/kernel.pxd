@@ -192,6 +192,7 @@ cdef int rp_region_points(const RPState *s, int p, int region) noexcept nogil
 cdef int rp_senate_endgame(const RPState *s, int p, int card) noexcept nogil
 cdef int rp_hand_cost(const RPState *s, int p) noexcept nogil
 cdef void rp_score(const RPState *s, int p, int32_t *out) noexcept nogil
+cdef void rp_scores(const void *vs, int32_t *out) noexcept nogil  # SC_TOTAL per player
 # Interface
 cdef int rp_current_player(const void *vs) noexcept nogil
 cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil

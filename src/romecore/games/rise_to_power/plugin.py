@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from romecore.errors import GameOptionError
-from romecore.games.rise_to_power import data, kernel
+from romecore.games.rise_to_power import data, heuristic, kernel
 from romecore.games.rise_to_power.state import RiseToPowerState
 from romecore.hookspecs import hookimpl
-from romecore.spec import GameSpec, OptionSpec
+from romecore.spec import EvaluatorSpec, GameSpec, OptionSpec
 
 
 def parse_intrigue(value: Any) -> tuple[str, ...]:
@@ -80,3 +80,9 @@ SPEC = GameSpec(
 @hookimpl
 def romecore_games() -> list[GameSpec]:
     return [SPEC]
+
+
+@hookimpl
+def romecore_evaluators() -> list[EvaluatorSpec]:
+    """Rise to Power's evaluators: the hand-written heuristic in C (``heuristic.pyx``)."""
+    return heuristic.evaluator_specs()

@@ -19,7 +19,7 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 from libc.stdint cimport int32_t, uint32_t, uint8_t
 from libc.string cimport memset
 
-from romecore.core.kernel cimport rc_popcount32
+from romecore.core.kernel cimport rc_popcount32, RC_MAX_PLAYERS
 from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
@@ -27,14 +27,14 @@ from romecore.games.rise_to_power.kernel cimport (
     rp_returns,
     RPState, RP_MAXP, RP_NARENA, RP_NATYPES, RP_NSENATE, RP_NRES, RP_NPROV,
     PH_OVER, PH_FORUM, PH_SHOW, PH_PROVINCE, PH_TARGET_PROV, PH_PLACE, PH_DRAW,
-    SC_TOTAL, SC_N, AB_ENDGAME_REGIONS, AB_ENDGAME_PAIRS,
-    rp_score, rp_forum_points, rp_show_rank, rp_hand_cost, rp_arena_type, rp_ability,
+    AB_ENDGAME_REGIONS, AB_ENDGAME_PAIRS,
+    rp_scores, rp_forum_points, rp_show_rank, rp_hand_cost, rp_arena_type, rp_ability,
     rp_group_sum,
 )
 
 from romecore.games.rise_to_power import data as _data
 from romecore.spec import EvaluatorSpec
-from romecore_heuristics import checked_state
+from romecore.core.evaluator import checked_state
 
 GAME_ID = "rise_to_power"
 
@@ -90,15 +90,15 @@ cdef extern from *:
 
 cdef void rp_estimates(const RPState *s, const rp_weights *w, double *est) noexcept nogil:
     """Expected final score of every player (see the module docstring)."""
-    cdef int32_t sc[SC_N]
+    cdef int32_t pts[RC_MAX_PLAYERS]
     cdef int n = s.nplayers, p, t, c, ab, forum_now, shows, cards, reach, budget, k
     cdef int forum_left = scorings_left(s, PH_FORUM)
     cdef int show_left = scorings_left(s, PH_SHOW)
     cdef int rounds_left = 5 - s.round
     cdef uint32_t m, row
+    rp_scores(s, pts)
     for p in range(n):
-        rp_score(s, p, sc)
-        est[p] = sc[SC_TOTAL]
+        est[p] = pts[p]
         forum_now = 0
         for t in range(RP_NRES):
             forum_now += rp_forum_points(s, p, t)

@@ -1,4 +1,4 @@
-"""Type stubs of romecore_heuristics.rise_to_power (Cython)."""
+"""Type stubs of romecore.games.rise_to_power.heuristic (Cython)."""
 from romecore.core.evaluator import Evaluator
 from romecore.core.state import Game, State
 from romecore.spec import EvaluatorSpec

@@ -1,14 +1,16 @@
-"""Type stubs of romecore_heuristics.great_city_of_rome (Cython)."""
+"""Type stubs of romecore.games.glory_to_rome.heuristic (Cython)."""
 from romecore.core.evaluator import Evaluator
 from romecore.core.state import Game, State
 from romecore.spec import EvaluatorSpec
 
 GAME_ID: str
 WEIGHTS: dict[str, float]
+FEATURES: tuple[str, ...]
 
-class GreatCityHeuristic(Evaluator):
+class GloryToRomeHeuristic(Evaluator):
     weights: dict[str, float]
     def __init__(self, game: Game | None = ..., **overrides: float) -> None: ...
     def estimates(self, state: State) -> list[float]: ...
+    def features(self, state: State) -> list[list[float]]: ...
 
 def evaluator_specs() -> list[EvaluatorSpec]: ...

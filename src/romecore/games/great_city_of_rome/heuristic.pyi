@@ -1,4 +1,4 @@
-"""Type stubs of romecore_heuristics.city_of_marble (Cython)."""
+"""Type stubs of romecore.games.great_city_of_rome.heuristic (Cython)."""
 from romecore.core.evaluator import Evaluator
 from romecore.core.state import Game, State
 from romecore.spec import EvaluatorSpec
@@ -6,7 +6,7 @@ from romecore.spec import EvaluatorSpec
 GAME_ID: str
 WEIGHTS: dict[str, float]
 
-class CityOfMarbleHeuristic(Evaluator):
+class GreatCityHeuristic(Evaluator):
     weights: dict[str, float]
     def __init__(self, game: Game | None = ..., **overrides: float) -> None: ...
     def estimates(self, state: State) -> list[float]: ...

@@ -23,7 +23,7 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memset
 
-from romecore.core.kernel cimport rc_popcount64
+from romecore.core.kernel cimport rc_popcount64, RC_MAX_PLAYERS
 from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
@@ -32,13 +32,13 @@ from romecore.games.glory_to_rome.kernel cimport (
     GRState, GR_MAXP, GR_NMAT, GR_NCARDS, Z_STOCK, Z_CLIENT,
     PH_OVER, PH_FOLLOW, PH_PETITION, PH_PALACE, PH_THINK, PH_DRAW, PH_ACT, PH_ACT_DRAW,
     PH_LEGION, PH_GIVE, PH_COLISEUM, RET_LEAD, RET_FOLLOW, RET_FRAME,
-    SF_DONE, B_FORUM, SC_TOTAL, SC_N, gr_score, gr_hand_size, gr_acts_left,
+    SF_DONE, B_FORUM, gr_scores, gr_hand_size, gr_acts_left,
 )
 
 from romecore.games.glory_to_rome import data as _data
 from romecore.errors import InvalidArgumentError
 from romecore.spec import EvaluatorSpec
-from romecore_heuristics import checked_state
+from romecore.core.evaluator import checked_state
 
 GAME_ID = "glory_to_rome"
 
@@ -152,13 +152,13 @@ cdef void gr_features(const GRState *s, const gr_weights *w, int p, double *x) n
 
 cdef void gr_estimates(const GRState *s, const gr_weights *w, double *est) noexcept nogil:
     """Expected final score of every player: points now plus the weighted features."""
-    cdef int32_t sc[SC_N]
+    cdef int32_t pts[RC_MAX_PLAYERS]
     cdef double x[F_N]
     cdef int p, i
+    gr_scores(s, pts)
     for p in range(s.nplayers):
-        gr_score(s, p, sc)
         gr_features(s, w, p, x)
-        est[p] = sc[SC_TOTAL]
+        est[p] = pts[p]
         for i in range(F_N):
             est[p] += w.f[i] * x[i]
 

@@ -21,19 +21,20 @@ stacks run out.  At the end the values are the exact returns.  The weights live 
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
+from romecore.core.kernel cimport RC_MAX_PLAYERS
 from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport (
     cm_returns,
-    CMState, CM_MAXP, CM_NCOL, CM_NMAG, CM_NPL, SITE_OPEN, SITE_FOUNTAIN, PH_OVER, SC_N, SC_TOTAL,
-    LOC_IMPERIUM, LOC_TREASURY, cm_score, cm_nsites, cm_site_tiles, cm_site_size, cm_tile_colour,
+    CMState, CM_MAXP, CM_NCOL, CM_NMAG, CM_NPL, SITE_OPEN, SITE_FOUNTAIN, PH_OVER,
+    LOC_IMPERIUM, LOC_TREASURY, cm_scores, cm_nsites, cm_site_tiles, cm_site_size, cm_tile_colour,
     cm_influence, cm_buildings,
 )
 
 from romecore.games.city_of_marble import data as _data
 from romecore.spec import EvaluatorSpec
-from romecore_heuristics import checked_state
+from romecore.core.evaluator import checked_state
 
 GAME_ID = "city_of_marble"
 
@@ -72,13 +73,13 @@ cdef inline double game_left(const CMState *s, const cm_weights *w) noexcept nog
 
 cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexcept nogil:
     """Expected final score of every player (see the module docstring)."""
-    cdef int32_t sc[SC_N]
+    cdef int32_t pts[RC_MAX_PLAYERS]
     cdef int infl[CM_MAXP]
     cdef int n = s.nplayers, p, i, j, c, k, loc, size, best, ties, covered, tiles, spokes
     cdef double left = game_left(s, w), fill, hand
+    cm_scores(s, pts)
     for p in range(n):
-        cm_score(s, p, sc)
-        est[p] = sc[SC_TOTAL]
+        est[p] = pts[p]
         hand = 0.0
         for c in range(CM_NCOL):
             hand += w.tile_in_hand * (s.centre[p][c] + (s.pending[c] if p == s.turn_player else 0))

@@ -19,20 +19,20 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memset
 
-from romecore.core.kernel cimport rc_popcount64
+from romecore.core.kernel cimport rc_popcount64, RC_MAX_PLAYERS
 from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.great_city_of_rome.kernel cimport (
     GCState, GC_NTYPES, GC_NDECKCARDS, GC_NINFL, GC_MAXP, Z_HAND, Z_CITY, PH_OVER,
     gc_returns,
-    INFL_IN_PLAY, INFL_NONE, SC_TOTAL, SC_N, M_N, M_RES2, M_YELLOW, M_RED, M_GREEN, M_BLUE,
-    M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, gc_score, gc_city_masks, gc_card_type, gc_infl_round,
+    INFL_IN_PLAY, INFL_NONE, M_N, M_RES2, M_YELLOW, M_RED, M_GREEN, M_BLUE,
+    M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, gc_scores, gc_city_masks, gc_card_type, gc_infl_round,
 )
 
 from romecore.games.great_city_of_rome import data as _data
 from romecore.spec import EvaluatorSpec
-from romecore_heuristics import checked_state
+from romecore.core.evaluator import checked_state
 
 GAME_ID = "great_city_of_rome"
 
@@ -69,17 +69,17 @@ cdef struct gc_weights:
 
 cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexcept nogil:
     """Expected final score of every player (see the module docstring)."""
-    cdef int32_t sc[SC_N]
+    cdef int32_t pts[RC_MAX_PLAYERS]
     cdef uint64_t m[M_N]
     cdef int n = s.nplayers, p, c, t, i, naq, leader, best, tied, total_infl
     cdef double left = (s.nrounds - s.round + 0.5) / s.nrounds
     cdef int rounds_left = s.nrounds - s.round
     cdef double hand, unscored
     cdef uint64_t houses, touched
+    gc_scores(s, pts)
     for p in range(n):
-        gc_score(s, p, sc)
         gc_city_masks(s, p, m)
-        est[p] = sc[SC_TOTAL]
+        est[p] = pts[p]
         naq = rc_popcount64(m[M_AQUEDUCT])
         hand = 0.0
         for c in range(GC_NDECKCARDS):
