@@ -5,7 +5,7 @@ Everything that plays the game calls the kernel table; this module adds argument
 checking, the legal-action cache, the action history, the seeded dealer RNG, snapshots
 and the pieces of the API that are the same for every game.  A game's ``cdef class``
 derived from :class:`State` supplies the readable parts through a handful of underscore
-hooks (``_action_to_string``, ``_to_dict``, ``_load_dict``, ``_observation``, ``_scores``,
+hooks (``_action_to_string``, ``_to_dict``, ``_load_dict``, ``_observation``,
 ``_score_breakdown``, ``_render``, ``_why_illegal``).
 """
 import json
@@ -119,6 +119,12 @@ cdef class Game:
         if self.k.abi_version != RC_ABI_VERSION:
             raise ImportError(f"game {spec.game_id!r} was built for kernel ABI {self.k.abi_version}, "
                               f"this romecore speaks {RC_ABI_VERSION}; rebuild the plugin")
+        if (self.k.init == NULL or self.k.num_players == NULL or self.k.current_player == NULL
+                or self.k.legal_actions == NULL or self.k.chance_outcomes == NULL
+                or self.k.apply == NULL or self.k.returns == NULL or self.k.scores == NULL
+                or self.k.resample == NULL or self.k.observe_action == NULL
+                or self.k.validate == NULL):
+            raise PluginError(f"game {spec.game_id!r}: its kernel table leaves a required slot empty")
         if len(params) > RC_MAX_PARAMS:
             raise PluginError(f"game {spec.game_id!r}: more than {RC_MAX_PARAMS} kernel parameters")
         memset(self.params, 0, sizeof(self.params))
@@ -679,8 +685,6 @@ cdef class State:
         """Points per player, counted as final scoring would count them now."""
         cdef int32_t out[RC_MAX_PLAYERS]
         cdef int n = self.k.num_players(self.s), i
-        if self.k.scores == NULL:  # until every kernel fills the slot
-            return self._scores()
         self.k.scores(self.s, out)
         return [out[i] for i in range(n)]
 
@@ -849,9 +853,6 @@ cdef class State:
         raise SerializationError(f"{self.game.game_id} has no dict loader")
 
     def _observation(self, int p):
-        raise NotImplementedError
-
-    def _scores(self):
         raise NotImplementedError
 
     def _score_breakdown(self, int p):
