@@ -47,7 +47,7 @@ SIZES = {
 
 
 def test_the_table_names_the_kernels_blocks_in_order_with_their_first_ids():
-    assert [(name, first) for first, name, _ in ROWS] == list(kernel.ACTIONS)
+    assert [(name, first) for first, name, _ in ROWS] == list(kernel.ACTION_BLOCKS.items())
 
 
 def test_the_blocks_are_consecutive_and_end_at_the_number_of_actions():
@@ -68,4 +68,4 @@ def test_each_block_has_the_size_the_components_give(first, name, size):
 def test_the_parser_refuses_a_drifted_table():
     """The check can fail: a table with a block moved by one is caught."""
     drifted = package.__doc__.replace("\n40     A_JACK", "\n41     A_JACK")
-    assert [(n, f) for f, n, _ in documented_blocks(drifted)] != list(kernel.ACTIONS)
+    assert [(n, f) for f, n, _ in documented_blocks(drifted)] != list(kernel.ACTION_BLOCKS.items())

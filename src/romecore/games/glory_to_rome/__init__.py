@@ -14,7 +14,7 @@ Jacks, sites, the Leader and the Merchant Bonus cards are counts and fields.
 
 Action encoding (``num_distinct_actions() == 205``; ids mean what the phase says)
 -----------------------------------------------------------------------------
-Consecutive blocks (``kernel.ACTIONS`` lists them; a test checks this table against it):
+Consecutive blocks (``kernel.ACTION_BLOCKS`` lists them; a test checks this table against it):
 
 =====  ============  ====  ===================================================================
 first  block         size  meaning

@@ -4,4 +4,4 @@ kernel_capsule: object
 STATE_SIZE: int
 NUM_ACTIONS: int
 MAX_LEGAL: int
-ACTIONS: tuple[tuple[str, int], ...]
+ACTION_BLOCKS: dict[str, int]
