@@ -4,10 +4,24 @@ the printed outcomes."""
 from __future__ import annotations
 
 import pytest
-
 from cm_helpers import (
-    A_KEEP, A_PIPE, A_SEND, B, BLUE, GREEN, RED, YELLOW,
-    game, hills, make, owner_of, play, rim, site, site_xy, spoke, tile, verts,
+    A_KEEP,
+    A_PIPE,
+    GREEN,
+    RED,
+    YELLOW,
+    B,
+    game,
+    hills,
+    make,
+    owner_of,
+    play,
+    rim,
+    site,
+    site_xy,
+    spoke,
+    tile,
+    verts,
 )
 
 JULIA, CLAUDIA, TIBERIUS = 0, 1, 2

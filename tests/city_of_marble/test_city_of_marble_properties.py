@@ -11,12 +11,25 @@ import json
 import random
 
 import pytest
+from cm_helpers import (
+    A_PIPE,
+    A_PLAY,
+    A_SEND,
+    A_SITE,
+    COLOURS,
+    GREEN,
+    B,
+    data,
+    game,
+    legal_placements,
+    make,
+    site,
+    spoke,
+    tile,
+    tile_count,
+)
 
 import romecore
-from cm_helpers import (
-    A_PIPE, A_PLAY, A_SEND, A_SITE, B, COLOURS, GREEN, data, game, legal_placements, make, site,
-    spoke, tile, tile_count,
-)
 
 TOTAL = {c.name: c.tiles for c in data.COLOURS}
 
@@ -36,7 +49,7 @@ def check_board(d):
         pending = d["resolution"] and list(st) in d["resolution"]["sites"]
         assert (st in done) == (full and not pending), f"site {st}"
     seen = set()
-    for i, aq in enumerate(d["aqueducts"]):
+    for aq in d["aqueducts"]:
         path = [tuple(v) for v in aq["path"]]
         assert len(path) == len(set(path)), "an aqueduct visits a vertex twice"
         assert not seen & set(path), "two aqueducts touch"

@@ -4,12 +4,36 @@ their buildings, fountains, Imperium, drawing, aqueducts, bridges, the final rou
 from __future__ import annotations
 
 import pytest
-
-import romecore
 from cm_helpers import (
-    A_DRAW, A_DRAW1, A_END, A_KEEP, A_PIPE, A_PLAY, A_RECALL, A_SEND, A_SITE, A_SPEND, A_TILE,
-    B, BLUE, CH_BRIDGE, CH_HILL, COLOURS, GREEN, RED, YELLOW,
-    data, game, hills, legal_placements, make, owner_of, play, rim, site, site_xy, spoke, tile,
+    A_DRAW,
+    A_DRAW1,
+    A_END,
+    A_KEEP,
+    A_PIPE,
+    A_PLAY,
+    A_RECALL,
+    A_SEND,
+    A_SITE,
+    A_SPEND,
+    BLUE,
+    CH_BRIDGE,
+    CH_HILL,
+    COLOURS,
+    GREEN,
+    RED,
+    YELLOW,
+    B,
+    data,
+    game,
+    hills,
+    legal_placements,
+    make,
+    play,
+    rim,
+    site,
+    site_xy,
+    spoke,
+    tile,
 )
 
 S = site(1, 1)   # a site whose neighbours hold no hill in play, bridge or water source
@@ -35,7 +59,7 @@ def with_stacks(stacks, **fields):
     players = fields.get("players", [])
     n = fields.pop("n")
     drawn = {}
-    for i, c in enumerate(data.COLOURS):
+    for _i, c in enumerate(data.COLOURS):
         held = stacks[c.name] + sum(1 for t in fields.get("tiles", []) if t["colour"] == c.name)
         for p in range(n):
             pd = players[p] if p < len(players) else {}
@@ -125,8 +149,9 @@ def test_a_tile_must_share_an_edge_not_just_a_point():
     # a tile meeting the first only at a corner is not legal
     corner = set(B.pl_vertices(first))
     for pl, (a, b) in B.pl_tris.items():
+        near_hill = any(B.tri_site[n] in hill_sites for t in (a, b) for n in B.tri_nbrs[t])
         if set(B.pl_vertices(pl)) & corner and not any(n in covered for t in (a, b) for n in B.tri_nbrs[t]) \
-                and not {a, b} & covered and not any(B.tri_site[n] in hill_sites for t in (a, b) for n in B.tri_nbrs[t]):
+                and not {a, b} & covered and not near_hill:
             assert pl not in legal
             break
     else:
@@ -135,7 +160,7 @@ def test_a_tile_must_share_an_edge_not_just_a_point():
 
 def test_tiles_stay_on_the_board_and_off_the_hills():
     assert len(B.pl_tris) == 312 and len(B.tri_verts) == 222
-    for pl, (a, b) in B.pl_tris.items():
+    for a, b in B.pl_tris.values():
         assert len(set(B.tri_verts[a]) & set(B.tri_verts[b])) == 2
     g = game(2)
     state = make(g)
@@ -652,7 +677,7 @@ def test_the_map_rows_carry_coordinates():
             col = m.end() + len(rest) - len(rest.lstrip())   # the leftmost vertex's mark
             rows[int(m.group(2))] = (int(m.group(1)), col, line)
     assert sorted(rows) == sorted({v[1] for v in B.verts})
-    for r, (q0, col, line) in rows.items():
+    for r, (q0, _col, _line) in rows.items():
         assert q0 == min(v[0] for v in B.verts if v[1] == r)
     for w in B.water:
         q, r = B.verts[w]

@@ -6,9 +6,9 @@ right" leads before you, "the player to your left" after you (seat order is cloc
 """
 
 import pytest
+from gtr_helpers import BID, do, draw, make, names, player, resolve
 
 from romecore.games.glory_to_rome import data
-from gtr_helpers import BID, do, draw, make, names, player, resolve
 
 
 def materials(st, p, zone):

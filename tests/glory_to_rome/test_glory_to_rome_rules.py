@@ -2,10 +2,10 @@
 game ends, thinking, petitions, Legionary details, the Training Game and bad input."""
 
 import pytest
+from gtr_helpers import BID, do, draw, game, make, names, player, resolve
 
 from romecore import IllegalActionError, SerializationError
 from romecore.games.glory_to_rome import data
-from gtr_helpers import BID, do, draw, game, make, names, player, resolve
 
 CARDS = data.card_table()
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from gtr_helpers import game
 
 import romecore
-from gtr_helpers import game
 
 CONFIGS = [(2, False), (3, True), (4, False), (5, False), (5, True)]
 RNG_BYTES = 32  # the dealer RNG: four 64-bit words, after the struct in a snapshot

@@ -4,9 +4,9 @@ the strips, the offer, influence scoring, the draft and the 2-player game."""
 from __future__ import annotations
 
 import pytest
+from gcr_helpers import START, gcr, main_phase
 
 import romecore
-from gcr_helpers import START, gcr, main_phase
 from romecore.games.great_city_of_rome import data
 
 

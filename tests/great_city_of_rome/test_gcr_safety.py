@@ -9,9 +9,9 @@ import json
 import random
 
 import pytest
+from gcr_helpers import START, gcr, main_phase
 
 import romecore
-from gcr_helpers import START, gcr, main_phase
 from romecore.games.great_city_of_rome import data
 
 # Byte offsets in the GCState struct (kernel.pxd); _layout() checks them against a state.
@@ -250,7 +250,7 @@ def test_accepted_corrupt_snapshots_step_only_into_accepted_states(players):
     rng = random.Random(players)
     bases = [s for i, s in enumerate(_states(players, 11 + players)) if i % 37 == 0]
     accepted = 0
-    for t in range(3000):
+    for _t in range(3000):
         st = rng.choice(bases)
         raw = bytearray(st.state_bytes())
         for _ in range(rng.choice((1, 1, 2))):

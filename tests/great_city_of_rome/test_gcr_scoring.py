@@ -4,7 +4,6 @@ residential areas, aqueducts, influence and tie-breaks."""
 from __future__ import annotations
 
 import pytest
-
 from gcr_helpers import city, gcr
 
 # The rulebook's final-scoring example, laid out on a 4x4 grid so that every printed

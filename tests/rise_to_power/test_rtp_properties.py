@@ -8,9 +8,9 @@ import json
 import random
 
 import pytest
+from rtp_helpers import rtp
 
 import romecore
-from rtp_helpers import rtp
 
 HIDDEN = 0x80000000
 CONFIGS = [(2, "none"), (3, "all"), (4, "none"), (4, "all"), (3, "Tribunus,Greko Maximus")]

@@ -5,8 +5,7 @@ show ties, region control and the tie-breaks."""
 from __future__ import annotations
 
 import pytest
-
-from rtp_helpers import BLUE, PURPLE, RED, YELLOW, act, names, position, rtp
+from rtp_helpers import BLUE, PURPLE, RED, YELLOW, act, names, position
 
 
 def player(st, seat):

@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from rtp_helpers import position, rtp
 
 import romecore
-from rtp_helpers import position, rtp
 
 CONFIGS = [(2, "none"), (2, "all"), (3, "Tribunus"), (4, "none"), (4, "all")]
 RNG_BYTES = 32  # the dealer RNG: four 64-bit words, after the struct in a snapshot
@@ -194,5 +194,5 @@ def test_drawing_shows_own_face_down_cards_and_only_counts_of_others():
 def test_dice_on_a_track_are_drawn_one_by_one():
     st = position(2, phase="place", actor=0, round_=2, tracks={"senate": [(1, [4, 3])]},
                   dice={1: [6, 6]})
-    line = next(l for l in st.render().splitlines() if l.strip().startswith("Senate:"))
+    line = next(x for x in st.render().splitlines() if x.strip().startswith("Senate:"))
     assert "P1 [4 3]" in line

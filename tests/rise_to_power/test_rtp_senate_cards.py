@@ -4,9 +4,9 @@ matching unexhausted provinces, timing, the effect, and "no possible effect, not
 from __future__ import annotations
 
 import pytest
+from rtp_helpers import BLUE, PURPLE, RED, YELLOW, act, act_if, add_show, end_turn, group, names, position
 
 import romecore
-from rtp_helpers import BLUE, PURPLE, RED, YELLOW, act, act_if, add_show, end_turn, group, names, position
 
 LAST = dict(order=[BLUE, YELLOW, PURPLE, RED], turn=15)  # Red places the round's last die
 

@@ -4,9 +4,9 @@ its tie rules."""
 from __future__ import annotations
 
 import pytest
+from rtp_helpers import BLUE, PURPLE, RED, YELLOW, act, position, rtp
 
 import romecore
-from rtp_helpers import BLUE, PURPLE, RED, YELLOW, act, position, rtp
 from romecore.games.rise_to_power import data
 
 

@@ -2,8 +2,9 @@
 from typing import Any
 
 from romecore.core.state import Game
+from romecore_search import BUDGET_PARAMS as BUDGET_PARAMS
+from romecore_search import PIMC_PARAMS as PIMC_PARAMS
 from romecore_search.core import SearchAgent
-from romecore_search import BUDGET_PARAMS as BUDGET_PARAMS, PIMC_PARAMS as PIMC_PARAMS
 
 CHANCE_MODES: dict[str, int]
 ALGORITHMS: tuple[str, ...]

@@ -2,8 +2,8 @@
 from typing import Any
 
 from romecore.core.state import Game
-from romecore_search.core import SearchAgent
 from romecore_search import BUDGET_PARAMS as BUDGET_PARAMS
+from romecore_search.core import SearchAgent
 
 PARAMS: dict[str, tuple[type, Any, str]]
 

@@ -2,8 +2,8 @@
 from typing import Any
 
 from romecore.core.state import Game
-from romecore_search.tree import TreeAgent
 from romecore_search import TREE_PARAMS as TREE_PARAMS
+from romecore_search.tree import TreeAgent
 
 PARAMS: dict[str, tuple[type, Any, str]]
 

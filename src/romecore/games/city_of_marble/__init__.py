@@ -10,8 +10,9 @@ Action encoding (fixed ids in consecutive blocks; ``num_distinct_actions()`` is 
 A turn is two actions (Imperium buys more; one in the final round), each taken in small
 steps.  A step with a single possible outcome (a forced action, the only site or place for
 a tile, the only direction for an aqueduct piece, a bridge value no one can doubt) is taken
-by the kernel itself and never appears in the history.  Sites, colours and aqueducts are numbered as in ``data`` (sites in the board file's
-order; colours red, yellow, green, blue; aqueducts gray, brown, white).
+by the kernel itself and never appears in the history.  Sites, colours and aqueducts are
+numbered as in ``data`` (sites in the board file's order; colours red, yellow, green, blue;
+aqueducts gray, brown, white).
 
 =========  ==========================  ===================================================
 ids        name                        meaning

@@ -189,7 +189,7 @@ class Board:
 
         # Site adjacency (sharing a rim edge).
         self.site_adj: list[int] = [0] * self.nsites
-        for pos, (a, b) in self.pl_tris.items():
+        for a, b in self.pl_tris.values():
             sa, sb = self.tri_site[a], self.tri_site[b]
             if sa != sb:
                 self.site_adj[sa] |= 1 << sb
