@@ -15,11 +15,11 @@ ROW = re.compile(r"^(\d+)(?:-(\d+))?\s+([A-Z][A-Z_]+)\s")
 NTRACKS, FACES = len(data.TRACKS), data.FACES
 EXPECTED_SIZE = {
     "A_PLACE": NTRACKS * FACES, "A_DONE": 1, "A_ACTIVATE": len(data.SENATE),
-    "A_PROVINCE": len(data.PROVINCES), "A_SENATE": len(data.SENATE), "A_BUY": len(data.ARENA),
-    "A_DRAW": 1, "A_SHOW": len(data.ARENA), "A_DIE": FACES + 1,
+    "A_PROVINCE": len(data.PROVINCES), "A_SENATE": len(data.SENATE), "A_BUY": len(data.ARENA_TYPES),
+    "A_DRAW": 1, "A_SHOW": len(data.ARENA_TYPES), "A_DIE": FACES + 1,
     "A_PLACED": NTRACKS * data.SECTIONS, "A_PLUS": 1, "A_MINUS": 1,
     "A_PLAYER": SPEC.max_players, "CH_DIE": FACES, "CH_PROVINCE": len(data.PROVINCES),
-    "CH_SENATE": len(data.SENATE), "CH_ARENA": len(data.ARENA), "CH_SEAT": SPEC.max_players,
+    "CH_SENATE": len(data.SENATE), "CH_ARENA": len(data.ARENA_TYPES), "CH_SEAT": SPEC.max_players,
 }
 
 

@@ -91,6 +91,11 @@ Vertex = tuple[int, int]
 Triangle = tuple[Vertex, Vertex, Vertex]
 
 
+def _edge(v: Vertex, w: Vertex) -> tuple[Vertex, Vertex]:
+    """An edge's key: its two vertices in order."""
+    return (v, w) if v <= w else (w, v)
+
+
 def _add(a: Vertex, b: Vertex) -> Vertex:
     return (a[0] + b[0], a[1] + b[1])
 
@@ -122,7 +127,8 @@ class Board:
         by_verts: dict[Triangle, int] = {}
         for i, c in enumerate(self.centres):
             for k in range(6):
-                tri = tuple(sorted((c, _add(c, DIRS[k]), _add(c, DIRS[(k + 1) % 6]))))
+                v0, v1, v2 = sorted((c, _add(c, DIRS[k]), _add(c, DIRS[(k + 1) % 6])))
+                tri: Triangle = (v0, v1, v2)
                 if tri in by_verts:
                     raise ValueError(f"board: triangle {tri} lies in two sites")
                 t = tri_pos(i, k)
@@ -182,7 +188,7 @@ class Board:
             row = []
             for d in DIRS:
                 w = _add(v, d)
-                e = tuple(sorted((v, w)))
+                e = _edge(v, w)
                 ts = edge_tris.get(e)
                 row.append(None if ts is None else (self.vert_id[w], tuple(sorted(ts)), edge_pl.get(e, -1)))
             self.vert_edges.append(row)
@@ -266,7 +272,7 @@ class Board:
 
     def edge_sites(self, v: int, w: int) -> int:
         """Sites (a bit set) whose hexagon holds the edge between vertices v and w."""
-        e = tuple(sorted((self.verts[v], self.verts[w])))
+        e = _edge(self.verts[v], self.verts[w])
         out = 0
         for t in self.edge_tris.get(e, ()):
             out |= 1 << self.tri_site[t]     # OR: both triangles beside a spoke are one site

@@ -155,7 +155,7 @@ class ArenaType(NamedTuple):
 
 
 # Arena type ids are positions in this tuple; card ids run through the copies in order.
-ARENA: tuple[ArenaType, ...] = (
+ARENA_TYPES: tuple[ArenaType, ...] = (
     ArenaType("Murmillo", ROMAN, 2, 3),
     ArenaType("Retiarius", ROMAN, 2, 3),
     ArenaType("Secutor", ROMAN, 3, 3),
@@ -236,7 +236,7 @@ def senate_in_game(players: int, mask: int) -> list[int]:
 
 def arena_card_types() -> list[int]:
     """Arena type id of every card id (31 cards)."""
-    return [t for t, at in enumerate(ARENA) for _ in range(at.copies)]
+    return [t for t, at in enumerate(ARENA_TYPES) for _ in range(at.copies)]
 
 
 def _check() -> None:

@@ -1925,7 +1925,7 @@ def _load_tables():
                 d.STEAL: AB_STEAL, d.SHOW_BONUS: AB_SHOW_BONUS}
     assert len(ab_codes) == AB_N
     assert len(d.PROVINCES) == RP_NPROV and len(d.SENATE) == RP_NSENATE
-    assert len(d.ARENA) == RP_NATYPES and len(d.REGIONS) == RP_NREGIONS
+    assert len(d.ARENA_TYPES) == RP_NATYPES and len(d.REGIONS) == RP_NREGIONS
     assert d.SECTIONS == RP_DICE and d.DICE == RP_DICE and len(d.TRACKS) == RP_NTRACKS
     assert len(d.SHOW_RANKS) == RP_NRANKS and d.FACES == RP_FACES
     assert len(d.ERAS) == RP_NERAS and len(d.INTRIGUE_TITLES) == RP_NINTRIGUE
@@ -1990,7 +1990,7 @@ def _load_tables():
     for c, t in enumerate(types):
         A_TYPE[c] = t
         AT_MASK[t] |= 1u << c
-    for t, at in enumerate(d.ARENA):
+    for t, at in enumerate(d.ARENA_TYPES):
         AT_CAT[t] = d.CATEGORIES.index(at.category)
         AT_COST[t] = at.cost
     for r, (_name, vp) in enumerate(d.SHOW_RANKS):
