@@ -48,7 +48,8 @@ TREE_PARAMS: ParamTable = {
     "expand": (str, "turn", "turn: an iteration expands the mover's consecutive decisions to the "
                             "end of the turn; node: one new node per iteration"),
     "bias": (float, 0.0, "progressive bias: UCB plus bias * prior / (visits + 1), the prior being "
-                         "the evaluator's value one decision on (0: off)"),
+                         "the evaluator's value one decision on; with priors on (bias or widen > "
+                         "0) the best-prior untried action is expanded first (0: off)"),
     "widen": (float, 0.0, "progressive widening: a node visited n times offers its "
                           "ceil(widen_k * (n + 1) ** widen) best-prior children (0: off)"),
     "widen_k": (float, 2.0, "progressive widening: children offered at the first visit"),
