@@ -5,7 +5,7 @@
 Kernels ``cimport`` this to fill an ``rc_kernel`` table; search plugins ``cimport`` it to
 drive any game through that table without touching Python objects.
 """
-from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int32_t, int64_t, uint32_t, uint64_t
 from cpython.pycapsule cimport PyCapsule_New
 
 cdef extern from "rc_rng.h" nogil:
@@ -69,6 +69,7 @@ cdef extern from "rc_kernel.h" nogil:
     int32_t rc_random_step(const rc_kernel *k, void *s, rc_rng *rng,
                            int32_t *actions, double *probs)
     int rc_playout(const rc_kernel *k, void *s, rc_rng *rng, int32_t *actions, double *probs)
+    void rc_share_wins(const int64_t *key, int n, double *out)
     uint64_t rc_hash_bytes(const void *data, uint32_t size)
 
 

@@ -105,6 +105,17 @@ static inline int rc_playout(const rc_kernel *k, void *s, rc_rng *rng,
     return steps;
 }
 
+/* Returns at the end of a game: the players whose tie-break key is highest share 1.0,
+ * the others get 0.0 (a kernel packs its score and tie-breaks into one key per player;
+ * a key below 0 never wins). */
+static inline void rc_share_wins(const int64_t *key, int n, double *out) {
+    int64_t best = -1;
+    int nwin = 0;
+    for (int p = 0; p < n; p++) if (key[p] > best) best = key[p];
+    for (int p = 0; p < n; p++) nwin += key[p] == best;
+    for (int p = 0; p < n; p++) out[p] = (best >= 0 && key[p] == best) ? 1.0 / nwin : 0.0;
+}
+
 /* A 64-bit hash of a state's bytes (word-wise multiply-xorshift mixing). */
 static inline uint64_t rc_hash_bytes(const void *data, uint32_t size) {
     const unsigned char *p = (const unsigned char *)data;

@@ -37,7 +37,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, 
 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
-    rc_kernel_capsule,
+    rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_lsb32,
     rc_pop_lsb64, rc_pop_lsb32,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
@@ -1083,19 +1083,12 @@ cdef void cm_returns(const void *vs, double *out) noexcept nogil:
     cdef const CMState *s = <const CMState *>vs
     cdef int32_t sc[SC_N]
     cdef int64_t key[CM_MAXP]
-    cdef int64_t best = -1
-    cdef int p, nwin = 0, imps
+    cdef int p, imps
     for p in range(s.nplayers):
         cm_score(s, p, sc)
         imps = count_sum(s.imp[p], CM_NCOL)
         key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>cm_buildings(s, p) << 16) + imps
-        if key[p] > best:
-            best = key[p]
-    for p in range(s.nplayers):
-        if key[p] == best:
-            nwin += 1
-    for p in range(s.nplayers):
-        out[p] = 1.0 / nwin if key[p] == best else 0.0
+    rc_share_wins(key, s.nplayers, out)
 
 
 cdef void cm_scores(const void *vs, int32_t *out) noexcept nogil:

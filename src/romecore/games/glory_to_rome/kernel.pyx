@@ -36,7 +36,7 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, int64_t, 
 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
-    rc_kernel_capsule,
+    rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_lsb32,
     rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
@@ -1640,21 +1640,14 @@ cdef void gr_returns(const void *vs, double *out) noexcept nogil:
     cdef const GRState *s = <const GRState *>vs
     cdef int32_t sc[SC_N]
     cdef int64_t key[GR_MAXP]
-    cdef int64_t best = -1
-    cdef int p, nwin = 0
+    cdef int p
     cdef uint8_t cands = s.forum_win if s.forum_win else allp(s)
     for p in range(s.nplayers):
         key[p] = -1
         if (cands >> p) & 1:
             gr_score(s, p, sc)
             key[p] = (<int64_t>sc[SC_TOTAL] << 16) + gr_hand_size(s, p)
-            if key[p] > best:
-                best = key[p]
-    for p in range(s.nplayers):
-        if key[p] == best:
-            nwin += 1
-    for p in range(s.nplayers):
-        out[p] = 1.0 / nwin if key[p] == best else 0.0
+    rc_share_wins(key, s.nplayers, out)
 
 
 cdef void gr_scores(const void *vs, int32_t *out) noexcept nogil:

@@ -27,7 +27,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, u
 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
-    rc_kernel_capsule,
+    rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb32, rc_pop_lsb32,
     rc_pop_lsb64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
@@ -1014,18 +1014,11 @@ cdef void gc_returns(const void *vs, double *out) noexcept nogil:
     cdef const GCState *s = <const GCState *>vs
     cdef int32_t sc[SC_N]
     cdef int64_t key[GC_MAXP]
-    cdef int64_t best = -1
-    cdef int p, nwin = 0
+    cdef int p
     for p in range(s.nplayers):
         gc_score(s, p, sc)
         key[p] = (<int64_t>sc[SC_TOTAL] << 40) + (<int64_t>s.influence[p] << 20) + s.coins[p]
-        if key[p] > best:
-            best = key[p]
-    for p in range(s.nplayers):
-        if key[p] == best:
-            nwin += 1
-    for p in range(s.nplayers):
-        out[p] = 1.0 / nwin if key[p] == best else 0.0
+    rc_share_wins(key, s.nplayers, out)
 
 
 cdef void gc_scores(const void *vs, int32_t *out) noexcept nogil:

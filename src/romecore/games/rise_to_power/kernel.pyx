@@ -33,7 +33,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, u
 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
-    rc_kernel_capsule,
+    rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount32, rc_lsb32, rc_pop_lsb32, rc_nth_bit64,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
@@ -1417,18 +1417,11 @@ cdef void rp_returns(const void *vs, double *out) noexcept nogil:
     cdef const RPState *s = <const RPState *>vs
     cdef int32_t sc[SC_N]
     cdef int64_t key[RP_MAXP]
-    cdef int64_t best = -1
-    cdef int p, nwin = 0
+    cdef int p
     for p in range(s.nplayers):
         rp_score(s, p, sc)
         key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>rc_popcount32(s.p_own[p]) << 16) + rp_hand_cost(s, p)
-        if key[p] > best:
-            best = key[p]
-    for p in range(s.nplayers):
-        if key[p] == best:
-            nwin += 1
-    for p in range(s.nplayers):
-        out[p] = 1.0 / nwin if key[p] == best else 0.0
+    rc_share_wins(key, s.nplayers, out)
 
 
 cdef void rp_scores(const void *vs, int32_t *out) noexcept nogil:
