@@ -13,6 +13,9 @@ tree=${ROMECORE_SANITIZE_TREE:-build/sanitize}
 mkdir -p "$tree"
 git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xpf - -C "$tree"
 echo "sanitizer build in $tree (log: $tree/build.log)" >&2
+# The build runs in place, outside pip's isolated build environment: bring its tools.
+python -c "import Cython, setuptools" 2>/dev/null ||
+    python -m pip install -q "Cython>=3.0.8" "setuptools>=68" wheel
 (cd "$tree" && ROMECORE_SANITIZE=1 python setup.py build_ext --inplace >build.log 2>&1) || {
     tail -40 "$tree/build.log" >&2; exit 1; }
 
