@@ -72,12 +72,20 @@ def test_play_every_game_to_the_end(game_id, tmp_path):
 
 def test_play_from_the_second_seat_by_bare_numbers(tmp_path):
     out = tmp_path / "game.msgpack"
-    res = _play("great_city_of_rome", "-p", "2", "--seat", "1", "--seed", "4", "--out",
-                str(out), input="0\n" * 1000)
+    res = _play("great_city_of_rome", "-p", "2", "--seat", "1", "--seed", "4", "-a", "random",
+                "--out", str(out), input="0\n" * 1000)
     assert res.exit_code == 0, res.output[-2000:]
     (rec,) = records.read(out)
     assert rec.agents == ["random", "human"]
     _check_screens(res.output, rec, 1)
+
+
+def test_play_meets_the_strongest_agent_by_default(tmp_path):
+    out = tmp_path / "game.jsonl"
+    res = _play("rise_to_power", "-p", "2", "--seed", "2", "--out", str(out), input="q\n")
+    assert res.exit_code == 0, res.output[-2000:]
+    (rec,) = records.read(out)
+    assert rec.agents == ["human", "ismcts:time=0.5"]
 
 
 def test_menu_numbers_and_action_ids_do_not_collide():

@@ -36,9 +36,10 @@ def load_game_or_exit(game_id: str, players: int | None, options: Sequence[str] 
 
 
 def make_agents_or_exit(specs: Sequence[str], game: romecore.Game, seed: int,
-                        count: int | None = None) -> list[Any]:
-    """One agent per seat: the specs in order, repeated to fill the seats."""
-    specs = list(specs) or ["random"]
+                        count: int | None = None, default: str = "random") -> list[Any]:
+    """One agent per seat: the specs in order, repeated to fill the seats (``default``
+    when none is given)."""
+    specs = list(specs) or [default]
     n = game.num_players() if count is None else count
     try:
         return [romecore.make_agent(specs[i % len(specs)], game=game, seed=seed * 1000 + i)

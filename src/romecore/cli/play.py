@@ -21,6 +21,10 @@ __all__ = ["command", "parse_move", "Human", "Resigned", "PROMPT"]
 
 PROMPT = "your move (N or #N: menu item N; id:N: action id N; or a name; ? lists; q resigns)"
 
+#: The opponents a human meets when no ``--agent`` is given: the strongest agent, with the
+#: game's own defaults (``GameSpec.agent_defaults``), at a pace a person can wait for.
+DEFAULT_OPPONENT = "ismcts:time=0.5"
+
 
 class Resigned(Exception):
     """The human quit: the game ends as their forfeit."""
@@ -99,7 +103,8 @@ class Human:
 @game_option()
 def command(game_id: str, players: int | None, seat: int, seed: int | None, out: str | None,
             agents: tuple[str, ...], options: tuple[str, ...]) -> None:
-    """Play GAME in the terminal against agents (default: random).
+    """Play GAME in the terminal against agents (default: the strongest, ismcts at half a
+    second a move).
 
     At your turn: N or #N picks menu item N, id:N the action with id N, or type an
     action's name (a unique prefix will do); ? lists the moves again, q resigns.
@@ -117,7 +122,7 @@ def command(game_id: str, players: int | None, seat: int, seed: int | None, out:
         except OSError as e:
             raise click.ClickException(f"cannot write {out}: {e.strerror or e}") from None
     seed = random.randrange(2**32) if seed is None else seed
-    seats: list = make_agents_or_exit(agents, game, seed, n)
+    seats: list = make_agents_or_exit(agents, game, seed, n, default=DEFAULT_OPPONENT)
     seats[seat] = Human(seat)
 
     def show(state: romecore.State, player: int, action: int) -> None:

@@ -11,11 +11,12 @@ from typing import Any
 __all__ = ["DEFAULT_LINEUPS", "default_lineup"]
 
 #: (agent specs, number of games).  Measured with 2 workers pinned to 2 cores of a 16-core
-#: server: the first row's 300 games took 96 s (mcts 6.9 ms a move), hence 180; 20000
+#: server: the first row's 300 games took 96 s (with mcts at 6.9 ms a move; ismcts, the
+#: strongest agent and so the one users meet first, costs about the same), hence 180; 20000
 #: random games took 10.6 s (more would only grow the results file: ~2 kB a game).  The
 #: greedy row was not timed: it is estimated from about 15 ms a game.
 DEFAULT_LINEUPS: list[tuple[tuple[str, ...], int]] = [
-    (("mcts:simulations=200", "greedy", "random"), 180),
+    (("ismcts:simulations=200", "greedy", "random"), 180),
     (("greedy", "random"), 6000),
     (("random", "random"), 20000),
 ]
