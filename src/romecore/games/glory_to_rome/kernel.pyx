@@ -2117,8 +2117,10 @@ cdef const char *check_live(const GRState *s) noexcept nogil:
     """A live state has a draw to make or a legal action."""
     cdef int32_t buf[GR_MAXLEGAL]
     if s.phase != PH_OVER:
-        if is_chance_phase(s.phase) and s.deck_total == 0:
-            return "a draw from an empty draw pile"
+        # The game ends the moment the draw pile runs out (every draw checks), so a live
+        # state always has a card to draw: else its next Think or draw would have none.
+        if s.deck_total == 0:
+            return "a live game with an empty draw pile"
         if gr_legal(s, buf) == 0:
             return "no legal action in a live state"
     return NULL

@@ -1310,7 +1310,10 @@ cdef const char *check_cards(const GCState *s, Tally *tl) noexcept nogil:
             return "hand card unknown to its owner"
         if z < Z_BOTTOM and s.known[c]:
             return "card in a deck's unknown part is known"
-        if z == Z_DRAWN and s.phase != PH_DRAFT_DEAL and not (s.known[c] >> s.actor) & 1:
+        # A dealt draft card is known to the seat that will pick from the deal (as gc_step
+        # deals it); any other drawn card to the seat choosing now.
+        if z == Z_DRAWN and not (s.known[c] >> (
+                (s.first_player + n - 1) % n if s.phase == PH_DRAFT_DEAL else s.actor)) & 1:
             return "drawn card unknown to the player choosing"
         if Z_CITY <= z < Z_CITY + GC_MAXP:
             p = z - Z_CITY

@@ -547,6 +547,13 @@ cdef inline void canonical(RPGroup *g) noexcept nogil:
         g.d[j + 1] = x
 
 
+cdef inline void add_capped(uint8_t *x, int v, int cap) noexcept nogil:
+    """``x += v``, stopping at ``cap``: validate's bound for the counter, so no legal step
+    takes an accepted state past it (real games stay far below)."""
+    v += x[0]
+    x[0] = <uint8_t>(cap if v > cap else v)
+
+
 cdef inline void place_die(RPState *s, int p, int t, int v) noexcept nogil:
     cdef RPGroup *g = &s.grp[t][p]
     cdef int k, pos, ng
@@ -738,7 +745,7 @@ cdef inline void score_forum(RPState *s, int t) noexcept nogil:
     for p in range(s.nplayers):
         pts[p] = rp_forum_points(s, p, t)
     for p in range(s.nplayers):
-        s.vp_forum[p] += pts[p]
+        add_capped(&s.vp_forum[p], pts[p], MAX_VP)
 
 
 cdef inline void forum_next(RPState *s) noexcept nogil:
@@ -767,7 +774,7 @@ cdef inline void reveal_shows(RPState *s) noexcept nogil:
     cdef int p, vp, rank, cost, best = -1, best_rank = -1, best_cost = -1, tied = 0
     for p in range(s.nplayers):
         vp = rp_show_vp(s, p, &rank, &cost)
-        s.vp_arena[p] += vp
+        add_capped(&s.vp_arena[p], vp, MAX_VP)
         if rank < 0:
             continue
         if rank > best_rank or (rank == best_rank and cost > best_cost):
@@ -775,7 +782,7 @@ cdef inline void reveal_shows(RPState *s) noexcept nogil:
         elif rank == best_rank and cost == best_cost:
             tied = 1
     if best >= 0 and not tied:
-        s.vp_arena[best] += BEST_SHOW_BONUS
+        add_capped(&s.vp_arena[best], BEST_SHOW_BONUS, MAX_VP)
     for p in range(s.nplayers):
         s.a_pub &= ~s.a_show[p]
         s.a_show[p] = 0
@@ -832,9 +839,9 @@ cdef inline void run_ability(RPState *s) noexcept nogil:
     """The card lies on its province(s): its effect, or the first of its own choices."""
     cdef int c = s.card, p = s.actor, ab = S_AB[c], r
     if ab == AB_MILITARY_BONUS:
-        s.mil_bonus[p] += S_AMOUNT[c]
+        add_capped(&s.mil_bonus[p], S_AMOUNT[c], MAX_BONUS)
     elif ab == AB_COIN_BONUS:
-        s.coin_bonus[p] += S_AMOUNT[c]
+        add_capped(&s.coin_bonus[p], S_AMOUNT[c], MAX_BONUS)
     elif ab == AB_REROLL_PLACED_MILITARY or ab == AB_LOWER_PLACED:
         s.phase = PH_PICK_PLACED
         return
@@ -1827,7 +1834,8 @@ cdef inline const char *check_resolution(const RPState *s) noexcept nogil:
         t = T_MILITARY if ph == PH_MILITARY else T_SENATE if ph == PH_SENATE else T_MARKET
         if s.rpos >= rp_ngroups(s, t) or s.actor != s.tord[t][s.rpos]:
             return "resolving a section that is not there"
-        if ph == PH_MILITARY and (s.floor > RP_NPROV or s.budget > MAX_BUDGET):
+        # The Senate resolution keeps the counters the Military one left.
+        if (ph == PH_MILITARY or ph == PH_SENATE) and (s.floor > RP_NPROV or s.budget > MAX_BUDGET):
             return "military resolution counters out of range"
         if (ph == PH_MARKET or ph == PH_DRAW) and (s.floor >= RP_NATYPES or s.budget > MAX_BUDGET):
             return "market resolution counters out of range"

@@ -1,0 +1,47 @@
+"""Cases that ``scripts/fuzz.py --seed 7`` found accepted and then misbehaving (a state that
+loads, then steps into one its own validator refuses or that fails a round trip), replayed
+so they stay fixed.  Each is fixed at its root in the kernel's validator or step:
+
+- Great City: a dealt draft card must be known to the seat that will pick from the deal;
+- Glory to Rome: a live game always has a card to draw (the game ends when the pile does);
+- Rise to Power: the Senate resolution keeps the Military counters in range, and VP and
+  bonuses stop at the validator's bound.
+
+A change to the fuzzer's mutations changes what a case number means; then re-run the
+fuzzer (``python scripts/fuzz.py --seed 7 --seconds 900``) and update the list.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+
+import pytest
+
+fuzz_path = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "fuzz.py"
+spec = importlib.util.spec_from_file_location("romecore_script_fuzz_regressions", fuzz_path)
+fuzz = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fuzz)
+
+SEED = 7
+CASES = [
+    ({"game": "glory_to_rome", "players": 5, "training": False}, 4893),
+    ({"game": "glory_to_rome", "players": 5, "training": False}, 7414),
+    ({"game": "great_city_of_rome", "players": 3}, 1321),
+    ({"game": "great_city_of_rome", "players": 3}, 19480),
+    ({"game": "great_city_of_rome", "players": 4}, 24871),
+    ({"game": "great_city_of_rome", "players": 4}, 44351),
+    ({"game": "rise_to_power", "players": 2, "intrigue": "none"}, 84117),
+    ({"game": "rise_to_power", "players": 3, "intrigue": "none"}, 48982),
+    ({"game": "rise_to_power", "players": 3, "intrigue": "none"}, 95742),
+    ({"game": "rise_to_power", "players": 3, "intrigue": "none"}, 134764),
+]
+
+
+@pytest.mark.parametrize("cfg,case", CASES, ids=[f"{c['game']}-{c['players']}p-{k}" for c, k in CASES])
+def test_fuzz_case_is_refused_or_sound(cfg, case):
+    game = fuzz.load(cfg)
+    others = [fuzz.base_states(fuzz.load(c), SEED, 1)[-1].serialize()
+              for c in fuzz.configs([cfg["game"]]) if c != cfg][:6]
+    verdict, detail = fuzz.run_case(game, fuzz.base_states(game, SEED), others, SEED, case)
+    assert verdict in ("refused", "accepted"), detail
