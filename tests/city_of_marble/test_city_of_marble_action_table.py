@@ -5,6 +5,7 @@ from itertools import combinations
 
 import pytest
 
+import action_tables
 import romecore
 import romecore.games.city_of_marble as pkg
 from romecore.games.city_of_marble import data, kernel
@@ -41,14 +42,7 @@ NAMES = {
 
 def documented_rows():
     """(first, last, block name) for each row of the docstring's action table."""
-    rows = []
-    for line in pkg.__doc__.splitlines():
-        m = ROW.match(line)
-        if m:
-            first = int(m.group(1))
-            last = int(m.group(2)) if m.group(2) else first
-            rows.append((first, last, m.group(3)))
-    return rows
+    return action_tables.documented_rows(pkg.__doc__, ROW)
 
 
 def test_table_lists_every_block_in_order():

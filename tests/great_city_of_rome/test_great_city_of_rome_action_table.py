@@ -2,6 +2,7 @@
 documentation cannot drift from the ids."""
 import re
 
+import action_tables
 import romecore
 import romecore.games.great_city_of_rome as pkg
 from romecore.games.great_city_of_rome import data, kernel
@@ -10,15 +11,8 @@ ROW = re.compile(r"^``(\d+)(?:-(\d+))?``\s+``(\w+)``\s+\S")
 
 
 def documented_blocks():
-    """(first, last, constant name) per row of the docstring's action table."""
-    rows = []
-    for line in pkg.__doc__.splitlines():
-        m = ROW.match(line)
-        if m:
-            first = int(m.group(1))
-            last = int(m.group(2)) if m.group(2) else first
-            rows.append((first, last, m.group(3)))
-    return rows
+    """(first, last, block name) for each row of the docstring's action table."""
+    return action_tables.documented_rows(pkg.__doc__, ROW)
 
 
 def test_table_names_every_block_at_its_first_id():

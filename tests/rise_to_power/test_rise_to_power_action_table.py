@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+import action_tables
 import romecore.games.rise_to_power as pkg
 from romecore.games.rise_to_power import data, kernel
 from romecore.games.rise_to_power.plugin import SPEC
@@ -25,14 +26,7 @@ EXPECTED_SIZE = {
 
 def documented_rows():
     """(first, last, block name) for each row of the docstring's action table."""
-    rows = []
-    for line in pkg.__doc__.splitlines():
-        m = ROW.match(line)
-        if m:
-            first = int(m.group(1))
-            last = int(m.group(2)) if m.group(2) else first
-            rows.append((first, last, m.group(3)))
-    return rows
+    return action_tables.documented_rows(pkg.__doc__, ROW)
 
 
 def test_table_lists_every_block_in_order():
