@@ -10,45 +10,9 @@ import pytest
 from gtr_helpers import game
 
 import romecore
+from robustness import assert_sound, states_along, struct_span
 
 CONFIGS = [(2, False), (3, True), (4, False), (5, False), (5, True)]
-RNG_BYTES = 32  # the dealer RNG: four 64-bit words, after the struct in a snapshot
-
-
-def struct_span(g, blob):
-    """(start, end) of the struct in a snapshot without history (struct bin, RNG bin, nil)."""
-    end = len(blob) - 1 - 2 - RNG_BYTES
-    return end - g.state_size(), end
-
-
-def states_along(g, seed, every=7, limit=400):
-    st = g.new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    out = []
-    while not st.is_terminal() and len(st.history()) < limit:
-        if len(st.history()) % every == 0:
-            out.append(st.clone())
-        if st.is_chance_node():
-            st.apply_random_chance()
-        else:
-            st.apply_action(rng.choice(st.legal_actions()))
-    out.append(st)
-    return out
-
-
-def assert_sound(g, st):
-    """st loads back from its snapshot and its dict, and so does every legal step."""
-    assert g.deserialize(st.serialize()) == st
-    d = st.to_dict()
-    back = g.state_from_dict(d)
-    assert back == st and back.to_dict() == d
-    for a in st.legal_actions():
-        nxt = st.clone()
-        nxt.apply_action(a)
-        assert g.deserialize(nxt.serialize()) == nxt, st.action_to_string(a)
-        assert g.state_from_dict(nxt.to_dict()) == nxt, st.action_to_string(a)
-
-
 @pytest.mark.parametrize("training", [False, True])
 def test_snapshot_relabelled_to_the_other_training_option_is_refused(training):
     src, dst = game(3, training), game(3, not training)

@@ -10,79 +10,9 @@ import pytest
 from rtp_helpers import position, rtp
 
 import romecore
+from robustness import assert_sound, states_along, struct_span
 
 CONFIGS = [(2, "none"), (2, "all"), (3, "Tribunus"), (4, "none"), (4, "all")]
-RNG_BYTES = 32  # the dealer RNG: four 64-bit words, after the struct in a snapshot
-
-
-def struct_span(game, blob):
-    """(start, end) of the state struct in a snapshot without history: the struct's bin
-    field, then the RNG's bin field (2 + 32 bytes), then nil."""
-    end = len(blob) - 1 - 2 - RNG_BYTES
-    return end - game.state_size(), end
-
-
-def states_along(game, seed, every=7):
-    st = game.new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    out = []
-    while not st.is_terminal():
-        if len(st.history()) % every == 0:
-            out.append(st.clone())
-        if st.is_chance_node():
-            st.apply_random_chance()
-        else:
-            st.apply_action(rng.choice(st.legal_actions()))
-    out.append(st)
-    return out
-
-
-def assert_sound(game, st):
-    """st loads back from its snapshot and its dict, and so does every legal step."""
-    assert game.deserialize(st.serialize()) == st
-    d = st.to_dict()
-    back = game.state_from_dict(d)
-    assert back == st and back.to_dict() == d
-    for a in st.legal_actions():
-        nxt = st.clone()
-        nxt.apply_action(a)
-        assert game.deserialize(nxt.serialize()) == nxt, st.action_to_string(a)
-        assert game.state_from_dict(nxt.to_dict()) == nxt, st.action_to_string(a)
-
-
-def test_snapshot_relabelled_to_other_intrigue_option_is_refused():
-    with_intrigue, without = rtp(3, "all"), rtp(3, "none")
-    st = states_along(with_intrigue, 1)[5]
-    assert any("Intrigue" in c["card"] for c in st.to_dict()["decks"]["senate"] + st.to_dict()["rows"]["senate"])
-    blob = st.serialize()
-    other = without.new_initial_state(seed=1).serialize()
-    a, _ = struct_span(with_intrigue, blob)
-    b, _ = struct_span(without, other)
-    relabelled = other[:b] + blob[a:]
-    with pytest.raises(romecore.SerializationError, match="Intrigue"):
-        without.deserialize(relabelled)
-    with pytest.raises(romecore.SerializationError):
-        romecore.deserialize(relabelled)
-    assert with_intrigue.deserialize(blob) == st  # the honest snapshot still loads
-
-
-def test_new_order_byte_beyond_its_length_is_refused():
-    """Byte nord[2] of a 2-player struct (order_step copies every slot into the order)."""
-    game = rtp(2)
-    st = states_along(game, 3)[4]
-    blob = bytearray(st.serialize())
-    a, _ = struct_span(game, blob)
-    # layout (kernel.pxd): 25 uint32 card sets, 4+4 VP bytes, 8 single bytes, order[4], nord[4]
-    order_at = a + 25 * 4 + 8 + 8
-    assert list(blob[order_at:order_at + 2]) == st.to_dict()["order"]
-    assert list(blob[order_at + 4:order_at + 8]) == [0xFF] * 4
-    for v in (0, 1, 2):
-        bad = bytearray(blob)
-        bad[order_at + 4 + 2] = v
-        with pytest.raises(romecore.SerializationError):
-            game.deserialize(bytes(bad))
-
-
 @pytest.mark.parametrize("players,intrigue", CONFIGS)
 def test_every_step_from_a_played_state_is_sound(players, intrigue):
     game = rtp(players, intrigue)
