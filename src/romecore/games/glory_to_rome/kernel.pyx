@@ -376,6 +376,16 @@ cdef inline int emit_buildings(uint64_t mask, int32_t *out, int n) noexcept nogi
     return n
 
 
+cdef inline int emit_pool(const GRState *s, int32_t *out, int n) noexcept nogil:
+    """Every material in the pool, once (a Laborer or Patron takes from the pool)."""
+    cdef int m
+    for m in range(GR_NMAT):
+        if s.cnt[Z_POOL][m]:
+            out[n] = A_POOL + m
+            n += 1
+    return n
+
+
 cdef inline int emit_materials(const GRState *s, int p, uint8_t acc, int32_t *out, int n) noexcept nogil:
     """Materials of the set ``acc`` an Architect can add: from the stockpile, and from
     the pool with an Archway."""
@@ -492,10 +502,7 @@ cdef int legal_act(const GRState *s, int32_t *out) noexcept nogil:
         if HAS(s, p, B_DOCK):
             n = emit_buildings(zone_buildings(s, Z_HAND + p, -1), out, n)
         if st == ST_MAIN:
-            for m in range(GR_NMAT):
-                if s.cnt[Z_POOL][m]:
-                    out[n] = A_POOL + m
-                    n += 1
+            n = emit_pool(s, out, n)
     elif r == R_CRAFTSMAN:
         acc = accepted_materials(s, p)
         left = gr_acts_left(s)
@@ -540,10 +547,7 @@ cdef int legal_act(const GRState *s, int32_t *out) noexcept nogil:
             if HAS(s, p, B_AQUEDUCT):
                 n = emit_buildings(zone_buildings(s, Z_HAND + p, -1), out, n)
             if st == ST_MAIN:
-                for m in range(GR_NMAT):
-                    if s.cnt[Z_POOL][m]:
-                        out[n] = A_POOL + m
-                        n += 1
+                n = emit_pool(s, out, n)
             if st != ST_AQ and HAS(s, p, B_BAR):
                 out[n] = A_DECK
                 n += 1
