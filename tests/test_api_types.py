@@ -31,7 +31,7 @@ def _mid_game(game: romecore.Game) -> romecore.State:
 
 def _good_args(state: romecore.State) -> dict[str, object]:
     return {"action": state.legal_actions()[0], "player": 0, "seed": 1, "text": "x",
-            "history": True, "blob": state.serialize(), "d": state.to_dict()}
+            "history": True, "blob": state.serialize(), "d": state.to_dict(), "out": None}
 
 
 def _public_methods(obj: object) -> list[tuple[str, inspect.Signature]]:

@@ -63,6 +63,9 @@ cdef extern from "rc_kernel.h" nogil:
         void (*resample)(void *s, int player, rc_rng *rng) noexcept nogil
         uint32_t (*observe_action)(const void *s, int observer, int32_t action) noexcept nogil
         const char *(*validate)(const void *s) noexcept nogil
+        int32_t max_tensor_size
+        int32_t (*tensor_size)(const int32_t *params) noexcept nogil
+        void (*observation_tensor)(const void *s, int player, float *out) noexcept nogil
 
     int32_t rc_sample_chance(const rc_kernel *k, const void *s, rc_rng *rng,
                              int32_t *actions, double *probs)

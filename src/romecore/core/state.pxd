@@ -20,6 +20,7 @@ cdef class Game:
     cdef int _nplayers
     cdef State _new_state(self)
     cdef object _load_fast(self, bytes blob)
+    cdef int32_t _tensor_size(self) except -1
 
 cdef class State:
     cdef const rc_kernel *k

@@ -169,6 +169,24 @@ cdef class Game:
         """Bytes in the kernel's state struct."""
         return self.k.state_size
 
+    def observation_tensor_shape(self):
+        """The shape of :meth:`State.observation_tensor`: one flat vector of float32 values
+        in [0, 1], seat-relative, whose slices each game documents in its package docstring."""
+        return (self._tensor_size(),)
+
+    def observation_tensor_size(self):
+        """The number of floats in an observation tensor of this game."""
+        return self._tensor_size()
+
+    cdef int32_t _tensor_size(self) except -1:
+        if self.k.tensor_size == NULL or self.k.observation_tensor == NULL:
+            raise PluginError(f"game {self.game_id!r} has no observation tensor")
+        cdef int32_t n = self.k.tensor_size(self.params)
+        if n <= 0 or n > self.k.max_tensor_size:
+            raise PluginError(f"game {self.game_id!r}: tensor_size {n} is outside "
+                              f"1..{self.k.max_tensor_size}")
+        return n
+
     def __repr__(self):
         opts = ", ".join(f"{k}={v!r}" for k, v in self._options.items())
         return f"Game({self.game_id!r}, {opts})"
@@ -709,6 +727,27 @@ cdef class State:
     def observation(self, player):
         """A dict of everything ``player`` knows now, and nothing more."""
         return self._observation(self._player_arg(player))
+
+    def observation_tensor(self, player, out=None):
+        """What ``player`` knows as a numpy float32 vector of
+        ``game.observation_tensor_shape()``, written by the kernel in C (see the game's
+        package docstring for its slices).  ``out``, a writable C-contiguous float32 array of
+        that shape, is filled and returned instead of a new array."""
+        cdef int p = self._player_arg(player)
+        cdef int32_t n = self.game._tensor_size()
+        import numpy
+        if out is None:
+            out = numpy.empty(n, dtype=numpy.float32)
+        elif not isinstance(out, numpy.ndarray):
+            raise ArgumentTypeError(f"out must be a numpy array, got {type(out).__name__}")
+        elif out.dtype != numpy.float32 or out.shape != (n,):
+            raise InvalidArgumentError(f"out must be float32 of shape ({n},), got {out.dtype} "
+                                       f"of shape {out.shape}")
+        elif not out.flags.c_contiguous or not out.flags.writeable:
+            raise InvalidArgumentError("out must be C-contiguous and writable")
+        cdef float[::1] view = out
+        self.k.observation_tensor(self.s, p, &view[0])
+        return out
 
     def observation_string(self, player):
         """The observation as canonical JSON."""

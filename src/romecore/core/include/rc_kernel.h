@@ -25,6 +25,12 @@
  *     a itself when p sees it, otherwise RC_HIDDEN | (whatever part is public).
  *   - validate(s) checks every field of a struct that came from outside (a snapshot) and
  *     returns NULL when it is sound, else a static message naming the first fault.
+ *   - tensor_size(params) is the number of floats observation_tensor() writes for a game
+ *     made with these params (params[0] = players); never above max_tensor_size.
+ *   - observation_tensor(s, p, out) writes what player p knows at s as tensor_size floats,
+ *     seat-relative (p's own slices first, then the others in turn order after p), each in
+ *     [0, 1]; it reads only what p may know, so it is equal across every world resample(s, p)
+ *     can produce.  The layout of each game is documented in its package docstring.
  */
 #ifndef RC_KERNEL_H
 #define RC_KERNEL_H
@@ -34,7 +40,7 @@
 #include "rc_rng.h"
 #include "rc_bits.h"
 
-#define RC_ABI_VERSION 2
+#define RC_ABI_VERSION 3
 #define RC_CHANCE (-1)
 #define RC_TERMINAL (-4)
 #define RC_MAX_PLAYERS 5
@@ -63,6 +69,10 @@ typedef struct rc_kernel {
     void (*resample)(void *s, int player, rc_rng *rng);
     uint32_t (*observe_action)(const void *s, int observer, int32_t action);
     const char *(*validate)(const void *s);
+
+    int32_t max_tensor_size;    /* bound on tensor_size() over every option set */
+    int32_t (*tensor_size)(const int32_t *params);
+    void (*observation_tensor)(const void *s, int player, float *out);
 } rc_kernel;
 
 /* ---- generic helpers written once against the interface ---- */
