@@ -127,6 +127,26 @@ def test_time_budget_is_kept(name):
 
 
 @pytest.mark.parametrize("name", SEARCH_AGENTS)
+def test_cpu_clock_budget_counts_the_searching_threads_cpu_time(name):
+    """``clock=cpu`` spends 0.2 s of the thread's CPU time (what a loaded machine cannot
+    shorten), measured here by ``time.thread_time``."""
+    game = romecore.load_game("great_city_of_rome", players=4)
+    state = midgame(game, 5)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+        state.resolve_chance()
+    agent = romecore.make_agent(f"{name}:time=0.2,clock=cpu", game=game, seed=1)
+    assert agent.clock == "cpu"
+    t0 = time.thread_time()
+    action = agent.step(state)
+    used = time.thread_time() - t0
+    assert action in state.legal_actions()
+    assert used < 0.3, f"{name} used {used:.3f} CPU s on a 0.2 s budget"
+    if name != "greedy":
+        assert used > 0.15
+
+
+@pytest.mark.parametrize("name", SEARCH_AGENTS)
 def test_iteration_budget_is_counted(name):
     game = romecore.load_game("great_city_of_rome", players=2)
     state = midgame(game, 7)
@@ -171,7 +191,7 @@ def test_step_refuses_another_games_state(name):
     "mcts:workers=0", "mcts:max_nodes=3", "mcts:determinize=0", "alphabeta:algorithm=maxn",
     "alphabeta:chance=expect", "alphabeta:depth=99", "alphabeta:evaluator=none",
     "ismcts:expand=sideways", "mcts:bias=-1", "ismcts:widen=1.5", "ismcts:widen=-0.1",
-    "ismcts:widen_k=0.5",
+    "ismcts:widen_k=0.5", "ismcts:clock=sundial", "alphabeta:clock=1",
 ])
 def test_bad_parameters_are_refused(bad):
     game = romecore.load_game("great_city_of_rome", players=2)

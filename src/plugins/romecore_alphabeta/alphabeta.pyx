@@ -121,7 +121,7 @@ cdef class AlphaBetaAgent(SearchAgent):
             raise AgentSpecError("alphabeta needs an evaluator at its horizon")
         if not 0 <= extend <= 64:
             raise AgentSpecError("extend must lie in 0..64")
-        self._configure(game, seed, p["nodes"], p["time"], evaluator)
+        self._configure(game, seed, p["nodes"], p["time"], evaluator, p["clock"])
         self._configure_pimc(p["pimc"])
         self.brs = algorithm == "brs"
         self.chance_mode = CHANCE_MODES[chance]

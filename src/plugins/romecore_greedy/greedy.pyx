@@ -50,7 +50,7 @@ cdef class GreedyAgent(SearchAgent):
             raise AgentSpecError("max_depth must lie in 1..64")
         if evaluator in (None, "none"):
             raise AgentSpecError("greedy needs an evaluator")
-        self._configure(game, seed, p["nodes"], p["time"], evaluator)
+        self._configure(game, seed, p["nodes"], p["time"], evaluator, p["clock"])
         self.samples = samples
         self.whole_turn = lookahead == "turn"
         self.max_depth = max_depth if self.whole_turn else 1

@@ -28,6 +28,8 @@ __all__ = ["BUDGET_PARAMS", "ROLLOUT_PARAMS", "TREE_PARAMS", "PIMC_PARAMS", "WOR
 #: Budget per move: whichever of the given limits comes first.
 BUDGET_PARAMS: ParamTable = {
     "time": (float, 0.0, "seconds per move (0: no time limit)"),
+    "clock": (str, "wall", "what time measures: wall (elapsed seconds) or cpu (the searching "
+                           "thread's CPU seconds: a fair budget on a loaded machine)"),
 }
 
 ROLLOUT_PARAMS: ParamTable = {

@@ -33,13 +33,20 @@ cdef extern from "<time.h>" nogil:
     int clock_gettime(int clk_id, timespec *tp)
     enum:
         CLOCK_MONOTONIC
+        CLOCK_THREAD_CPUTIME_ID
+
+
+cdef inline double rc_clock(int clock) noexcept nogil:
+    """Seconds on ``clock``: CLOCK_MONOTONIC (wall) or CLOCK_THREAD_CPUTIME_ID (this
+    thread's CPU time, which a loaded machine does not shorten)."""
+    cdef timespec ts
+    clock_gettime(clock, &ts)
+    return <double>ts.tv_sec + 1e-9 * <double>ts.tv_nsec
 
 
 cdef inline double rc_now() noexcept nogil:
-    """Monotonic seconds."""
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return <double>ts.tv_sec + 1e-9 * <double>ts.tv_nsec
+    """Monotonic (wall) seconds."""
+    return rc_clock(CLOCK_MONOTONIC)
 
 
 # ---------------------------------------------------------------------------------------
@@ -47,7 +54,8 @@ cdef inline double rc_now() noexcept nogil:
 
 ctypedef struct rc_budget:
     int64_t limit        # iterations (simulations / nodes); 0: no limit
-    double deadline      # rc_now() value after which to stop; 0: none
+    double deadline      # rc_clock(clock) value after which to stop; 0: none
+    int32_t clock        # the clock the deadline is on (CLOCK_MONOTONIC or CLOCK_THREAD_CPUTIME_ID)
     int64_t used
     int32_t check_every  # look at the clock every this many ticks (a power of two)
     int32_t expired      # sticky: set once the deadline or the limit is reached
@@ -59,7 +67,7 @@ cdef inline bint budget_done(rc_budget *b) noexcept nogil:
         return True
     if b.limit > 0 and b.used >= b.limit:
         b.expired = 1
-    elif b.deadline > 0 and (b.used & (b.check_every - 1)) == 0 and rc_now() >= b.deadline:
+    elif b.deadline > 0 and (b.used & (b.check_every - 1)) == 0 and rc_clock(b.clock) >= b.deadline:
         b.expired = 1
     return b.expired != 0
 
@@ -262,6 +270,7 @@ cdef class SearchAgent:
     cdef rc_rng rng               # the per-move search RNG (see _seed_move)
     cdef int64_t iter_limit       # simulations / nodes per move; 0: none
     cdef readonly double time_limit  # seconds per move; 0: none
+    cdef readonly str clock       # what time_limit measures: "wall" or "cpu"
     cdef rc_budget budget         # the move in progress
     cdef int32_t *acts            # scratch lists of max_legal entries
     cdef double *probs

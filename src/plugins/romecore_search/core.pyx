@@ -36,6 +36,9 @@ from romecore.core.evaluator import PyEvaluator
 from romecore.errors import AgentSpecError, IllegalActionError, RomecoreError
 
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY}
+#: What a ``time`` budget measures: elapsed time, or the searching thread's CPU time (a fair
+#: budget on a shared machine, where other processes would shorten a wall-clock one).
+CLOCKS = {"wall": CLOCK_MONOTONIC, "cpu": CLOCK_THREAD_CPUTIME_ID}
 
 
 def random_seed():
@@ -163,13 +166,16 @@ cdef class SearchAgent:
         if self.lock == NULL:
             raise MemoryError()
 
-    def _configure(self, Game game, seed, int64_t limit, double time, evaluator):
+    def _configure(self, Game game, seed, int64_t limit, double time, evaluator, clock="wall"):
         """Common parameters: budget (``limit`` iterations and/or ``time`` seconds per
-        move) and evaluator; allocates the scratch buffers."""
+        move on ``clock``, wall or cpu) and evaluator; allocates the scratch buffers."""
         if not isinstance(game, Game):
             raise TypeError("game must be a romecore Game")
         if limit < 0 or time < 0:
             raise AgentSpecError("budgets must not be negative")
+        if clock not in CLOCKS:
+            raise AgentSpecError(f"clock={clock!r}: choose one of {', '.join(CLOCKS)}")
+        self.clock = clock
         self.game = game
         self.k = game.k
         self.nplayers = game.num_players()
@@ -311,7 +317,9 @@ cdef class SearchAgent:
         self.budget.limit = self.iter_limit
         if self.iter_limit == 0 and self.time_limit == 0:
             self.budget.limit = default_limit
-        self.budget.deadline = rc_now() + self.time_limit if self.time_limit > 0 else 0.0
+        self.budget.clock = CLOCKS[self.clock]
+        self.budget.deadline = (rc_clock(self.budget.clock) + self.time_limit
+                                if self.time_limit > 0 else 0.0)
         return 0
 
     cdef int _forget(self) except -1:
@@ -338,7 +346,7 @@ cdef class SearchAgent:
         ``votes`` and ``root``, the summed scores per action."""
         cdef int w, W = self.worlds
         cdef int64_t limit = self.budget.limit, used = 0
-        cdef double t0 = rc_now(), deadline = self.budget.deadline
+        cdef double t0 = rc_clock(self.budget.clock), deadline = self.budget.deadline
         cdef int32_t a
         votes = {}
         totals = {}

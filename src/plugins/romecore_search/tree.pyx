@@ -38,7 +38,7 @@ cdef class TreeAgent(SearchAgent):
         if evaluator == "auto":
             evaluator = "default" if (p["cutoff"] > 0 or p["rollout"] == "greedy"
                                       or bias > 0 or widen > 0) else None
-        self._configure(game, seed, p["simulations"], p["time"], evaluator)
+        self._configure(game, seed, p["simulations"], p["time"], evaluator, p["clock"])
         self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"])
         if c < 0:
             raise AgentSpecError(f"c={c} must not be negative")
