@@ -677,7 +677,8 @@ cdef class CityOfMarbleState(State):
         lines.append("legend: r/y/g/b tile (a digit: that player's magistrate on the tile), "
                      "^ hill, = bridge space, . free; at site centres A/H/T/B building + owner, "
                      "F fountain, X empty; o water source; #/%/& gray/brown/white aqueduct; "
-                     "(q,r) before a row is its first vertex, q + 1 at each vertex to the right")
+                     "(q,r) before a row is its first vertex, q + 1 at each vertex to the right; "
+                     "* the player whose turn it is")
         return "\n".join(lines)
 
     def _board_lines(self):

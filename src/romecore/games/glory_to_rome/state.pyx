@@ -828,7 +828,7 @@ cdef class GloryToRomeState(State):
         n = s.nplayers
         d = self._to_dict()
         role = d["role"] or "-"
-        lines = [f"Glory to Rome  phase {d['phase']}  leader P{s.leader}  role {role}  "
+        lines = [f"Glory to Rome  phase {d['phase']}  leader P{s.leader} (*)  role {role}  "
                  f"draw pile {s.deck_total}  Jacks {s.jpile}"]
         lines.append("pool: " + (", ".join(card_name(c) for c in d["pool"]) or "-"))
         lines.append("sites in town: " + " ".join(f"{m[:3]}{v}" for m, v in d["sites"]["in_town"].items())

@@ -610,7 +610,10 @@ cdef class GreatCityState(State):
         cdef GCState *s = _st(self)
         n = s.nplayers
         obs = self._observation(viewer) if viewer >= 0 else None
+        mover = self.current_player()
         lines = [f"The Great City of Rome  round {s.round}/{s.nrounds}  phase {PHASES[s.phase]}"
+                 + (f"  P{mover} to move" if mover >= 0 else "")
+                 + f"  first player P{s.first_player} (*)"
                  + (f"  (view of P{viewer})" if viewer >= 0 else "")]
         if s.strips_revealed and s.phase < PH_OVER and s.phase >= PH_EMISSARY:
             face = self._face()
@@ -647,12 +650,14 @@ cdef class GreatCityState(State):
         cells = {s.cell[c]: c for c in self._city(p)}
         rows = [cell >> 3 for cell in cells]
         cols = [cell & 7 for cell in cells]
-        r0 = min(min(rows), 3)  # a 4x4 window on the board (rows 0-6, cols 0-5)
-        c0 = min(min(cols), 2)
-        out = [" r\\c " + " ".join(f"{c:^5}" for c in range(c0, c0 + 4))]  # (row, col) as actions name cells
-        for r in range(r0, r0 + 4):
+        # Every cell the city may still grow onto: its 4x4 square can lie anywhere on the
+        # 8x8 board that holds the buildings, so the grid spans (row, col) as actions name them.
+        r0, r1 = max(0, max(rows) - 3), min(7, min(rows) + 3)
+        c0, c1 = max(0, max(cols) - 3), min(7, min(cols) + 3)
+        out = [" r\\c " + " ".join(f"{c:^5}" for c in range(c0, c1 + 1))]
+        for r in range(r0, r1 + 1):
             row = []
-            for col in range(c0, c0 + 4):
+            for col in range(c0, c1 + 1):
                 c = cells.get(r * 8 + col)
                 if c is None:
                     row.append("  .  ")
