@@ -280,9 +280,15 @@ cdef class Batch:
             for i in range(self.n):
                 self.seeds[i] = <uint64_t>((base + i) & 0xFFFFFFFFFFFFFFFF)
         else:
-            if isinstance(seeds, (str, bytes)):
+            if isinstance(seeds, (str, bytes, bool, np.bool_)):
                 raise ArgumentTypeError(f"seeds must be ints, got {type(seeds).__name__}")
-            given = list(seeds) if not isinstance(seeds, np.ndarray) else seeds.tolist()
+            try:
+                given = seeds.tolist() if isinstance(seeds, np.ndarray) else list(seeds)
+            except TypeError:
+                raise ArgumentTypeError(f"seeds must be None, an int or {self.n} ints, "
+                                        f"got {type(seeds).__name__}") from None
+            if len(given) and isinstance(given[0], list):
+                raise InvalidArgumentError(f"seeds must be {self.n} ints, not nested")
             if len(given) != self.n:
                 raise InvalidArgumentError(f"seeds must have {self.n} entries, got {len(given)}")
             values = []
@@ -378,7 +384,7 @@ cdef class Batch:
         """(n, size) float32: what each game's ``player`` knows (see
         ``State.observation_tensor``).  ``player``: None for each game's player to move,
         an int for the same seat everywhere, or n ints."""
-        cdef int32_t size = self.observation_tensor_size()
+        cdef int32_t size
         cdef _OutArg o = _OutArg()
         cdef _IntArg pa = None
         cdef const _ints *pv = NULL
@@ -397,6 +403,7 @@ cdef class Batch:
                     if not 0 <= _at(pv, i) < self.num_players:
                         raise InvalidArgumentError(f"batch index {i}: player {pa.arr[i]} out of "
                                                    f"range 0..{self.num_players - 1}")
+        size = self.observation_tensor_size()
         if out is None:
             if self._obs is None:
                 self._obs = np.zeros((self.n, size), np.float32)
