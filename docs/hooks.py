@@ -1,0 +1,393 @@
+"""MkDocs hooks: the parts of the site that come from code, generated at every build.
+
+- One page per installed game (``games/<game_id>.md``): its spec (players, options, agent
+  defaults), the action table built from ``kernel.ACTION_BLOCKS`` and ``NUM_ACTIONS`` (each
+  row's meaning read from the package docstring's table, each example name from
+  ``action_to_string``), the package docstring itself, the observation tensor, a picture
+  and the rulings from ``docs/rules/`` (each part appears as soon as the code has it).
+- Markers in hand-written pages, a line ``<!-- gen:NAME ARGS -->`` each: ``agents``
+  (every registered agent's parameter table), ``evaluators``, ``include PATH`` (a file of
+  the repository, e.g. ``bench/results/strength.md``), ``cli`` (every command's help),
+  ``api-batch`` (the batched API's reference, once ``romecore.batch`` exists).
+- ``contributing.md`` from ``CONTRIBUTING.md``.
+
+Anything missing (a block the docstring does not document, a file to include, an unknown
+marker) is logged as a warning, which fails ``mkdocs build --strict``.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import importlib.util
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+from docutils import nodes
+from docutils.core import publish_doctree, publish_from_doctree
+from docutils.parsers.rst import roles
+from mkdocs.structure.files import File, Files
+
+import romecore
+from romecore.plugins import registry
+
+log = logging.getLogger("mkdocs.plugins.romecore")
+ROOT = Path(__file__).resolve().parent.parent
+MARKER = re.compile(r"^<!-- gen:(\S+)(?: (.*?))? -->$", re.M)
+SPHINX_ROLES = ("mod", "class", "meth", "func", "data", "attr", "exc", "obj", "const")
+
+
+def _literal_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+                  options: Any = None, content: Any = None) -> tuple[list, list]:
+    """Sphinx's Python roles, for docutils alone: the target as inline code."""
+    return [nodes.literal(rawtext, text.lstrip("~"))], []
+
+
+for _role in SPHINX_ROLES:
+    roles.register_local_role(_role, _literal_role)
+
+RST_SETTINGS = {
+    "doctitle_xform": False,
+    "initial_header_level": 3,
+    "report_level": 2,          # warnings and errors reach the log ...
+    "halt_level": 5,            # ... and are turned into build warnings below
+    "warning_stream": None,
+    "embed_stylesheet": False,
+    "syntax_highlight": "none",
+}
+
+
+# -- reStructuredText (the package docstrings) ----------------------------------------------
+
+
+def _doctree(text: str, source: str) -> nodes.document:
+    messages: list[str] = []
+
+    class Stream:
+        def write(self, s: str) -> None:
+            messages.append(s.strip())
+
+    doc = publish_doctree(text, source_path=source,
+                          settings_overrides={**RST_SETTINGS, "warning_stream": Stream()})
+    for m in filter(None, messages):
+        # errors fail the build; warnings (a short underline) are shown but do not
+        severe = re.search(r"\((ERROR|SEVERE)/\d\)", m)
+        (log.warning if severe else log.info)("reStructuredText in %s: %s", source, m)
+    return doc
+
+
+def _html(doc: nodes.document) -> str:
+    parts = publish_from_doctree(doc, writer_name="html5", settings_overrides=RST_SETTINGS)
+    body = parts.decode() if isinstance(parts, bytes) else parts
+    m = re.search(r'<main>\n?(.*)</main>', body, re.S) or re.search(
+        r'<div class="document"[^>]*>\n?(.*)</div>', body, re.S)
+    return m.group(1) if m else body
+
+
+def _inline_md(node: nodes.Node) -> str:
+    """A table cell's text as Markdown: literals as code, the rest escaped (a cell that
+    starts with ``+ `` parses as a bullet list; the bullet is kept)."""
+    out: list[str] = []
+
+    def walk(n: nodes.Node) -> None:
+        if isinstance(n, nodes.literal):
+            out.append(f"`{n.astext()}`")
+        elif isinstance(n, nodes.Text):
+            out.append(re.sub(r"([*_|<>\[\]\\])", r"\\\1", n.astext()))
+        else:
+            if isinstance(n, nodes.bullet_list):
+                out.append(f"{n.get('bullet', '')} ")
+            for child in n.children:
+                walk(child)
+            out.append(" ")
+
+    walk(node)
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+# -- game pages ---------------------------------------------------------------------------
+
+
+def _blocks(kernel: Any) -> list[tuple[str, int, int]]:
+    """(name, first id, last id) of each action block, in id order, from the kernel."""
+    firsts = sorted(kernel.ACTION_BLOCKS.items(), key=lambda kv: kv[1])
+    ends = [first for _, first in firsts[1:]] + [kernel.NUM_ACTIONS]
+    return [(name, first, end - 1) for (name, first), end in zip(firsts, ends)]
+
+
+def _action_table_node(doc: nodes.document, names: list[str]) -> nodes.table | None:
+    """The docstring's table that documents the action blocks (the one naming most)."""
+    best, hits = None, 0
+    for table in doc.findall(nodes.table):
+        text = table.astext()
+        n = sum(1 for name in names if re.search(rf"\b{name}\b", text))
+        if n > hits:
+            best, hits = table, n
+    return best
+
+
+def _meanings(table: nodes.table | None, names: list[str]) -> dict[str, tuple[str, str]]:
+    """block name -> (the cell naming it, the last cell) from the docstring's table."""
+    found: dict[str, tuple[str, str]] = {}
+    if table is None:
+        return found
+    for row in table.findall(nodes.row):
+        cells = [c for c in row.children if isinstance(c, nodes.entry)]
+        for name in names:
+            for cell in cells[:-1]:
+                if re.search(rf"\b{name}\b", cell.astext()) and name not in found:
+                    found[name] = (_inline_md(cell), _inline_md(cells[-1]))
+    return found
+
+
+def action_table(game_id: str) -> tuple[str, nodes.document]:
+    """The action table (Markdown) and the package docstring's doctree without its table."""
+    package = importlib.import_module(f"romecore.games.{game_id}")
+    kernel = importlib.import_module(f"romecore.games.{game_id}.kernel")
+    game = romecore.load_game(game_id)
+    state = game.new_initial_state(seed=0)
+    blocks = _blocks(kernel)
+    names = [name for name, _, _ in blocks]
+    doc = _doctree(package.__doc__ or "", f"romecore.games.{game_id}")
+    table = _action_table_node(doc, names)
+    meanings = _meanings(table, names)
+    rows = ["| ids | block | first id reads | meaning |", "| --- | --- | --- | --- |"]
+    for name, first, last in blocks:
+        if name not in meanings:
+            log.warning("%s: action block %s is not in the package docstring's table",
+                        game_id, name)
+        cell, meaning = meanings.get(name, (f"`{name}`", ""))
+        ids = f"{first}" if first == last else f"{first}-{last}"
+        example = html.escape(state.action_to_string(first)).replace("|", "\\|")
+        rows.append(f"| {ids} | {cell} | {example} | {meaning} |")
+    if table is not None:
+        table.parent.remove(table)
+    total = (f"\n{kernel.NUM_ACTIONS} action ids in all (`game.num_distinct_actions()`); "
+             "ids, blocks and first names above come from the kernel "
+             "(`kernel.ACTION_BLOCKS`, `action_to_string`), meanings from the package "
+             "docstring.\n")
+    return "\n".join(rows) + "\n" + total, doc
+
+
+def _options_table(spec: Any) -> str:
+    rows = ["| option | type | default | allowed | what |", "| --- | --- | --- | --- | --- |",
+            f"| `players` | int | {spec.default_players} | "
+            f"{spec.min_players}-{spec.max_players} | number of players |"]
+    for opt in spec.options:
+        allowed = ", ".join(f"`{c!r}`" for c in opt.choices) if opt.choices else "see text"
+        rows.append(f"| `{opt.name}` | {opt.type.__name__} | `{opt.default!r}` | {allowed} | "
+                    f"{opt.doc} |")
+    return "\n".join(rows)
+
+
+def _tensor_section(game: Any) -> str:
+    try:
+        shape = game.observation_tensor_shape()
+    except romecore.RomecoreError:
+        return ("This game does not provide an observation tensor yet; when its kernel "
+                "fills the slot, its shape appears here and its layout (the package "
+                "docstring's \"Observation tensor\" table) in the reference above.")
+    return (f"`state.observation_tensor(p)` is a float32 array of shape `{tuple(shape)}`; "
+            "its layout is the \"Observation tensor\" table in the reference above.")
+
+
+def _picture_section(game: Any) -> str:
+    state = game.new_initial_state(seed=1)
+    if not hasattr(state, "to_svg"):
+        return "Pictures (`state.to_svg(player)`) are not available for this game yet."
+    state.resolve_chance()
+    try:
+        svg = state.to_svg()
+    except romecore.RomecoreError as e:
+        log.warning("%s: to_svg failed: %s", game.game_id, e)
+        return ""
+    return ("A fresh game after set-up, drawn by `state.to_svg()` (the whole truth; "
+            "`to_svg(p)` draws what player p sees):\n\n"
+            f'<div class="romecore-board" markdown="0">\n{svg}\n</div>')
+
+
+def _knowledge_section(game: Any) -> str:
+    state = game.new_initial_state(seed=3)
+    state.resolve_chance()
+    obs, full = state.observation(0), state.to_dict()
+    hidden = sorted(set(full) - set(obs))
+    shown = ", ".join(f"`{k}`" for k in obs)
+    text = (f"`state.observation(p)` is what player `p` knows and nothing more; after "
+            f"set-up its keys are {shown}.")
+    if hidden:
+        text += (" Of the full `to_dict()`, these fields are left out of it: "
+                 + ", ".join(f"`{k}`" for k in hidden) + ".")
+    return text + (" The reference above says what is hidden and how `resample(p)` "
+                   "redraws it.")
+
+
+def _rulings(game_id: str) -> str:
+    path = ROOT / "docs" / "rules" / f"{game_id.replace('_', '-')}.md"
+    if not path.exists():
+        return "This game has no rulings file in `docs/rules/`."
+    text = path.read_text(encoding="utf-8")
+    return re.sub(r"^(#+) ", lambda m: "#" + m.group(0), text, flags=re.M)
+
+
+def game_page(game_id: str) -> str:
+    spec = registry.game(game_id)
+    game = romecore.load_game(game_id)
+    table, doc = action_table(game_id)
+    defaults = "".join(
+        f"\n- `{agent}`: " + ", ".join(f"`{k}={v}`" for k, v in params.items())
+        for agent, params in spec.agent_defaults.items()) or " none."
+    return f"""# {spec.name}
+
+{spec.description}
+
+Game id `{game_id}`, {spec.min_players} to {spec.max_players} players (default
+{spec.default_players}), {"perfect" if spec.perfect_information else "imperfect"} information.
+Everything on this page except the prose of the sections below is generated from the code at
+build time.
+
+```sh
+romecore tournament {game_id} -a ismcts:time=0.1 -a greedy -g 8
+```
+
+## Options
+
+{_options_table(spec)}
+
+Agent parameter defaults this game sets (applied under the user's own):{defaults}
+
+## Actions
+
+{table}
+
+## Reference
+
+From the package docstring of `romecore.games.{game_id}`: the encoding details, the
+`to_dict()` schema and what each player knows.
+
+<div class="romecore-docstring" markdown="0">
+{_html(doc)}
+</div>
+
+## What each player knows
+
+{_knowledge_section(game)}
+
+## Observation tensor
+
+{_tensor_section(game)}
+
+## Picture
+
+{_picture_section(game)}
+
+## Rulings
+
+The rulebook text comes first; these rulings (`docs/rules/`) fill its gaps.
+
+{_rulings(game_id)}
+"""
+
+
+# -- markers in hand-written pages ----------------------------------------------------------
+
+
+def agents_section() -> str:
+    out = []
+    game_defaults = {gid: spec.agent_defaults for gid, spec in registry.games().items()}
+    for name, spec in registry.agents().items():
+        out.append(f"### `{name}`\n\n{spec.description}\n")
+        factory = spec.factory
+        doc = (factory.__doc__ or "").strip()
+        if doc:
+            para = _doctree(doc.split("\n\n")[0], f"agent {name}")
+            out.append(f'<div markdown="0">{_html(para)}</div>\n')
+        if spec.params:
+            out.append("| parameter | type | default | what it does |\n| --- | --- | --- | --- |")
+            for key, (typ, default, help_) in spec.params.items():
+                help_md = re.sub(r"([|<>])", r"\\\1", help_)
+                out.append(f"| `{key}` | {typ.__name__} | `{default!r}` | {help_md} |")
+            out.append("")
+        else:
+            out.append("No parameters.\n")
+        per_game = [f"`{gid}`: " + ", ".join(f"`{k}={v}`" for k, v in d[name].items())
+                    for gid, d in game_defaults.items() if name in d]
+        if per_game:
+            out.append("Game defaults: " + "; ".join(per_game) + ".\n")
+    return "\n".join(out)
+
+
+def evaluators_section() -> str:
+    rows = ["| game | evaluator | what it is |", "| --- | --- | --- |"]
+    for gid in registry.games():
+        for i, e in enumerate(registry.evaluators(gid)):
+            default = " (default)" if i == 0 else ""
+            rows.append(f"| `{gid}` | `{e.name}`{default} | {e.description} |")
+    return "\n".join(rows)
+
+
+def include(path: str) -> str:
+    """A repository file, its headings one level down (the page has the title)."""
+    file = ROOT / path
+    if not file.is_file():
+        log.warning("include: %s does not exist", path)
+        return ""
+    text = file.read_text(encoding="utf-8")
+    return re.sub(r"^(#+) ", lambda m: "#" + m.group(0), text, flags=re.M)
+
+
+def cli_section() -> str:
+    from romecore.cli import main
+
+    out = []
+    ctx = click.Context(main, info_name="romecore")
+    for name, cmd in sorted(main.commands.items()):
+        sub = click.Context(cmd, info_name=name, parent=ctx, terminal_width=100)
+        out.append(f"## `romecore {name}`\n\n```text\n{cmd.get_help(sub)}\n```\n")
+    return "\n".join(out)
+
+
+def api_batch() -> str:
+    if importlib.util.find_spec("romecore.batch") is None:
+        return ("The batched API (`romecore.batch`: many states stepped at once, numpy in "
+                "and out) is being added; its reference appears here, generated from its "
+                "docstrings, as soon as the module exists.")
+    return "::: romecore.batch"
+
+
+GENERATORS = {
+    "agents": agents_section,
+    "evaluators": evaluators_section,
+    "include": include,
+    "cli": cli_section,
+    "api-batch": api_batch,
+}
+
+
+def _expand(markdown: str, where: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        name, arg = m.group(1), m.group(2)
+        gen = GENERATORS.get(name)
+        if gen is None:
+            log.warning("%s: unknown marker gen:%s", where, name)
+            return ""
+        return gen(arg) if arg else gen()  # type: ignore[operator]
+
+    return MARKER.sub(one, markdown)
+
+
+# -- MkDocs events --------------------------------------------------------------------------
+
+
+def on_files(files: Files, config: Any) -> Files:
+    for game_id in registry.games():
+        files.append(File.generated(config, f"games/{game_id}.md", content=game_page(game_id)))
+    contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    files.append(File.generated(config, "contributing.md", content=contributing))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    return _expand(markdown, page.file.src_uri)
