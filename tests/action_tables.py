@@ -1,5 +1,6 @@
 """Reads the action-id table a game documents in its package docstring, for the tests that
-check it against the kernel's ACTION_BLOCKS (one parser for every game's table)."""
+check it against the kernel's ACTION_BLOCKS (one parser for every game's table), and the
+observation-tensor table, checked against the kernel's TENSOR_BLOCKS."""
 
 from __future__ import annotations
 
@@ -16,4 +17,16 @@ def documented_rows(doc: str, row: re.Pattern[str]) -> list[tuple[int, int, str]
             first = int(m.group(1))
             last = int(m.group(2)) if m.group(2) else first
             rows.append((first, last, m.group(3)))
+    return rows
+
+
+def documented_slices(doc: str, row: re.Pattern[str]) -> list[tuple[int, int, str, str]]:
+    """(offset, length, slice name, bound) of every line of ``doc`` that ``row`` matches,
+    for the observation-tensor tables; its groups are the offset, the length, the slice's
+    name and its bound (the last column: a number, or a word the table explains)."""
+    rows = []
+    for line in doc.splitlines():
+        m = row.match(line)
+        if m:
+            rows.append((int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)))
     return rows

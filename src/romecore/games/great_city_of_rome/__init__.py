@@ -25,6 +25,59 @@ ids            block              meaning
 
 158 action ids in all (``NUM_ACTIONS``).
 
+Observation tensor (``state.observation_tensor(p)``, float32, written in C): what seat p
+knows, every value in [0, 1].  A common block of 398 floats, then one block of 713 floats
+per seat: p's first, then p + 1, p + 2, ... (mod players), so 398 + 713 x players floats
+(1824, 2537, 3250).  ``kernel.TENSOR_BLOCKS`` names each slice (offset, length), offsets
+within their block; a test checks this table against it.  Counts are divided by the bound
+in "by" (``-``: a flag or one-hot; ``deck``: the deck's size; ``rounds``: 7 or 14; two
+numbers: the count capped at the first, then divided exactly by the second).  Hidden cards
+appear only as counts: another seat's unknown hand cards by deck, unknown drawn and bottom
+cards as a number.  Left out: the order of the cards under a deck (only which p knows)
+and ``rounds`` (fixed by the player count).
+
+=========  =======  ==================  ========  ===================================================
+offset     length   block               by        meaning
+=========  =======  ==================  ========  ===================================================
+0          13       ``O_PHASE``         ``-``     phase one-hot, in the ``phase`` order of the schema
+13         14       ``O_ROUND``         ``-``     ``round - 1`` one-hot
+27         1        ``O_PROGRESS``      rounds    ``round``
+28         36       ``O_STRIPS``        ``-``     slot ``i`` (6 floats): the strip revealed ``i``-th
+64         5        ``O_FACE``          ``-``     this round's face: 1 where space ``k`` gives a brick
+69         1        ``O_FACE_SHOWN``    ``-``     the face is shown (emissary phase to the round's end)
+70         5        ``O_TURN_SPACE``    ``-``     strip space of the turn being played (take to School)
+75         1        ``O_TURN_BRICKS``   5         the turn's strip bricks not yet used
+76         1        ``O_TURN_COGS``     5         the turn's strip cogs not yet used
+77         3        ``O_TURN_FLAGS``    ``-``     took, built, produced this turn
+80         30       ``O_SELECTED``      ``-``     building type chosen to place (phase place)
+110        120      ``O_OFFER``         ``-``     offer slot ``k`` (``A_TAKE + k``, card-id order) x type
+230        30       ``O_DRAWN``         5         drawn cards p knows, by type
+260        1        ``O_DRAWN_HIDDEN``  5         drawn cards p does not know
+261        30       ``O_DRAFT_GROUP``   3         p's draft group (passed on, still hidden), by type
+291        93       ``O_BOTTOM``        14        per deck II-IV (31 floats): cards under it p
+                                                  knows, by type, then those p does not know
+384        4        ``O_DECK_SIZES``    deck      cards left in deck I-IV (unknown part and bottom)
+388        6        ``O_INFL_IN_PLAY``  ``-``     influence card (``data.INFLUENCE_VALUES``) in play
+394        3        ``O_SCHOOL_DECK``   ``-``     School phases: deck II-IV drawn from
+397        1        ``O_SCHOOL_LEFT``   5         School phases: draws left
+0          1        ``P_ACTOR``         ``-``     the seat decides now
+1          1        ``P_FIRST``         ``-``     first player this round
+2          5        ``P_EMISSARY``      ``-``     its emissary on strip space ``k``
+7          2        ``P_COINS``         64,32767  coins
+9          2        ``P_INFLUENCE``     64,32767  influence tokens
+11         1        ``P_SCORE``         256       points as final scoring counts them now (capped)
+12         6        ``P_INFL_CARDS``    ``-``     influence cards held
+18         30       ``P_HAND``          16        hand cards p knows (all of p's own), by type
+48         4        ``P_HAND_HIDDEN``   deck      other hand cards, by deck (draft card excepted)
+52         1        ``P_DRAFT_HIDDEN``  ``-``     its hidden draft card is in p's draft group
+53         30       ``P_CITY_TYPES``    16        city buildings, by type
+83         630      ``P_PLANES``        ``-``     15 planes x 42 cells (``row * 6 + col``):
+                                                  occupied, residential 2, 3, 4, yellow, red,
+                                                  green, blue, aqueduct, coin farm (veg,
+                                                  vineyard), grain farm (and vineyard), sheep,
+                                                  temple, brick token, bath tokens (/ 5)
+=========  =======  ==================  ========  ===================================================
+
 Types are positions in ``data.TYPES``.  Paying is automatic: strip bricks, then brick
 tokens, then 2 coins a brick (cogs: strip, then 1 coin).
 

@@ -115,6 +115,62 @@ cdef enum:
     M_STARS = 15          # stars on the city's buildings (a count, not a mask)
     M_N = 16
 
+# ---- observation tensor layout (the package docstring's table; kernel.TENSOR_BLOCKS):
+# a common block, then one per-player block for each seat, the observer's first
+cdef enum:
+    GC_NPHASES = PH_OVER + 1
+    GC_MAXROUNDS = 14        # rounds with three or four players (data.ROUNDS)
+    GC_CITY_ROWS = 7         # the rows and columns a city can reach (rows 0-6, columns 0-5)
+    GC_CITY_COLS = 6
+    GC_CITY_CELLS = GC_CITY_ROWS * GC_CITY_COLS
+    GC_SCHOOL_DECKS = GC_NDECKS - 1      # decks II-IV: the only ones with bottom cards
+    # city planes: the masks M_OCC..M_TEMPLE, then the tokens
+    PL_BRICK_TOKEN = M_TEMPLE + 1
+    PL_BATH_TOKENS = PL_BRICK_TOKEN + 1
+    GC_NPLANES = PL_BATH_TOKENS + 1
+    # the bounds counts are divided by (kernel.pyx checks them against data.py at import)
+    O_TYPE_BOUND = 16        # buildings of one type in a hand or a city
+    O_DRAFT_BOUND = GC_MAXP - 1          # cards in the draft group
+    O_COUNT_SCALE = 64       # coins and influence on a learner's scale (capped at 1)
+    O_SCORE_SCALE = 256      # points on a learner's scale (capped at 1)
+    # common block
+    O_PHASE = 0                                   # phase one-hot
+    O_ROUND = O_PHASE + GC_NPHASES                # round - 1 one-hot
+    O_PROGRESS = O_ROUND + GC_MAXROUNDS           # round / rounds
+    O_STRIPS = O_PROGRESS + 1                     # strip revealed i-th, one-hot per slot
+    O_FACE = O_STRIPS + GC_NSTRIPS * GC_NSTRIPS   # this round's face: space k gives a brick
+    O_FACE_SHOWN = O_FACE + GC_NSPACES
+    O_TURN_SPACE = O_FACE_SHOWN + 1               # acting strip space one-hot
+    O_TURN_BRICKS = O_TURN_SPACE + GC_NSPACES
+    O_TURN_COGS = O_TURN_BRICKS + 1
+    O_TURN_FLAGS = O_TURN_COGS + 1                # took, built, produced
+    O_SELECTED = O_TURN_FLAGS + 3                 # building chosen to place, one-hot type
+    O_OFFER = O_SELECTED + GC_NTYPES              # offer slot (card-id order) x type
+    O_DRAWN = O_OFFER + GC_MAXOFFER * GC_NTYPES   # drawn cards p knows, by type
+    O_DRAWN_HIDDEN = O_DRAWN + GC_NTYPES
+    O_DRAFT_GROUP = O_DRAWN_HIDDEN + 1            # cards p passed on, still hidden, by type
+    O_BOTTOM = O_DRAFT_GROUP + GC_NTYPES          # per deck II-IV: known by type, then hidden
+    O_DECK_SIZES = O_BOTTOM + GC_SCHOOL_DECKS * (GC_NTYPES + 1)
+    O_INFL_IN_PLAY = O_DECK_SIZES + GC_NDECKS
+    O_SCHOOL_DECK = O_INFL_IN_PLAY + GC_NINFL     # deck II-IV one-hot
+    O_SCHOOL_LEFT = O_SCHOOL_DECK + GC_SCHOOL_DECKS
+    GC_TENSOR_COMMON = O_SCHOOL_LEFT + 1
+    # per-player block
+    P_ACTOR = 0
+    P_FIRST = P_ACTOR + 1
+    P_EMISSARY = P_FIRST + 1                      # strip spaces holding its emissary
+    P_COINS = P_EMISSARY + GC_NSPACES             # scaled, then exact
+    P_INFLUENCE = P_COINS + 2
+    P_SCORE = P_INFLUENCE + 2
+    P_INFL_CARDS = P_SCORE + 1
+    P_HAND = P_INFL_CARDS + GC_NINFL              # hand cards p knows, by type
+    P_HAND_HIDDEN = P_HAND + GC_NTYPES            # the others, by deck
+    P_DRAFT_HIDDEN = P_HAND_HIDDEN + GC_NDECKS    # its draft card is in p's draft group
+    P_CITY_TYPES = P_DRAFT_HIDDEN + 1
+    P_PLANES = P_CITY_TYPES + GC_NTYPES           # plane x cell (row * 6 + col)
+    GC_TENSOR_PER_PLAYER = P_PLANES + GC_NPLANES * GC_CITY_CELLS
+    GC_MAX_TENSOR = GC_TENSOR_COMMON + GC_MAXP * GC_TENSOR_PER_PLAYER
+
 ctypedef struct GCState:
     uint64_t occ[GC_MAXP]          # occupied cells per city (8x8 board, bit = row*8+col)
     int16_t coins[GC_MAXP]
@@ -175,5 +231,7 @@ cdef void gc_step(GCState *s, int32_t a) noexcept nogil
 cdef void gc_apply(void *vs, int32_t a) noexcept nogil          # gc_step, then gc_forced
 cdef void gc_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
 cdef void gc_scores(const void *vs, int32_t *out) noexcept nogil  # SC_TOTAL per player
+cdef int32_t gc_tensor_size(const int32_t *params) noexcept nogil
+cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogil
 # Validation
 cdef const char *gc_validate(const void *vs) noexcept nogil

@@ -1112,6 +1112,130 @@ cdef uint32_t gc_observe_action(const void *vs, int observer, int32_t a) noexcep
     return <uint32_t>a
 
 
+cdef int32_t gc_tensor_size(const int32_t *params) noexcept nogil:
+    """A common block, then one per-player block per seat (params[0] = players)."""
+    return GC_TENSOR_COMMON + params[0] * GC_TENSOR_PER_PLAYER
+
+
+cdef inline float scaled(int v, int scale) noexcept nogil:
+    """v on a learner's scale: v / scale, capped at 1."""
+    return 1.0 if v >= scale else <float>v / scale
+
+
+cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogil:
+    """What p knows (the package docstring's table): public facts, p's own cards, and the
+    others' cards through the known bits (hidden ones as counts by deck), seat-relative."""
+    cdef const GCState *s = <const GCState *>vs
+    cdef int n = s.nplayers, c, t, z, q, k, d, slot, cell, face, bricks
+    cdef int ph = s.phase
+    cdef uint8_t pbit = 1 << p
+    cdef uint32_t bits
+    cdef int32_t sc[SC_N]
+    cdef float *pb
+    cdef float *common = out
+    cdef float type_step = 1.0 / O_TYPE_BOUND
+    memset(out, 0, sizeof(float) * (GC_TENSOR_COMMON + n * GC_TENSOR_PER_PLAYER))
+    # -- common block
+    common[O_PHASE + (ph if ph < GC_NPHASES else PH_OVER)] = 1.0
+    if 1 <= s.round <= GC_MAXROUNDS:
+        common[O_ROUND + s.round - 1] = 1.0
+    common[O_PROGRESS] = <float>s.round / s.nrounds if s.nrounds else 0.0
+    for k in range(GC_NSTRIPS):
+        if k < s.strips_revealed and s.strip_order[k] < GC_NSTRIPS:
+            common[O_STRIPS + k * GC_NSTRIPS + s.strip_order[k]] = 1.0
+    if PH_EMISSARY <= ph < PH_OVER:
+        face = gc_face(s)
+        common[O_FACE_SHOWN] = 1.0
+        bricks = 0
+        for k in range(GC_NSPACES):
+            common[O_FACE + k] = FACE_BRICKS[face][k] - bricks
+            bricks = FACE_BRICKS[face][k]
+    if PH_TAKE <= ph < PH_OVER:
+        if s.turn_space < GC_NSPACES:
+            common[O_TURN_SPACE + s.turn_space] = 1.0
+        common[O_TURN_BRICKS] = <float>s.bricks / GC_NSPACES
+        common[O_TURN_COGS] = <float>s.cogs / GC_NSPACES
+        for k in range(3):
+            common[O_TURN_FLAGS + k] = (s.flags >> k) & 1
+        if ph == PH_PLACE and s.sel_type < GC_NTYPES:
+            common[O_SELECTED + s.sel_type] = 1.0
+    for d in range(GC_NDECKS):
+        common[O_DECK_SIZES + d] = <float>(s.pool_n[d] + s.bot_n[d]) / (DECK_HI[d] - DECK_LO[d])
+    if PH_SCHOOL_DECK <= ph <= PH_SCHOOL_BOTTOM:
+        if 1 <= s.school_deck < GC_NDECKS:
+            common[O_SCHOOL_DECK + s.school_deck - 1] = 1.0
+        common[O_SCHOOL_LEFT] = <float>s.school_left / GC_MAXDRAWN
+    for k in range(GC_NINFL):
+        if s.infl[k] == INFL_IN_PLAY:
+            common[O_INFL_IN_PLAY + k] = 1.0
+    # -- per-player blocks: seat q's block is (q - p) mod n
+    for q in range(n):
+        pb = out + GC_TENSOR_COMMON + ((q - p + n) % n) * GC_TENSOR_PER_PLAYER
+        pb[P_FIRST] = q == s.first_player
+        pb[P_COINS] = scaled(s.coins[q], O_COUNT_SCALE)
+        pb[P_COINS + 1] = <float>s.coins[q] / GC_MAXCOUNT
+        pb[P_INFLUENCE] = scaled(s.influence[q], O_COUNT_SCALE)
+        pb[P_INFLUENCE + 1] = <float>s.influence[q] / GC_MAXCOUNT
+        gc_score(s, q, sc)
+        pb[P_SCORE] = scaled(sc[SC_TOTAL], O_SCORE_SCALE)
+        for k in range(GC_NINFL):
+            pb[P_INFL_CARDS + k] = s.infl[k] == q
+    for k in range(GC_NSPACES):
+        q = s.space_owner[k]
+        if q < n:
+            out[GC_TENSOR_COMMON + ((q - p + n) % n) * GC_TENSOR_PER_PLAYER + P_EMISSARY + k] = 1.0
+    if gc_current_player(s) >= 0:
+        out[GC_TENSOR_COMMON + ((s.actor - p + n) % n) * GC_TENSOR_PER_PLAYER + P_ACTOR] = 1.0
+    # -- cards, in id order (so the k-th offer card is offer slot k)
+    slot = 0
+    for c in range(GC_NCARDS):
+        z = s.loc[c]
+        t = CARD_TYPE[c]
+        if Z_CITY <= z < Z_CITY + n:
+            pb = out + GC_TENSOR_COMMON + ((z - Z_CITY - p + n) % n) * GC_TENSOR_PER_PLAYER
+            pb[P_CITY_TYPES + t] += type_step
+            cell = s.cell[c] // BOARD_SIDE * GC_CITY_COLS + s.cell[c] % BOARD_SIDE
+            if s.cell[c] % BOARD_SIDE >= GC_CITY_COLS or cell >= GC_CITY_CELLS:
+                continue
+            bits = TYPE_MASKS[t]
+            for k in range(M_TEMPLE + 1):
+                if (bits >> k) & 1:
+                    pb[P_PLANES + k * GC_CITY_CELLS + cell] = 1.0
+            k = TOK_SLOT[c]
+            if k >= 0 and s.tok[k]:
+                if k < GC_NBRICKTOK:
+                    pb[P_PLANES + PL_BRICK_TOKEN * GC_CITY_CELLS + cell] = 1.0
+                else:
+                    pb[P_PLANES + PL_BATH_TOKENS * GC_CITY_CELLS + cell] = <float>s.tok[k] / MAX_TOKENS
+        elif c >= GC_NDECKCARDS:
+            continue
+        elif Z_HAND <= z < Z_HAND + n:
+            q = z - Z_HAND
+            pb = out + GC_TENSOR_COMMON + ((q - p + n) % n) * GC_TENSOR_PER_PLAYER
+            if q == p or s.known[c] & pbit:
+                pb[P_HAND + t] += type_step
+            elif c == s.draft_card[q] and q < p:
+                pb[P_DRAFT_HIDDEN] = 1.0
+                common[O_DRAFT_GROUP + t] += 1.0 / O_DRAFT_BOUND
+            else:
+                d = CARD_DECK[c]
+                pb[P_HAND_HIDDEN + d] += 1.0 / (DECK_HI[d] - DECK_LO[d])
+        elif z == Z_OFFER:
+            if slot < GC_MAXOFFER:
+                common[O_OFFER + slot * GC_NTYPES + t] = 1.0
+            slot += 1
+        elif z == Z_DRAWN:
+            if s.known[c] & pbit:
+                common[O_DRAWN + t] += 1.0 / GC_MAXDRAWN
+            else:
+                common[O_DRAWN_HIDDEN] += 1.0 / GC_MAXDRAWN
+                if ph == PH_DRAFT_PICK and s.actor < p:
+                    common[O_DRAFT_GROUP + t] += 1.0 / O_DRAFT_BOUND
+        elif Z_BOTTOM + 1 <= z < Z_BOTTOM + GC_NDECKS:
+            k = O_BOTTOM + (z - Z_BOTTOM - 1) * (GC_NTYPES + 1)
+            common[k + (t if s.known[c] & pbit else GC_NTYPES)] += 1.0 / GC_BOTTOM
+
+
 # =======================================================================================
 # Validation: gc_validate, a sequence of named checks
 
@@ -1627,6 +1751,12 @@ def _load_tables():
     N_SHEEP_CARDS = len(sheep)
     assert len(_data.STRIP_FRONTS) == GC_NSTRIPS and GC_NFACES == 2 * GC_NSTRIPS
     assert GC_NCELLS == BOARD_SIDE * BOARD_SIDE
+    # the tensor's bounds: a type's copies and a city's buildings, the draft group, the
+    # city's reach (BOARD) and the rounds
+    assert max(sum(1 for ty, _ in cards if ty == t) for t in range(GC_NTYPES)) <= O_TYPE_BOUND
+    assert CITY_SPAN * CITY_SPAN <= O_TYPE_BOUND and O_DRAFT_BOUND == GC_MAXP - 1
+    assert BOARD == sum(1 << (r * BOARD_SIDE + c) for r in range(GC_CITY_ROWS) for c in range(GC_CITY_COLS))
+    assert GC_MAXROUNDS == max(_data.ROUNDS.values())
     assert GC_NDECKS == len(_data.DECK_NAMES) and GC_NINFL == len(_data.INFLUENCE_VALUES)
     assert GC_MAXP == max(_data.ROUNDS) and MIN_PLAYERS == min(_data.ROUNDS)
     assert GC_MAXOFFER == max(len(decks) for decks in _data.OFFER_DECKS.values())
@@ -1699,6 +1829,9 @@ GC_KERNEL.scores = gc_scores
 GC_KERNEL.resample = gc_resample
 GC_KERNEL.observe_action = gc_observe_action
 GC_KERNEL.validate = gc_validate
+GC_KERNEL.max_tensor_size = GC_MAX_TENSOR
+GC_KERNEL.tensor_size = gc_tensor_size
+GC_KERNEL.observation_tensor = gc_observation_tensor
 
 kernel_capsule = rc_kernel_capsule(&GC_KERNEL)
 STATE_SIZE = sizeof(GCState)
@@ -1711,4 +1844,26 @@ ACTION_BLOCKS = {
     "A_TAKE": A_TAKE, "A_EMISSARY": A_EMISSARY, "A_DRAFT": A_DRAFT,
     "A_SCHOOL_DECK": A_SCHOOL_DECK, "A_KEEP": A_KEEP, "A_BOTTOM": A_BOTTOM,
     "CH_CARD": CH_CARD, "CH_STRIP": CH_STRIP,
+}
+# the observation tensor's slices, name -> (offset, length): O_* in the common block, P_*
+# in each per-player block (offsets within the block; the package docstring's table)
+TENSOR_COMMON = GC_TENSOR_COMMON
+TENSOR_PER_PLAYER = GC_TENSOR_PER_PLAYER
+TENSOR_BLOCKS = {
+    "O_PHASE": (O_PHASE, GC_NPHASES), "O_ROUND": (O_ROUND, GC_MAXROUNDS),
+    "O_PROGRESS": (O_PROGRESS, 1), "O_STRIPS": (O_STRIPS, GC_NSTRIPS * GC_NSTRIPS),
+    "O_FACE": (O_FACE, GC_NSPACES), "O_FACE_SHOWN": (O_FACE_SHOWN, 1),
+    "O_TURN_SPACE": (O_TURN_SPACE, GC_NSPACES), "O_TURN_BRICKS": (O_TURN_BRICKS, 1),
+    "O_TURN_COGS": (O_TURN_COGS, 1), "O_TURN_FLAGS": (O_TURN_FLAGS, 3),
+    "O_SELECTED": (O_SELECTED, GC_NTYPES), "O_OFFER": (O_OFFER, GC_MAXOFFER * GC_NTYPES),
+    "O_DRAWN": (O_DRAWN, GC_NTYPES), "O_DRAWN_HIDDEN": (O_DRAWN_HIDDEN, 1),
+    "O_DRAFT_GROUP": (O_DRAFT_GROUP, GC_NTYPES),
+    "O_BOTTOM": (O_BOTTOM, GC_SCHOOL_DECKS * (GC_NTYPES + 1)),
+    "O_DECK_SIZES": (O_DECK_SIZES, GC_NDECKS), "O_INFL_IN_PLAY": (O_INFL_IN_PLAY, GC_NINFL),
+    "O_SCHOOL_DECK": (O_SCHOOL_DECK, GC_SCHOOL_DECKS), "O_SCHOOL_LEFT": (O_SCHOOL_LEFT, 1),
+    "P_ACTOR": (P_ACTOR, 1), "P_FIRST": (P_FIRST, 1), "P_EMISSARY": (P_EMISSARY, GC_NSPACES),
+    "P_COINS": (P_COINS, 2), "P_INFLUENCE": (P_INFLUENCE, 2), "P_SCORE": (P_SCORE, 1),
+    "P_INFL_CARDS": (P_INFL_CARDS, GC_NINFL), "P_HAND": (P_HAND, GC_NTYPES),
+    "P_HAND_HIDDEN": (P_HAND_HIDDEN, GC_NDECKS), "P_DRAFT_HIDDEN": (P_DRAFT_HIDDEN, 1),
+    "P_CITY_TYPES": (P_CITY_TYPES, GC_NTYPES), "P_PLANES": (P_PLANES, GC_NPLANES * GC_CITY_CELLS),
 }
