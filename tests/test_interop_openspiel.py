@@ -1,7 +1,9 @@
 """Every installed romecore game inside OpenSpiel, checked with OpenSpiel's own machinery:
 ``pyspiel.random_sim_test`` (clone, serialization, legal-action masks, observation
 strings, returns within the declared utility), the resampling check OpenSpiel runs on its
-imperfect-information games, and OpenSpiel's MCTS and ISMCTS bots playing whole games."""
+imperfect-information games, the tensors and observer API that learning code reads
+(``rl_environment`` and learners driven by it), and OpenSpiel's MCTS and ISMCTS bots
+playing whole games."""
 
 from __future__ import annotations
 
@@ -13,6 +15,9 @@ pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+observation = pytest.importorskip("open_spiel.python.observation")
+rl_environment = pytest.importorskip("open_spiel.python.rl_environment")
+tabular_qlearner = pytest.importorskip("open_spiel.python.algorithms.tabular_qlearner")
 
 import romecore  # noqa: E402
 
@@ -57,6 +62,7 @@ def test_every_game_is_registered_with_its_description(game_id):
                 else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
     assert gtype.information == expected
     assert gtype.provides_information_state_string and gtype.provides_observation_string
+    assert gtype.provides_observation_tensor and gtype.provides_information_state_tensor
     assert ros.register([game_id]) == [name]  # idempotent
 
 
@@ -210,6 +216,170 @@ def test_new_initial_state_from_a_romecore_dict(game_id):
     assert ros.romecore_state(state) == rc
     with pytest.raises(romecore.SerializationError):
         game.new_initial_state("not json")
+
+
+# -- tensors, observers and learning ------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id,players", CONFIGS, ids=CONFIG_IDS)
+def test_tensors_are_the_kernels_and_only_what_the_player_knows(game_id, players):
+    """Both OpenSpiel tensors are the kernel's tensor for the same seat, at chance nodes,
+    decisions and the end, in [0, 1]; and each stays the same across states resampled from
+    that player's information state (so the adapter hands the kernel the right seat)."""
+    game = ros.load_game(game_id, players=players)
+    rc_game = game.romecore_game
+    size = rc_game.observation_tensor_size()
+    assert game.observation_tensor_shape() == [size]
+    assert game.information_state_tensor_shape() == [size]
+    assert game.observation_tensor_size() == game.information_state_tensor_size() == size
+    rng = np.random.RandomState(11)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = game.new_initial_state()
+    step = 0
+    while True:
+        rc = ros.romecore_state(state)
+        check = step % 7 == 0 or state.is_terminal()
+        for p in range(players) if check else ():
+            obs = np.asarray(state.observation_tensor(p), np.float32)
+            assert obs.shape == (size,)
+            assert obs.min() >= 0.0 and obs.max() <= 1.0
+            assert np.array_equal(obs, rc.observation_tensor(p))
+            assert np.array_equal(np.asarray(state.information_state_tensor(p), np.float32), obs)
+            if not state.is_chance_node() and not state.is_terminal():
+                other = state.resample_from_infostate(p, sampler)
+                assert np.array_equal(np.asarray(other.observation_tensor(p), np.float32), obs)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            _play_chance(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            step += 1
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_python_observer_api(game_id):
+    """``open_spiel.python.observation.make_observation`` (what OpenSpiel's Python
+    algorithms use) gives our observer: ``tensor`` refilled in place, ``dict`` viewing it,
+    for the default and the perfect-recall (information state) observation types."""
+    game = ros.load_game(game_id)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(2)
+    for _ in range(30):
+        if state.is_chance_node():
+            _play_chance(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    rc = ros.romecore_state(state)
+    info_type = pyspiel.IIGObservationType(perfect_recall=True, public_info=True,
+                                           private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    for obs_type in (None, info_type):
+        obs = observation.make_observation(game, obs_type)
+        assert isinstance(obs, ros.RomeObserver)
+        buffer = obs.tensor
+        for p in range(game.num_players()):
+            obs.set_from(state, p)
+            assert obs.tensor is buffer and obs.tensor.dtype == np.float32
+            assert np.array_equal(obs.tensor, rc.observation_tensor(p))
+            assert np.shares_memory(obs.dict["observation"], obs.tensor)
+            assert obs.string_from(state, p) == rc.information_state_string(p)
+        with pytest.raises(romecore.InvalidArgumentError):
+            obs.set_from(state, game.num_players())
+
+
+def test_observer_without_a_kernel_tensor_serves_strings_only():
+    class NoTensor:
+        def observation_tensor_shape(self):
+            raise romecore.PluginError("no tensor")
+
+    obs = ros.RomeObserver(None, None, NoTensor())
+    assert obs.tensor is None and obs.dict == {}
+    obs.set_from(None, 0)  # nothing to fill
+
+
+def _sampler(seed):
+    return rl_environment.ChanceEventSampler(seed=seed)
+
+
+def _run_agents(env, agents, steps):
+    """Drives ``agents`` (one per seat) through ``env`` as OpenSpiel's RL examples do, for
+    ``steps`` decisions; returns the terminal rewards of each finished episode."""
+    finished = []
+    time_step = env.reset()
+    for _ in range(steps):
+        if time_step.last():
+            for agent in agents:
+                agent.step(time_step)
+            finished.append(time_step.rewards)
+            time_step = env.reset()
+            continue
+        player = time_step.observations["current_player"]
+        legal = time_step.observations["legal_actions"][player]
+        action = agents[player].step(time_step).action
+        assert action in legal
+        time_step = env.step([action])
+    return finished
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_rl_environment_runs_every_game(game_id):
+    """OpenSpiel's rl_environment accepts the game (it refused it without tensors) and
+    hands out information-state tensors of the declared size for every seat."""
+    game = ros.load_game(game_id)
+    env = rl_environment.Environment(game, chance_event_sampler=_sampler(1))
+    size = game.information_state_tensor_size()
+    assert env.observation_spec()["info_state"] == (size,)
+    assert env.action_spec()["num_actions"] == game.num_distinct_actions()
+    time_step = env.reset()
+    assert len(time_step.observations["info_state"]) == game.num_players()
+    assert all(len(t) == size for t in time_step.observations["info_state"])
+    rng = np.random.RandomState(1)
+    for _ in range(40):
+        if time_step.last():
+            break
+        player = time_step.observations["current_player"]
+        time_step = env.step([int(rng.choice(time_step.observations["legal_actions"][player]))])
+        for p, tensor in enumerate(time_step.observations["info_state"]):
+            rc = ros.romecore_state(env.get_state)
+            assert np.array_equal(np.asarray(tensor, np.float32), rc.observation_tensor(p))
+    env_obs = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.OBSERVATION)
+    assert env_obs.observation_spec()["info_state"] == (size,)
+
+
+def test_tabular_q_learning_through_rl_environment():
+    """OpenSpiel's own numpy Q-learner (``tabular_qlearner``, keyed by the information-state
+    tensor), one per seat, for a few hundred decisions of Rise to Power (the shortest
+    game, so several episodes end and their rewards are learnt from)."""
+    game = ros.load_game("rise_to_power", players=2)
+    env = rl_environment.Environment(game, chance_event_sampler=_sampler(3))
+    num_actions = env.action_spec()["num_actions"]
+    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=num_actions, step_size=0.5)
+              for p in range(game.num_players())]
+    finished = _run_agents(env, agents, 400)
+    assert len(finished) >= 2
+    for rewards in finished:
+        assert sorted(rewards) in ([0.0, 1.0], [0.5, 0.5])
+    # the terminal rewards were learnt: some (state, action) value is no longer zero
+    assert any(v != 0.0 for agent in agents for q in agent._q_values.values() for v in q.values())
+
+
+def test_pytorch_dqn_through_rl_environment():
+    """OpenSpiel's PyTorch DQN (as in its dqn_breakthrough example) on the tensors, for a
+    few hundred decisions with learning switched on early."""
+    pytest.importorskip("torch")
+    dqn = pytest.importorskip("open_spiel.python.pytorch.dqn")
+    game = ros.load_game("rise_to_power", players=2)
+    env = rl_environment.Environment(game, chance_event_sampler=_sampler(4))
+    size = env.observation_spec()["info_state"][0]
+    num_actions = env.action_spec()["num_actions"]
+    agents = [dqn.DQN(player_id=p, state_representation_size=size, num_actions=num_actions,
+                      hidden_layers_sizes=[32], replay_buffer_capacity=1000, batch_size=16,
+                      learn_every=4, min_buffer_size_to_learn=32, epsilon_decay_duration=300,
+                      seed=p)
+              for p in range(game.num_players())]
+    finished = _run_agents(env, agents, 300)
+    assert finished
+    assert all(agent.loss is not None and np.isfinite(float(agent.loss)) for agent in agents)
 
 
 # -- OpenSpiel's bots playing whole games ------------------------------------------

@@ -25,8 +25,13 @@ How romecore maps onto OpenSpiel:
   OpenSpiel's clone deep-copies that attribute (a struct ``memcpy``), and its
   serialization pickles it, which is romecore's msgpack snapshot (history included).
 - Observation and information-state strings are both romecore's
-  ``information_state_string(player)``: the kernels keep in their structs everything a
-  player recalls, so the observation already has perfect recall.  No tensors.
+  ``information_state_string(player)``, and both tensors are the kernel's
+  ``observation_tensor(player)`` (float32 in [0, 1], seat-relative; the game's package
+  docstring lists its slices): the kernels keep in their structs everything a player
+  recalls, so the observation already has perfect recall.  The Python observer
+  (``make_py_observer``, :class:`RomeObserver`) serves them to ``observation_tensor``,
+  ``information_state_tensor``, ``open_spiel.python.observation`` and
+  ``rl_environment.Environment``.  A game whose kernel has no tensor provides strings only.
 - ``resample_from_infostate(player, sampler)`` is romecore's ``resample``, seeded from
   ``sampler()``.  OpenSpiel's C++ bridge for Python games does not forward
   ``ResampleFromInfostate``, so only Python callers (such as
@@ -74,7 +79,18 @@ def short_name(game_id: str) -> str:
     return PREFIX + game_id
 
 
-def _game_type(spec: Any) -> pyspiel.GameType:
+def _has_tensor(rc: romecore.Game) -> bool:
+    """Whether the game's kernel writes an observation tensor."""
+    try:
+        rc.observation_tensor_shape()
+    except romecore.PluginError:
+        return False
+    return True
+
+
+def _game_type(rc: romecore.Game) -> pyspiel.GameType:
+    spec = rc.spec
+    tensor = _has_tensor(rc)
     params: dict[str, Any] = {"players": spec.default_players}
     for opt in spec.options:
         if isinstance(opt.default, _PARAM_TYPES):
@@ -92,9 +108,9 @@ def _game_type(spec: Any) -> pyspiel.GameType:
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=tensor,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=tensor,
         parameter_specification=params,
     )
 
@@ -109,8 +125,7 @@ def register(game_ids: Iterable[str] | None = None) -> list[str]:
         if gid not in _registered:
             name = short_name(gid)
             if name not in known:  # else: registered earlier in this process
-                spec = romecore.load_game(gid).spec
-                pyspiel.register_game(_game_type(spec), _game_class(gid))
+                pyspiel.register_game(_game_type(romecore.load_game(gid)), _game_class(gid))
             _registered[gid] = name
         names.append(_registered[gid])
     return names
@@ -156,7 +171,7 @@ class RomeGame(pyspiel.Game):
             max_game_length=rc.max_game_length(),
         )
         spiel_params = {k: v for k, v in rc.options.items() if isinstance(v, _PARAM_TYPES)}
-        super().__init__(_game_type(rc.spec), info, spiel_params)
+        super().__init__(_game_type(rc), info, spiel_params)
         self.romecore_game = rc
 
     def new_initial_state(self, start: Any = None) -> RomeState:
@@ -175,7 +190,7 @@ class RomeGame(pyspiel.Game):
         return self.romecore_game.max_game_length()
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RomeObserver:
-        return RomeObserver(iig_obs_type, params)
+        return RomeObserver(iig_obs_type, params, self.romecore_game)
 
 
 class RomeState(pyspiel.State):
@@ -238,14 +253,18 @@ class RomeState(pyspiel.State):
 
 
 class RomeObserver:
-    """OpenSpiel's Python observer interface: strings only (``tensor`` is None).
+    """OpenSpiel's Python observer interface over the kernel's observation tensor.
 
     Serves a single player's view (public information included), with or without
-    perfect recall, which for romecore are the same string.  Public-only and
-    all-players views are not provided: romecore observations are per player.
+    perfect recall: for romecore these are the same string and the same tensor, since the
+    kernel's struct keeps every fact a player recalls.  ``tensor`` is the flat float32
+    vector (``dict`` holds it as ``"observation"``), refilled in place by ``set_from``;
+    it is None for a game whose kernel has no tensor.  Public-only and all-players views
+    are not provided: romecore observations are per player.
     """
 
-    def __init__(self, iig_obs_type: Any = None, params: Any = None):
+    def __init__(self, iig_obs_type: Any = None, params: Any = None,
+                 game: romecore.Game | None = None):
         if params:
             raise romecore.InvalidArgumentError(f"romecore observers take no parameters, got {params!r}")
         if iig_obs_type is not None and (
@@ -253,14 +272,19 @@ class RomeObserver:
                 or not iig_obs_type.public_info):
             raise romecore.InvalidArgumentError("romecore games provide a single player's full view only "
                              "(public_info=True, private_info=SINGLE_PLAYER)")
-        self.tensor = None
+        self.tensor: np.ndarray | None = None
         self.dict: dict[str, Any] = {}
+        if game is not None and _has_tensor(game):
+            self.tensor = np.zeros(game.observation_tensor_shape(), np.float32)
+            self.dict["observation"] = self.tensor
 
     def set_from(self, state: RomeState, player: int) -> None:
-        """Nothing to fill: no tensor."""
+        """Fills ``tensor`` with what ``player`` knows at ``state`` (nothing without one)."""
+        if self.tensor is not None:
+            romecore_state(state).observation_tensor(player, out=self.tensor)
 
     def string_from(self, state: RomeState, player: int) -> str:
-        return state._rc.information_state_string(player)
+        return romecore_state(state).information_state_string(player)
 
 
 def romecore_state(state: pyspiel.State) -> romecore.State:
