@@ -17,23 +17,25 @@
   with the environment's dealer RNG, seeded by ``reset(seed=...)``.  ``reset(seed=s)``
   deals exactly as ``romecore.load_game(...).new_initial_state(seed=s)``; an unseeded
   reset draws the deal's seed from the generator of the last seeded one.
-- Observations are dicts ``{"observation", "action_mask"}``.  ``action_mask`` (int8) marks
-  the legal actions of the agent to move (all zeros for the others and at the end).
-  ``observation`` is the agent's romecore information-state string (canonical JSON of
-  ``state.observation(player)``, ASCII) as uint8 codes, zero-padded to
-  ``max_observation_bytes``: romecore observations are nested dicts whose shape varies
-  by game and position, so this is the one fixed-shape encoding that is generic and loses
-  nothing.  :func:`decode_observation` turns it back into the dict, and
-  :meth:`RomeAECEnv.observation_dict` gives the dict directly.
+- Observations are dicts ``{"observation", "action_mask"}``.  ``observation`` is the game's
+  observation tensor for the agent (``state.observation_tensor(seat)``: float32 in [0, 1],
+  seat-relative, only what the agent knows; the game's package docstring lists its
+  slices).  ``action_mask`` (int8) marks the legal actions of the agent to move (all zeros
+  for the others and at the end).  :meth:`RomeAECEnv.observation_dict` gives the same
+  knowledge as romecore's readable dict.
 - Rewards come at the end: romecore's returns (winners share 1.0), then every agent is
   terminated.  Games always end, so nothing is truncated.
 - An action that is not legal raises ``romecore.IllegalActionError`` and changes nothing.
 - ``state()`` is the whole position (the kernel struct's bytes), for centralised critics.
+- Parallel API: :func:`parallel_env` (PettingZoo's ``turn_based_aec_to_parallel``: every
+  live agent hands in an action each step and only the mover's is played).  PettingZoo's
+  ``aec_to_parallel`` needs every agent to act exactly once per cycle in a fixed order, the
+  game ending only at a cycle's end; no romecore game plays like that (turns of several
+  decisions, turn order that changes), so it raises :class:`romecore.UsageError` saying so.
 """
 
 from __future__ import annotations
 
-import json
 import operator
 from typing import Any
 
@@ -41,28 +43,34 @@ try:
     import gymnasium
     import numpy as np
     from gymnasium import spaces
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
+    from pettingzoo import AECEnv, ParallelEnv
+    from pettingzoo.utils import turn_based_aec_to_parallel, wrappers
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("romecore.interop.pettingzoo needs PettingZoo: "
                       "pip install 'romecore[pettingzoo]'") from e
 
 import romecore
 
-__all__ = ["DEFAULT_MAX_OBSERVATION_BYTES", "RomeAECEnv", "decode_observation", "env", "raw_env"]
+__all__ = ["NOT_PARALLELIZABLE", "RomeAECEnv", "env", "parallel_env", "raw_env"]
 
-#: Room for the information-state string; the largest seen in random games of the four
-#: games is about 6.5 kB (City of Marble).
-DEFAULT_MAX_OBSERVATION_BYTES = 1 << 15
+#: Why PettingZoo's ``aec_to_parallel`` refuses these environments.
+NOT_PARALLELIZABLE = (
+    "PettingZoo's aec_to_parallel needs every agent to act exactly once per cycle, in a fixed "
+    "order, with the game ending only at a cycle's end; romecore games are turn-based with "
+    "turns of several decisions and a turn order that changes, so they cannot be converted "
+    "that way: use romecore.interop.pettingzoo.parallel_env (PettingZoo's "
+    "turn_based_aec_to_parallel: only the mover's action is played each step)")
 
 
-def decode_observation(observation: Any) -> dict[str, Any]:
-    """The observation dict from an encoded ``observation`` array (or the env's whole
-    observation dict), as JSON reads it back (tuples come back as lists)."""
-    if isinstance(observation, dict):
-        observation = observation["observation"]
-    raw = np.asarray(observation, dtype=np.uint8).tobytes().rstrip(b"\0")
-    return json.loads(raw.decode("ascii"))
+class _Metadata(dict):
+    """The environment's metadata: ``is_parallelizable`` is False, and the lookup PettingZoo's
+    ``aec_to_parallel`` makes (``metadata.get("is_parallelizable", ...)``, then a bare
+    ``assert``) raises :class:`romecore.UsageError` with the reason instead."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if key == "is_parallelizable" and not self["is_parallelizable"]:
+            raise romecore.UsageError(f"{self['name']}: {NOT_PARALLELIZABLE}")
+        return super().get(key, default)
 
 
 class RomeAECEnv(AECEnv):
@@ -71,25 +79,22 @@ class RomeAECEnv(AECEnv):
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "romecore_v0",
                                 "is_parallelizable": False}
 
-    def __init__(self, game_id: str, render_mode: str | None = None,
-                 max_observation_bytes: int = DEFAULT_MAX_OBSERVATION_BYTES, **options: Any):
+    def __init__(self, game_id: str, render_mode: str | None = None, **options: Any):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise romecore.InvalidArgumentError(f"render_mode must be one of {self.metadata['render_modes']}, "
                              f"got {render_mode!r}")
-        if max_observation_bytes < 1:
-            raise romecore.InvalidArgumentError("max_observation_bytes must be positive")
         self.game = romecore.load_game(game_id, **options)
-        self.metadata = dict(self.metadata, name=f"romecore_{game_id}_v0")
+        self.metadata = _Metadata(self.metadata, name=f"romecore_{game_id}_v0")
         self.render_mode = render_mode
-        self.max_observation_bytes = max_observation_bytes
         n, num_actions = self.game.num_players(), self.game.num_distinct_actions()
+        tensor_shape = self.game.observation_tensor_shape()  # PluginError for a game without one
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(0, 255, (max_observation_bytes,), np.uint8),
+                "observation": spaces.Box(0.0, 1.0, tensor_shape, np.float32),
                 "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
             })
             for a in self.possible_agents
@@ -162,18 +167,11 @@ class RomeAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         state = self.game_state
-        text = state.information_state_string(seat).encode("ascii")
-        if len(text) > self.max_observation_bytes:
-            raise romecore.InvalidArgumentError(f"{agent}'s observation is {len(text)} bytes, more than "
-                             f"max_observation_bytes={self.max_observation_bytes}; make the "
-                             f"environment with a larger max_observation_bytes")
-        obs = np.zeros(self.max_observation_bytes, np.uint8)
-        obs[:len(text)] = np.frombuffer(text, np.uint8)
         if state.current_player() == seat:
             mask = np.frombuffer(state.legal_actions_mask(), np.int8).copy()
         else:
             mask = np.zeros(self.game.num_distinct_actions(), np.int8)
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": state.observation_tensor(seat), "action_mask": mask}
 
     def observation_dict(self, agent: str) -> dict[str, Any]:
         """What ``agent`` knows now, as romecore's readable observation dict."""
@@ -209,3 +207,10 @@ def env(game_id: str, **kwargs: Any) -> AECEnv:
     e: AECEnv = RomeAECEnv(game_id, **kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
+
+
+def parallel_env(game_id: str, **kwargs: Any) -> ParallelEnv:
+    """The environment through PettingZoo's ``turn_based_aec_to_parallel``: each step takes
+    an action from every live agent and plays the mover's (``infos[agent]["active_agent"]``
+    names the mover; the others' ``action_mask`` is all zeros)."""
+    return turn_based_aec_to_parallel(env(game_id, **kwargs))
