@@ -77,6 +77,51 @@ cdef enum:
     SC_TOTAL = 7
     SC_N = 8
 
+    # observation tensor (cm_observation_tensor): a common block, then one block per seat
+    # from the observer on; offsets of each slice, each block after the one before (the
+    # package docstring's table says what each slice means and the bound it is divided by)
+    TC_TILES = 0                                # + CM_NPL * colour + placement
+    TC_HILLS = TC_TILES + CM_NCOL * CM_NPL      # + hill
+    TC_BUILDING = TC_HILLS + CM_NHILLS          # + CM_MAXSITES * colour + site
+    TC_FOUNTAIN = TC_BUILDING + CM_NCOL * CM_MAXSITES   # + site
+    TC_EMPTY = TC_FOUNTAIN + CM_MAXSITES        # + site
+    TC_AQ_STARTED = TC_EMPTY + CM_MAXSITES      # + aqueduct
+    TC_AQ_LEN = TC_AQ_STARTED + CM_NAQ          # + aqueduct
+    TC_AQ_STEPS = TC_AQ_LEN + CM_NAQ            # + CM_AQMAX * CM_NDIR * aqueduct + CM_NDIR * piece + dir
+    TC_AQ_END = TC_AQ_STEPS + CM_NAQ * CM_AQMAX * CM_NDIR   # + CM_NVERT * aqueduct + vertex
+    TC_AQ_SITES = TC_AQ_END + CM_NAQ * CM_NVERT # + site
+    TC_STACKS = TC_AQ_SITES + CM_MAXSITES       # + colour
+    TC_DRAWN = TC_STACKS + CM_NCOL              # + colour
+    TC_PHASE = TC_DRAWN + CM_NCOL               # + phase
+    TC_ACTIONS_LEFT = TC_PHASE + PH_OVER + 1
+    TC_FINAL_LEFT = TC_ACTIONS_LEFT + 1
+    TC_SEL_COLOUR = TC_FINAL_LEFT + 1           # + colour
+    TC_SEL_MAG = TC_SEL_COLOUR + CM_NCOL
+    TC_SEL_SITE = TC_SEL_MAG + 1                # + site
+    TC_PEND_BRIDGES = TC_SEL_SITE + CM_MAXSITES
+    TC_AQ_TODO = TC_PEND_BRIDGES + 1            # + aqueduct
+    TC_AQ_CUR = TC_AQ_TODO + CM_NAQ             # + aqueduct
+    TC_AQ_LEFT = TC_AQ_CUR + CM_NAQ
+    TC_PEND_SITES = TC_AQ_LEFT + 1              # + site
+    TC_RES_SITE = TC_PEND_SITES + CM_MAXSITES   # + site
+    TC_RES_SEAT = TC_RES_SITE + CM_MAXSITES
+    CM_TENSOR_COMMON = TC_RES_SEAT + 1
+    TP_POINTS = 0
+    TP_COINS = TP_POINTS + 1
+    TP_TILES = TP_COINS + 1                     # + colour
+    TP_IMPERIUM = TP_TILES + CM_NCOL            # + colour
+    TP_MAG_CENTRE = TP_IMPERIUM + CM_NCOL
+    TP_MAG_TREASURY = TP_MAG_CENTRE + 1
+    TP_MAG_IMPERIUM = TP_MAG_TREASURY + 1       # + colour
+    TP_MAG_TILES = TP_MAG_IMPERIUM + CM_NCOL    # + placement
+    TP_BUILDINGS = TP_MAG_TILES + CM_NPL        # + site
+    TP_BRIDGE_COUNT = TP_BUILDINGS + CM_MAXSITES
+    TP_BRIDGE_VALUES = TP_BRIDGE_COUNT + 1      # + value - 1
+    TP_TURN = TP_BRIDGE_VALUES + CM_NBVAL
+    TP_ACTOR = TP_TURN + 1
+    CM_TENSOR_PLAYER = TP_ACTOR + 1
+    CM_MAX_TENSOR = CM_TENSOR_COMMON + CM_MAXP * CM_TENSOR_PLAYER
+
     # magistrate locations (mag[][]): a placement position 0..383 means "on that tile"
     LOC_IMPERIUM = 400    # + colour
     LOC_TREASURY = LOC_IMPERIUM + CM_NCOL
@@ -152,3 +197,5 @@ cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil
 cdef void cm_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
 cdef void cm_scores(const void *vs, int32_t *out) noexcept nogil
 cdef const char *cm_validate(const void *vs) noexcept nogil
+cdef int32_t cm_tensor_size(const int32_t *params) noexcept nogil
+cdef void cm_observation_tensor(const void *vs, int player, float *out) noexcept nogil

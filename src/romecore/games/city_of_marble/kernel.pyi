@@ -6,3 +6,6 @@ NUM_ACTIONS: int
 MAX_LEGAL: int
 GAME_LENGTH_BOUND: int
 ACTION_BLOCKS: dict[str, int]
+TENSOR_COMMON: int
+TENSOR_PLAYER: int
+TENSOR_BLOCKS: dict[str, tuple[int, int]]

@@ -90,6 +90,7 @@ cdef int BRIDGE_COUNT[CM_NBVAL + 1]        # bridge tiles of each value 1..CM_NB
 cdef int N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS, N_AQ_START, N_EXPAND
 cdef int N_HILLS_IN_PLAY, N_FINAL_EMPTY
 cdef int AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
+cdef int POINTS_BOUND                # score track bound: every cube on the dearest building
 cdef uint64_t PL_LOW8 = 0           # the low eight bits of each site's nine-bit field
 cdef uint64_t PL_HIGH = 0           # the top bit of each field
 cdef uint8_t FIELD_OF_BIT[WORD_BITS]  # bit 9j + 8 -> j
@@ -1133,6 +1134,112 @@ cdef uint32_t cm_observe_action(const void *vs, int observer, int32_t a) noexcep
     return <uint32_t>a
 
 
+cdef int32_t cm_tensor_size(const int32_t *params) noexcept nogil:
+    """A common block and one block per seat."""
+    return CM_TENSOR_COMMON + params[0] * CM_TENSOR_PLAYER
+
+
+cdef inline void one_hot_sites(float *out, uint64_t sites) noexcept nogil:
+    """out[site] = 1 for each site of a site set."""
+    while sites:
+        out[rc_pop_lsb64(&sites)] = 1.0
+
+
+cdef inline int mag_slot(int loc) noexcept nogil:
+    """The seat-block slice that counts a magistrate off the board at loc."""
+    if loc == LOC_CENTRE:
+        return TP_MAG_CENTRE
+    if loc == LOC_TREASURY:
+        return TP_MAG_TREASURY
+    return TP_MAG_IMPERIUM + loc - LOC_IMPERIUM
+
+
+cdef void cm_observation_tensor(const void *vs, int player, float *out) noexcept nogil:
+    """What player knows as the layout of kernel.pxd's TC_* / TP_* slices: all of the
+    state but the values of other players' bridge tiles before the game ends."""
+    cdef const CMState *s = <const CMState *>vs
+    cdef int n = s.nplayers, c, w, pl, i, a, d, v, q, j, loc, h
+    cdef uint64_t rem
+    cdef float *o
+    cdef bint over = s.phase == PH_OVER
+    memset(out, 0, sizeof(float) * (CM_TENSOR_COMMON + n * CM_TENSOR_PLAYER))
+    for w in range(CM_PLW):
+        rem = s.placed[w]
+        while rem:
+            pl = WORD_BITS * w + rc_pop_lsb64(&rem)
+            out[TC_TILES + CM_NPL * cm_tile_colour(s, pl) + pl] = 1.0
+    for h in range(CM_NHILLS):
+        out[TC_HILLS + h] = (s.hills >> h) & 1
+    for i in range(NSITES):
+        c = s.site[i]
+        if is_building(c):
+            out[TC_BUILDING + CM_MAXSITES * building_colour(c) + i] = 1.0
+            q = (building_owner(c) - player + n) % n      # the owner's seat block
+            out[CM_TENSOR_COMMON + CM_TENSOR_PLAYER * q + TP_BUILDINGS + i] = 1.0
+        elif c == SITE_FOUNTAIN:
+            out[TC_FOUNTAIN + i] = 1.0
+        elif c == SITE_EMPTY:
+            out[TC_EMPTY + i] = 1.0
+    for a in range(CM_NAQ):
+        if not (s.aq_started >> a) & 1:
+            continue
+        out[TC_AQ_STARTED + a] = 1.0
+        out[TC_AQ_LEN + a] = s.aq_len[a] / <float>CM_AQMAX
+        for i in range(s.aq_len[a]):
+            v = s.aq_path[a][i]
+            for d in range(CM_NDIR):
+                if VE_NB[v][d] == s.aq_path[a][i + 1]:
+                    out[TC_AQ_STEPS + CM_AQMAX * CM_NDIR * a + CM_NDIR * i + d] = 1.0
+        out[TC_AQ_END + CM_NVERT * a + s.aq_path[a][s.aq_len[a]]] = 1.0
+    one_hot_sites(out + TC_AQ_SITES, s.aq_sites)
+    for c in range(CM_NCOL):
+        out[TC_STACKS + c] = s.stack[c] / <float>COL_TILES[c]
+        out[TC_DRAWN + c] = s.pending[c] / <float>COL_TILES[c]
+    out[TC_PHASE + s.phase] = 1.0
+    out[TC_ACTIONS_LEFT] = s.actions_left / <float>N_ACTIONS
+    out[TC_FINAL_LEFT] = s.final_left / <float>CM_MAXP
+    if s.phase == PH_SITE or s.phase == PH_TILE:
+        out[TC_SEL_COLOUR + s.sel_colour] = 1.0
+        out[TC_SEL_MAG] = s.sel_mag
+        if s.phase == PH_TILE:
+            out[TC_SEL_SITE + s.sel_site] = 1.0
+    out[TC_PEND_BRIDGES] = s.pend_bridges / <float>CM_TILE_TRIS
+    for a in range(CM_NAQ):
+        out[TC_AQ_TODO + a] = (s.aq_todo >> a) & 1
+    if s.aq_left:
+        out[TC_AQ_CUR + s.aq_cur] = 1.0
+    out[TC_AQ_LEFT] = s.aq_left / <float>N_AQ_START
+    for i in range(s.pend_n):
+        out[TC_PEND_SITES + s.pend_sites[i]] = 1.0
+    if s.phase == PH_SEND:
+        out[TC_RES_SITE + s.res_site] = 1.0
+    out[TC_RES_SEAT] = s.res_seat / <float>CM_MAXP
+    for j in range(n):
+        q = (player + j) % n
+        o = out + CM_TENSOR_COMMON + CM_TENSOR_PLAYER * j
+        o[TP_POINTS] = s.points[q] / <float>POINTS_BOUND
+        o[TP_COINS] = s.coins[q] / <float>N_COINS
+        for c in range(CM_NCOL):
+            o[TP_TILES + c] = s.centre[q][c] / <float>COL_TILES[c]
+            o[TP_IMPERIUM + c] = s.imp[q][c] / <float>COL_IMP[c]
+        for i in range(CM_NMAG):
+            loc = s.mag[q][i]
+            if loc < CM_NPL:
+                o[TP_MAG_TILES + loc] = 1.0
+            else:     # off the board: a count of magistrates per space (whole numbers)
+                o[mag_slot(loc)] += 1.0
+        o[TP_MAG_CENTRE] /= CM_NMAG
+        o[TP_MAG_TREASURY] /= CM_NMAG
+        for c in range(CM_NCOL):
+            o[TP_MAG_IMPERIUM + c] /= CM_NMAG
+        o[TP_BRIDGE_COUNT] = count_sum(s.bridges[q], CM_NBVAL) / <float>CM_NBRIDGES
+        if q == player or over:
+            for v in range(CM_NBVAL):
+                o[TP_BRIDGE_VALUES + v] = s.bridges[q][v] / <float>BRIDGE_COUNT[v + 1]
+        o[TP_TURN] = q == s.turn_player
+        o[TP_ACTOR] = q == s.actor
+
+
 # =======================================================================================
 # Validation: cm_validate as a sequence of named checks on a struct from outside
 
@@ -1561,6 +1668,7 @@ def _load_tables():
     global NSITES, NVERTS, N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS
     global N_AQ_START, N_EXPAND, N_HILLS_IN_PLAY, N_FINAL_EMPTY
     global AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
+    global POINTS_BOUND
     global PL_LOW8, PL_HIGH
     b = _data.BOARD
     assert b.nsites <= CM_MAXSITES and b.nverts <= CM_NVERT
@@ -1677,6 +1785,7 @@ def _load_tables():
     MOST_COINS_PTS = _data.MOST_COINS_POINTS
     IMP_SOLE_PTS = _data.IMPERIUM_SOLE_POINTS
     IMP_TIED_PTS = _data.IMPERIUM_TIED_POINTS
+    POINTS_BOUND = N_CUBES * max(col.points for col in _data.COLOURS)
     for j in range(CM_PL_SITES):
         PL_LOW8 |= (<uint64_t>PL_FIELD >> 1) << (CM_SITE_PLS * j)
         PL_HIGH |= (<uint64_t>1) << (CM_SITE_PLS * j + CM_SITE_PLS - 1)
@@ -1714,6 +1823,9 @@ CM_KERNEL.scores = cm_scores
 CM_KERNEL.resample = cm_resample
 CM_KERNEL.observe_action = cm_observe_action
 CM_KERNEL.validate = cm_validate
+CM_KERNEL.max_tensor_size = CM_MAX_TENSOR
+CM_KERNEL.tensor_size = cm_tensor_size
+CM_KERNEL.observation_tensor = cm_observation_tensor
 
 kernel_capsule = rc_kernel_capsule(&CM_KERNEL)
 STATE_SIZE = sizeof(CMState)
@@ -1726,4 +1838,29 @@ ACTION_BLOCKS = {
     "A_DRAW1": A_DRAW1, "A_RECALL": A_RECALL, "A_PIPE": A_PIPE, "A_SEND": A_SEND,
     "A_KEEP": A_KEEP, "A_SPEND": A_SPEND, "A_END": A_END, "CH_HILL": CH_HILL,
     "CH_BRIDGE": CH_BRIDGE,
+}
+# the observation tensor's slices: name -> (offset, length); TC_* in the common block,
+# TP_* in each seat's block (the package docstring's table)
+TENSOR_COMMON = CM_TENSOR_COMMON
+TENSOR_PLAYER = CM_TENSOR_PLAYER
+TENSOR_BLOCKS = {
+    "TC_TILES": (TC_TILES, CM_NCOL * CM_NPL), "TC_HILLS": (TC_HILLS, CM_NHILLS),
+    "TC_BUILDING": (TC_BUILDING, CM_NCOL * CM_MAXSITES), "TC_FOUNTAIN": (TC_FOUNTAIN, CM_MAXSITES),
+    "TC_EMPTY": (TC_EMPTY, CM_MAXSITES), "TC_AQ_STARTED": (TC_AQ_STARTED, CM_NAQ),
+    "TC_AQ_LEN": (TC_AQ_LEN, CM_NAQ), "TC_AQ_STEPS": (TC_AQ_STEPS, CM_NAQ * CM_AQMAX * CM_NDIR),
+    "TC_AQ_END": (TC_AQ_END, CM_NAQ * CM_NVERT), "TC_AQ_SITES": (TC_AQ_SITES, CM_MAXSITES),
+    "TC_STACKS": (TC_STACKS, CM_NCOL), "TC_DRAWN": (TC_DRAWN, CM_NCOL),
+    "TC_PHASE": (TC_PHASE, PH_OVER + 1), "TC_ACTIONS_LEFT": (TC_ACTIONS_LEFT, 1),
+    "TC_FINAL_LEFT": (TC_FINAL_LEFT, 1), "TC_SEL_COLOUR": (TC_SEL_COLOUR, CM_NCOL),
+    "TC_SEL_MAG": (TC_SEL_MAG, 1), "TC_SEL_SITE": (TC_SEL_SITE, CM_MAXSITES),
+    "TC_PEND_BRIDGES": (TC_PEND_BRIDGES, 1), "TC_AQ_TODO": (TC_AQ_TODO, CM_NAQ),
+    "TC_AQ_CUR": (TC_AQ_CUR, CM_NAQ), "TC_AQ_LEFT": (TC_AQ_LEFT, 1),
+    "TC_PEND_SITES": (TC_PEND_SITES, CM_MAXSITES), "TC_RES_SITE": (TC_RES_SITE, CM_MAXSITES),
+    "TC_RES_SEAT": (TC_RES_SEAT, 1),
+    "TP_POINTS": (TP_POINTS, 1), "TP_COINS": (TP_COINS, 1), "TP_TILES": (TP_TILES, CM_NCOL),
+    "TP_IMPERIUM": (TP_IMPERIUM, CM_NCOL), "TP_MAG_CENTRE": (TP_MAG_CENTRE, 1),
+    "TP_MAG_TREASURY": (TP_MAG_TREASURY, 1), "TP_MAG_IMPERIUM": (TP_MAG_IMPERIUM, CM_NCOL),
+    "TP_MAG_TILES": (TP_MAG_TILES, CM_NPL), "TP_BUILDINGS": (TP_BUILDINGS, CM_MAXSITES),
+    "TP_BRIDGE_COUNT": (TP_BRIDGE_COUNT, 1), "TP_BRIDGE_VALUES": (TP_BRIDGE_VALUES, CM_NBVAL),
+    "TP_TURN": (TP_TURN, 1), "TP_ACTOR": (TP_ACTOR, 1),
 }
