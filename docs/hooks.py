@@ -7,8 +7,8 @@
   and the rulings from ``docs/rules/`` (each part appears as soon as the code has it).
 - Markers in hand-written pages, a line ``<!-- gen:NAME ARGS -->`` each: ``agents``
   (every registered agent's parameter table), ``evaluators``, ``include PATH`` (a file of
-  the repository, e.g. ``bench/results/strength.md``), ``cli`` (every command's help),
-  ``api-batch`` (the batched API's reference, once ``romecore.batch`` exists).
+  the repository, e.g. ``bench/results/strength.md``), ``code PATH`` (a file as a code
+  block), ``cli`` (every command's help), ``api-batch`` (the batched API's reference, once ``romecore.batch`` exists).
 - ``contributing.md`` from ``CONTRIBUTING.md``.
 
 Anything missing (a block the docstring does not document, a file to include, an unknown
@@ -80,7 +80,7 @@ def _doctree(text: str, source: str) -> nodes.document:
 
 
 def _html(doc: nodes.document) -> str:
-    parts = publish_from_doctree(doc, writer_name="html5", settings_overrides=RST_SETTINGS)
+    parts = publish_from_doctree(doc, writer="html5", settings_overrides=RST_SETTINGS)
     body = parts.decode() if isinstance(parts, bytes) else parts
     m = re.search(r'<main>\n?(.*)</main>', body, re.S) or re.search(
         r'<div class="document"[^>]*>\n?(.*)</div>', body, re.S)
@@ -338,6 +338,16 @@ def include(path: str) -> str:
     return re.sub(r"^(#+) ", lambda m: "#" + m.group(0), text, flags=re.M)
 
 
+def code(path: str) -> str:
+    """A repository file as a code block, verbatim."""
+    file = ROOT / path
+    if not file.is_file():
+        log.warning("code: %s does not exist", path)
+        return ""
+    lang = {".py": "python", ".toml": "toml", ".sh": "sh", ".md": "markdown"}.get(file.suffix, "text")
+    return f"```{lang} title=\"{path}\"\n{file.read_text(encoding='utf-8').rstrip()}\n```"
+
+
 def cli_section() -> str:
     from romecore.cli import main
 
@@ -361,6 +371,7 @@ GENERATORS = {
     "agents": agents_section,
     "evaluators": evaluators_section,
     "include": include,
+    "code": code,
     "cli": cli_section,
     "api-batch": api_batch,
 }

@@ -62,10 +62,12 @@ Outcome = tuple[tuple[int, ...], ...]  # groups best first; the agents of a grou
 
 
 # -- the schedule ------------------------------------------------------------------------
-def with_budget(spec: str, time: float | None = None, simulations: int | None = None) -> str:
-    """``spec`` with the ladder's budget per move: ``time`` seconds, or ``simulations``
-    (an agent without that parameter gets as many ``nodes``).  A spec that sets a budget
-    of its own, or an agent that takes none (``random``), is left as it is."""
+def with_budget(spec: str, time: float | None = None, simulations: int | None = None,
+                clock: str | None = None) -> str:
+    """``spec`` with the ladder's budget per move: ``time`` seconds (on ``clock``, wall or
+    cpu, where given), or ``simulations`` (an agent without that parameter gets as many
+    ``nodes``).  A spec that sets a budget of its own, or an agent that takes none
+    (``random``), is left as it is."""
     from romecore.plugins import registry
     from romecore.spec import parse_agent_spec
 
@@ -82,7 +84,10 @@ def with_budget(spec: str, time: float | None = None, simulations: int | None = 
         value = str(simulations)
     if key not in agent.params:
         return spec
-    return name + ":" + ",".join(f"{k}={v}" for k, v in {**params, key: value}.items())
+    extra = {key: value}
+    if key == "time" and clock is not None and "clock" in agent.params and "clock" not in params:
+        extra["clock"] = clock
+    return name + ":" + ",".join(f"{k}={v}" for k, v in {**params, **extra}.items())
 
 
 def matches(num_agents: int, players: int) -> list[tuple[int, ...]]:
@@ -396,6 +401,7 @@ def run_ladder(
     *,
     time: float | None = None,
     simulations: int | None = None,
+    clock: str | None = None,
     games_per_match: int = 20,
     seed: int = 0,
     workers: int | None = None,
@@ -415,7 +421,7 @@ def run_ladder(
     on_event: Callable[[str], None] | None = None,
 ) -> LadderResult:
     """Plays the ladder of ``agents`` (default :data:`BUILTIN_AGENTS`, each given the
-    budget ``time`` seconds or ``simulations`` per move, see :func:`with_budget`) at the
+    budget ``time`` seconds on ``clock`` or ``simulations`` per move, see :func:`with_budget`) at the
     :class:`romecore.Game` ``game`` and rates them.  Each match's games go to its own
     results file in ``games_dir``; ``resume`` continues them, ``overwrite`` replaces them.
     ``games_per_match`` is rounded up by :func:`match_games` so that seats balance.
@@ -439,7 +445,9 @@ def run_ladder(
     if time is None and simulations is None and not agents:
         time = 0.1
     load_plugins(plugins)
-    specs = [with_budget(s, time, simulations) for s in (agents or BUILTIN_AGENTS)]
+    if clock not in (None, "wall", "cpu"):
+        raise InvalidArgumentError(f"clock {clock!r}: choose wall or cpu")
+    specs = [with_budget(s, time, simulations, clock) for s in (agents or BUILTIN_AGENTS)]
     if len(specs) < 2:
         raise InvalidArgumentError("a ladder needs at least two agents")
     labels = agent_labels(specs)
