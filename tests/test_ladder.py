@@ -179,6 +179,13 @@ def test_with_budget_gives_every_search_agent_the_same_budget():
     assert with_budget("mcts") == "mcts"
 
 
+def test_with_budget_puts_a_time_budget_on_the_clock_asked_for():
+    assert with_budget("ismcts", time=0.1, clock="cpu") == "ismcts:time=0.1,clock=cpu"
+    assert with_budget("greedy:clock=wall", time=0.1, clock="cpu") == "greedy:clock=wall,time=0.1"
+    assert with_budget("mcts", simulations=50, clock="cpu") == "mcts:simulations=50"  # no time
+    assert with_budget("random", time=0.1, clock="cpu") == "random"
+
+
 # -- end to end ----------------------------------------------------------------------------
 def _ladder(tmp_path, *extra):
     args = ["ladder", GAME, "-a", "random", "-a", "greedy", "-a", "mcts:simulations=5",

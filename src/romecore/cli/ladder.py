@@ -20,6 +20,9 @@ from romecore.errors import RomecoreError
               help="an agent of the ladder, repeatable (default: the five built-in agents)")
 @click.option("--time", "move_time", type=click.FloatRange(min=0.0, min_open=True), default=None,
               help="seconds per move for every agent with a budget (default 0.1 with the built-in agents)")
+@click.option("--clock", type=click.Choice(["wall", "cpu"]), default=None,
+              help="what --time measures: wall seconds (the agents' default) or the searching "
+                   "thread's CPU seconds, a fair budget on a loaded machine")
 @click.option("--simulations", type=click.IntRange(1), default=None,
               help="simulations per move (nodes for agents that count nodes) instead of --time")
 @click.option("--games", "-g", "games_per_match", type=click.IntRange(1), default=20, show_default=True,
@@ -49,7 +52,7 @@ from romecore.errors import RomecoreError
 @click.option("--json", "as_json", is_flag=True, help="print the ladder as JSON, not Markdown")
 @game_option()
 def command(game_id: str, players: int, agents: tuple[str, ...], move_time: float | None,
-            simulations: int | None, games_per_match: int, workers: int | None, seed: int,
+            clock: str | None, simulations: int | None, games_per_match: int, workers: int | None, seed: int,
             backend: str, address: str | None, out: str | None, games_dir: str | None,
             resume: bool, overwrite: bool, move_time_limit: float, interval: str, samples: int,
             plugins: tuple[str, ...], progress: bool, as_json: bool, options: tuple[str, ...]) -> None:
@@ -82,7 +85,7 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
     try:
         with stdout_to_stderr():
             result = run_ladder(
-                game, list(agents) or None, time=move_time, simulations=simulations,
+                game, list(agents) or None, time=move_time, simulations=simulations, clock=clock,
                 games_per_match=games_per_match, seed=seed, workers=workers, backend=backend,
                 address=address, games_dir=games_dir, resume=resume, overwrite=overwrite,
                 move_time_limit=move_time_limit or None, progress=progress, interval=interval,
