@@ -1,0 +1,302 @@
+"""Pictures of game states as SVG: what every game's renderer shares.
+
+``to_svg(state, player)`` draws ``player``'s view from ``state.observation(player)`` and the
+game's data tables only (DESIGN.md principle 10: the picture cannot show more than the
+observation), or, for ``player=None``, the whole truth from the observation of every seat
+(spectators, finished games).  Each game's drawing lives in ``games/<game>/picture.py`` beside
+its state class and exposes ``draw(canvas, views, player, game, scores)`` (``scores``
+only for the whole truth: a player's picture shows what its observation says of them); this module finds it, lays out the
+title and legend and writes the document.
+
+The document is built with :mod:`xml.etree.ElementTree` from the standard library: the
+pictures need only rectangles, circles, polygons, lines and text, and etree escapes text and
+attributes correctly (the one real risk of string concatenation), so a third-party SVG
+library would add a dependency without earning it.  PNG output goes through cairosvg, an
+optional extra (``pip install cairosvg``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from romecore.errors import ArgumentTypeError, InvalidArgumentError, PluginError
+
+__all__ = ["Canvas", "Picture", "picture", "to_svg", "write", "views", "PLAYER_COLOURS", "player_name"]
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+#: One colour per seat (a game's own colours, e.g. tiles, are its own business).
+PLAYER_COLOURS = ("#6a3d9a", "#e66101", "#1b7e74", "#4d4d4d", "#b8336a", "#2b6cb0")
+INK = "#222222"
+PAPER = "#fbf8f1"
+MUTED = "#8a8276"
+HIDDEN_FILL = "#cfc8bb"   # the back of a card nobody may see here
+LINE_HEIGHT = 16
+
+
+def player_name(p: int) -> str:
+    return f"P{p}"
+
+
+class Canvas:
+    """A growing SVG document: games draw with absolute coordinates and say how tall
+    they got; :meth:`to_string` closes it at the height used."""
+
+    def __init__(self, width: int = 900) -> None:
+        self.width = width
+        self.height = 0.0
+        self.root = ET.Element("svg", {
+            "xmlns": SVG_NS, "version": "1.1", "font-family": FONT, "font-size": "12",
+            "{http://www.w3.org/XML/1998/namespace}space": "preserve",  # keep runs of spaces in text
+        })
+        self._bg = ET.SubElement(self.root, "rect", {"x": "0", "y": "0", "fill": PAPER})
+        self._fragments: list[str] = []
+
+    def include(self, fragment: str, bottom: float = 0, parent: ET.Element | None = None) -> None:
+        """Places ready SVG text (a game's fixed board, drawn once and kept) here."""
+        self.grow(bottom)
+        self._add("g", parent, {"data-include": len(self._fragments)})
+        self._fragments.append(fragment)
+
+    def fragment(self) -> str:
+        """Everything drawn so far as SVG text without the document around it, to
+        :meth:`include` in other pictures."""
+        return "".join(ET.tostring(e, encoding="unicode") for e in list(self.root)[1:])
+
+    # -- primitives (each returns its element; ``parent`` defaults to the document) -------
+    def _add(self, tag: str, parent: ET.Element | None, attrs: dict[str, Any],
+             title: str | None = None) -> ET.Element:
+        e = ET.SubElement(self.root if parent is None else parent, tag,
+                          {k.replace("_", "-"): _fmt(v) for k, v in attrs.items() if v is not None})
+        if title:
+            ET.SubElement(e, "title").text = title
+        return e
+
+    def group(self, cls: str | None = None, parent: ET.Element | None = None, **attrs: Any) -> ET.Element:
+        return self._add("g", parent, {"class": cls, **attrs})
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str = "none", stroke: str | None = INK,
+             rx: float = 0, parent: ET.Element | None = None, title: str | None = None, **attrs: Any) -> ET.Element:
+        self.grow(y + h)
+        return self._add("rect", parent, {"x": x, "y": y, "width": w, "height": h, "fill": fill,
+                                          "stroke": stroke, "rx": rx or None, **attrs}, title)
+
+    def circle(self, cx: float, cy: float, r: float, fill: str = "none", stroke: str | None = INK,
+               parent: ET.Element | None = None, title: str | None = None, **attrs: Any) -> ET.Element:
+        self.grow(cy + r)
+        return self._add("circle", parent, {"cx": cx, "cy": cy, "r": r, "fill": fill, "stroke": stroke,
+                                            **attrs}, title)
+
+    def polygon(self, points: Iterable[tuple[float, float]], fill: str = "none", stroke: str | None = INK,
+                parent: ET.Element | None = None, title: str | None = None, **attrs: Any) -> ET.Element:
+        pts = list(points)
+        self.grow(max(y for _, y in pts))
+        return self._add("polygon", parent, {"points": _points(pts), "fill": fill, "stroke": stroke,
+                                             **attrs}, title)
+
+    def polyline(self, points: Iterable[tuple[float, float]], stroke: str = INK, width: float = 1,
+                 parent: ET.Element | None = None, title: str | None = None, **attrs: Any) -> ET.Element:
+        pts = list(points)
+        self.grow(max(y for _, y in pts))
+        return self._add("polyline", parent, {"points": _points(pts), "fill": "none", "stroke": stroke,
+                                              "stroke_width": width, **attrs}, title)
+
+    def path(self, d: str, stroke: str = INK, fill: str = "none", bottom: float = 0,
+             parent: ET.Element | None = None, **attrs: Any) -> ET.Element:
+        """A path given by its ``d`` string (``bottom``: its lowest y, for the height)."""
+        self.grow(bottom)
+        return self._add("path", parent, {"d": d, "stroke": stroke, "fill": fill, **attrs})
+
+    def grid(self, x: float, y: float, cols: int, rows: int, cell: float, stroke: str = "#c9c2b4",
+             parent: ET.Element | None = None) -> ET.Element:
+        """The lines of a ``cols`` x ``rows`` grid of square cells (one path)."""
+        d = "".join(f"M{_fmt(float(x))} {_fmt(float(y + r * cell))}h{_fmt(float(cols * cell))}" for r in range(rows + 1))
+        d += "".join(f"M{_fmt(float(x + k * cell))} {_fmt(float(y))}v{_fmt(float(rows * cell))}" for k in range(cols + 1))
+        return self.path(d, stroke=stroke, bottom=y + rows * cell, parent=parent)
+
+    def text(self, x: float, y: float, s: Any, size: float = 12, anchor: str = "start",
+             weight: str | None = None, fill: str = INK, parent: ET.Element | None = None,
+             **attrs: Any) -> ET.Element:
+        self.grow(y + 4)
+        e = self._add("text", parent, {"x": x, "y": y, "font_size": size if size != 12 else None,
+                                       "text_anchor": anchor if anchor != "start" else None,
+                                       "font_weight": weight, "fill": fill if fill != INK else None, **attrs})
+        e.text = str(s)
+        return e
+
+    # -- shared pieces ----------------------------------------------------------------------
+    def title(self, game_name: str, player: int | None, info: str, y: float = 22) -> float:
+        """The heading: the game, whose view this is (or the whole truth) and one info
+        line; returns the y below it."""
+        who = (f"view of {player_name(player)}: only what {player_name(player)} knows"
+               if player is not None else "the whole truth (spectator)")
+        g = self.group("title")
+        self.text(12, y, game_name, size=17, weight="bold", parent=g)
+        self.text(self.width - 12, y, who, size=12, anchor="end", parent=g,
+                  fill=PLAYER_COLOURS[player % len(PLAYER_COLOURS)] if player is not None else MUTED)
+        self.text(12, y + 19, info, size=12, parent=g)
+        return y + 32
+
+    def card(self, x: float, y: float, w: float, h: float, label: str, fill: str = "#ffffff",
+             sub: str | None = None, stroke: str = INK, parent: ET.Element | None = None,
+             size: float = 10, title: str | None = None) -> ET.Element:
+        """A labelled box: a card, a tile, a cell."""
+        g = self.group("card", parent)
+        self.rect(x, y, w, h, fill=fill, stroke=stroke, rx=3, parent=g, title=title or label)
+        self.text(x + w / 2, y + (h / 2 + size / 3 if sub is None else h / 2 - 2), label,
+                  size=size, anchor="middle", parent=g)
+        if sub is not None:
+            self.text(x + w / 2, y + h / 2 + size, sub, size=size - 1, anchor="middle", fill=MUTED, parent=g)
+        return g
+
+    def hidden_cards(self, x: float, y: float, count: int, w: float = 18, h: float = 26,
+                     parent: ET.Element | None = None, label: str = "hidden") -> float:
+        """``count`` card backs (one box with the count when many); returns the x after."""
+        if count <= 0:
+            return x
+        self.card(x, y, max(w, 30), h, f"{count}?", fill=HIDDEN_FILL, parent=parent,
+                  title=f"{count} {label}")
+        return x + max(w, 30) + 4
+
+    def row_of_cards(self, x: float, y: float, names: Sequence[str], w: float = 92, h: float = 26,
+                     fill: Any = "#ffffff", parent: ET.Element | None = None, size: float = 10,
+                     wrap: float | None = None) -> tuple[float, float]:
+        """Cards side by side (wrapping at ``wrap``), ``fill`` a colour or a function of the
+        name; returns (x, y) after the last one."""
+        right = wrap if wrap is not None else self.width - 12
+        x0 = x
+        for name in names:
+            if x + w > right and x > x0:
+                x, y = x0, y + h + 4
+            self.card(x, y, w, h, _fit(name, w, size), fill=fill(name) if callable(fill) else fill,
+                      parent=parent, size=size, title=name)
+            x += w + 4
+        return x, y
+
+    def legend(self, y: float, items: Sequence[tuple[str, str, str]]) -> float:
+        """The key: (shape, colour, meaning) with shape one of box, dot, line, text (the
+        colour then is the symbol); returns the y below it."""
+        g = self.group("legend")
+        self.text(12, y + 12, "Legend", size=12, weight="bold", parent=g)
+        x, y = 70, y
+        for shape, colour, label in items:
+            sym = max(14.0, 7.5 * len(colour)) if shape == "text" else 14.0
+            width = sym + 12 + 6.3 * len(label)
+            if x + width > self.width - 12:
+                x, y = 70, y + 18
+            if shape == "box":
+                self.rect(x, y + 2, 14, 12, fill=colour, stroke=INK, parent=g)
+            elif shape == "dot":
+                self.circle(x + 7, y + 8, 6, fill=colour, stroke=INK, parent=g)
+            elif shape == "line":
+                self.polyline([(x, y + 8), (x + 14, y + 8)], stroke=colour, width=4, parent=g)
+            else:
+                self.text(x + sym / 2, y + 12, colour, size=12, anchor="middle", weight="bold", parent=g)
+            self.text(x + sym + 5, y + 12, label, size=11, parent=g)
+            x += width
+        return y + 24
+
+    def grow(self, y: float) -> None:
+        """Makes the picture at least ``y`` tall."""
+        if y > self.height:
+            self.height = y
+
+    def to_string(self) -> str:
+        h = int(self.height + 12)
+        self.root.set("width", str(self.width))
+        self.root.set("height", str(h))
+        self.root.set("viewBox", f"0 0 {self.width} {h}")
+        self._bg.set("width", str(self.width))
+        self._bg.set("height", str(h))
+        out = ET.tostring(self.root, encoding="unicode")
+        for i, frag in enumerate(self._fragments):
+            out = out.replace(f'<g data-include="{i}" />', frag, 1)
+        return out
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.1f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def _points(pts: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{_fmt(float(x))},{_fmt(float(y))}" for x, y in pts)
+
+
+def _fit(name: str, w: float, size: float) -> str:
+    """``name`` cut to fit a box ``w`` wide at font ``size`` (the full name is its tooltip)."""
+    room = max(3, int(w / (size * 0.58)))
+    return name if len(name) <= room else name[: room - 1] + "."
+
+
+# -- what a picture is drawn from ------------------------------------------------------------
+def views(state: Any, player: int | None) -> dict[int, dict]:
+    """The knowledge a picture may use: ``{player: observation(player)}``, or every seat's
+    observation for the whole truth."""
+    if player is None:
+        return {q: state.observation(q) for q in range(state.game.num_players())}
+    return {player: state.observation(player)}
+
+
+def _check_player(state: Any, player: Any) -> int | None:
+    if player is None:
+        return None
+    if isinstance(player, bool) or not isinstance(player, int):
+        raise ArgumentTypeError(f"player must be an int seat or None, not {type(player).__name__}")
+    n = state.game.num_players()
+    if not 0 <= player < n:
+        raise InvalidArgumentError(f"player {player} is not a seat of a {n}-player game (0..{n - 1})")
+    return player
+
+
+def _renderer(state: Any) -> Any:
+    """The drawing module of the state's game: ``picture`` beside the state class's module
+    (every game is one folder, DESIGN.md principle 9), so no game is named here."""
+    package = type(state).__module__.rpartition(".")[0]
+    try:
+        return importlib.import_module(package + ".picture")
+    except ImportError:
+        raise PluginError(f"{state.game.game_id} has no picture renderer ({package}.picture)") from None
+
+
+def to_svg(state: Any, player: int | None = None) -> str:
+    """The SVG picture of ``state`` as ``player`` sees it (None: the whole truth)."""
+    player = _check_player(state, player)
+    module = _renderer(state)
+    canvas = Canvas(getattr(module, "WIDTH", 900))
+    scores = state.scores() if player is None else None  # the truth's, for spectators only
+    module.draw(canvas, views(state, player), player, state.game, scores)
+    return canvas.to_string()
+
+
+class Picture(str):
+    """An SVG document that Jupyter shows as a picture."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+def picture(state: Any, player: int | None = None) -> Picture:
+    """:func:`to_svg` as a :class:`Picture` (shown inline in Jupyter)."""
+    return Picture(to_svg(state, player))
+
+
+PNG_HINT = "PNG output needs cairosvg: pip install cairosvg (it also needs the cairo library)"
+
+
+def write(svg: str, path: str) -> None:
+    """Writes ``svg`` to ``path``: as SVG text, or as PNG when the name ends in .png."""
+    if str(path).lower().endswith(".png"):
+        try:
+            import cairosvg
+        except (ImportError, OSError):
+            raise PluginError(PNG_HINT) from None
+        cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(path))
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(svg)
