@@ -46,7 +46,7 @@ def test_batch_equals_separate_states(game):
     """Every game and player count: each step's players, masks, tensors, rewards, done
     flags and positions equal N States played alone; every slot finishes a game and goes
     on with the next seed."""
-    n, na, players = 4, game.num_distinct_actions(), game.num_players()
+    n, na = 4, game.num_distinct_actions()
     seeds = [5, 2**64 - 2, 12345, 0]
     batch = Batch(game, n, seed=0)
     batch.reset(seeds=seeds)

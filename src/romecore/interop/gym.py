@@ -75,7 +75,7 @@ class RomeVectorEnv(VectorEnv):
         players = self.game.num_players()
         if seat != "rotate":
             try:
-                seat = operator.index(seat)
+                seat = operator.index(seat)  # type: ignore[arg-type]
             except TypeError:
                 raise romecore.ArgumentTypeError(
                     f"seat must be an int or 'rotate', got {type(seat).__name__}") from None
@@ -90,6 +90,7 @@ class RomeVectorEnv(VectorEnv):
         self.seat = seat
         self.copy = copy
         size, num_actions = self.batch.observation_tensor_size(), self.game.num_distinct_actions()
+        self._num_actions = num_actions
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
             "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
@@ -136,7 +137,7 @@ class RomeVectorEnv(VectorEnv):
             if not waiting.any():
                 return
             moves, seeds = batch.move_number(), batch.game_seeds()
-            for i in np.flatnonzero(waiting):
+            for i in map(int, np.flatnonzero(waiting)):
                 p = int(players[i])
                 view = batch.state(i).resample(p, view_seed(int(seeds[i]), int(moves[i])))
                 actions[i] = self._agent(i, p, int(seeds[i])).step(view)
@@ -147,13 +148,14 @@ class RomeVectorEnv(VectorEnv):
                 terminated: np.ndarray, info: dict[str, Any]) -> None:
         """The learner's return and the finished game's view (``final_obs``, ``final_info``)
         of every env whose game ``batch.step`` just ended, which then seats the next."""
-        for i in np.flatnonzero(done):
+        for i in map(int, np.flatnonzero(done)):
             seat = int(self._seats[i])
             reward[i] += rewards[i, seat]
             terminated[i] = True
             final = self.batch.final_state(i)
+            assert final is not None  # done[i]: slot i has just finished a game
             obs = {"observation": final.observation_tensor(seat),
-                   "action_mask": np.zeros(self.single_action_space.n, np.int8)}
+                   "action_mask": np.zeros(self._num_actions, np.int8)}
             self._add_info(info, {"final_obs": obs,
                                   "final_info": {"seat": seat, "returns": rewards[i].astype(np.float64)}}, i)
             self._games[i] += 1
