@@ -201,6 +201,8 @@ def _picture_section(game: Any) -> str:
     state.resolve_chance()
     try:
         svg = state.to_svg()
+    except (romecore.PluginError, NotImplementedError):
+        return "Pictures (`state.to_svg(player)`) are not available for this game yet."
     except romecore.RomecoreError as e:
         log.warning("%s: to_svg failed: %s", game.game_id, e)
         return ""
