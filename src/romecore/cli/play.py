@@ -133,7 +133,9 @@ def command(game_id: str, players: int | None, seat: int, seed: int | None, out:
         click.echo(f"player {player}: {name}")
 
     click.echo(f"{game!r}, seed {seed}; you are player {seat}")
-    rec = play_game(game, seats, seed, on_step=show, forfeits=True)
+    texts = records.MoveTexts(then=show)  # the record's move texts, taken as the game goes
+    rec = play_game(game, seats, seed, on_step=texts, forfeits=True)
+    rec.texts = texts.texts
     if out is not None:
         try:
             records.write(out, [rec])

@@ -21,8 +21,9 @@ from romecore.errors import RomecoreError
 def command(path: str, number: int, step: bool | None, board: bool, check_all: bool) -> None:
     """Replay a game record (JSON lines or msgpack, e.g. a tournament's results file).
 
-    Every action is checked as it is applied; at the end the final returns and scores
-    must be the recorded ones.  While stepping: Enter for the next move, a number to go
+    Shows the tags and every move's text.  Every action and its recorded text are
+    checked as they are applied; at the end the final returns and scores must be the
+    recorded ones.  While stepping: Enter for the next move, a number to go
     that many moves, 'b' to draw the state, 'c' to run to the end, 'q' to quit.
     """
     from romecore import records
@@ -33,10 +34,10 @@ def command(path: str, number: int, step: bool | None, board: bool, check_all: b
             for i, rec in enumerate(records.iter_records(path)):
                 total += 1
                 try:
-                    records.replay(rec)
-                except records.RecordError as e:
+                    records.replay(rec, game=i)
+                except records.RecordError as e:  # names the game and the move
                     bad += 1
-                    click.echo(f"record {i}: {e}")
+                    click.echo(str(e))
             click.echo(f"{total - bad} of {total} records replay to their recorded result")
             if bad:
                 raise SystemExit(1)
@@ -44,28 +45,26 @@ def command(path: str, number: int, step: bool | None, board: bool, check_all: b
         recs = records.read(path)
         if number >= len(recs):
             raise click.ClickException(f"{path} holds {len(recs)} records; there is no record {number}")
-        _step_through(recs[number], step, board)
+        _step_through(recs[number], number, step, board)
     except RomecoreError as e:
         raise click.ClickException(str(e)) from None
 
 
-def _step_through(rec, step: bool | None, board: bool) -> None:
+def _step_through(rec, number: int, step: bool | None, board: bool) -> None:
     from romecore import records
 
     if step is None:
         step = sys.stdin.isatty() and sys.stdout.isatty()
-    opts = ", ".join(f"{k}={v}" for k, v in rec.options.items())
-    click.echo(f"{rec.game_id} ({opts}), seed {rec.seed}, {len(rec.actions)} actions")
-    for seat, agent in enumerate(rec.agents):
-        click.echo(f"  player {seat}: {agent}")
-    r = records.Replayer(rec)
+    for line in records.tag_lines(rec):
+        click.echo(line)
+    click.echo(f"{len(rec.actions)} moves")
+    r = records.Replayer(rec, number)
     if board:
         click.echo(str(r.state))
     skip = 0
     while not r.done():
-        player, _action, name = r.step()
-        who = "chance  " if player == records.CHANCE_PLAYER else f"player {player}"
-        click.echo(f"{r.index:>4}. {who}: {name}")
+        player, _action, text = r.step()  # the recorded text, checked against the action
+        click.echo(records.move_line(r.index, player, text))
         if board:
             click.echo(str(r.state))
         if step and skip <= 0 and not r.done():

@@ -361,6 +361,7 @@ class _Sink:
         self.where: list[tuple[int, int]] = []  # per task: (match, index in the match)
         self.failures: list[str] = []
         self.this_run = 0
+        self.budget = ""  # the ladder's budget a move, for the records' time control
         self.bar: Any = None
         self.bar_task: Any = None
 
@@ -371,6 +372,7 @@ class _Sink:
         self.games[m][k] = GameSummary.from_summary({**result["summary"], "index": k})
         record = json.loads(result["line"])
         record["meta"]["index"] = k
+        record["tags"].setdefault("time_control", {})["budget"] = self.budget
         self.files[m].add_line(dumps_json(record).encode("utf-8"))
         self.this_run += 1
         if self.bar is not None:
@@ -473,6 +475,7 @@ def run_ladder(
         raise InvalidArgumentError(f"backend {backend!r}: choose local, ray or inline")
     os.makedirs(games_dir, exist_ok=True)
     sink = _Sink(on_event)
+    sink.budget = budget
     todo: list[GameTask] = []
     t0 = _now()
     try:
@@ -488,7 +491,8 @@ def run_ladder(
                 if k not in sink.games[m]:
                     task = make_task(game, [specs[a] for a in roster], seed, k, True, None, move_time_limit)
                     sink.where.append((m, k))
-                    todo.append(dataclasses.replace(task, index=len(todo)))
+                    todo.append(dataclasses.replace(task, index=len(todo),
+                                                    labels=tuple(labels[roster[a]] for a in task.lineup)))
         if progress:
             sink.bar = _progress_bar()
             sink.bar_task = sink.bar.add_task(game.game_id, total=len(plan) * count,

@@ -104,7 +104,7 @@ class ResultsFile:
                 raise TournamentError(f"{self.path}:{lineno}: bad game record: {e}") from None
             if not ok:
                 raise TournamentError(f"{self.path}:{lineno}: a game that is not of this tournament")
-            self.done.setdefault(index, GameSummary.from_record(rec.to_dict()))
+            self.done.setdefault(index, GameSummary.from_record(rec))
         return keep
 
     def add_line(self, line: bytes) -> None:

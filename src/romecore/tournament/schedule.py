@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from romecore.tournament.stats import agent_labels
+
 __all__ = ["GameTask", "derive_seed", "lineup", "game_seed", "make_task", "SEATING_SCHEME"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -61,12 +63,14 @@ class GameTask:
     agent_seeds: tuple[int, ...]
     blob: bytes  # the start state's snapshot
     move_time_limit: float | None = None  # seconds an agent may think on one move
+    labels: tuple[str, ...] = ()  # the table's label per seat, for the game record
 
     def payload(self, attempt: int = 1) -> dict:
         """What travels to a worker (msgpack-able: ints, floats, strings, bytes)."""
         return {"i": self.index, "seed": self.seed, "lineup": list(self.lineup),
                 "agents": list(self.agents), "agent_seeds": list(self.agent_seeds),
-                "blob": self.blob, "attempt": attempt, "move_time_limit": self.move_time_limit}
+                "blob": self.blob, "attempt": attempt, "move_time_limit": self.move_time_limit,
+                "labels": list(self.labels)}
 
 
 def make_task(game, roster: Sequence[str], master: int, index: int, paired: bool = True,
@@ -78,6 +82,7 @@ def make_task(game, roster: Sequence[str], master: int, index: int, paired: bool
     seats = lineup(index, len(roster), n)
     seed = game_seed(master, index, len(roster), paired)
     state = game.new_initial_state(seed=seed) if start is None else start
+    labels = agent_labels(roster)
     return GameTask(index, seed, tuple(seats), tuple(roster[a] for a in seats),
                     tuple(derive_seed(master, _AGENT, index, s) for s in range(n)),
-                    state.serialize(history=True), move_time_limit)
+                    state.serialize(history=True), move_time_limit, tuple(labels[a] for a in seats))

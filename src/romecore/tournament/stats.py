@@ -49,12 +49,12 @@ class GameSummary:
                    tuple(d["think_seconds"]), tuple(d["moves"]), d.get("forfeit"))
 
     @classmethod
-    def from_record(cls, rec: dict) -> GameSummary:
-        meta = rec["meta"]
-        forfeit = rec.get("forfeit")
-        return cls(int(meta["index"]), tuple(meta["lineup"]), tuple(rec["returns"]),
-                   tuple(rec["scores"]), tuple(rec["think_seconds"]), tuple(rec["moves"]),
-                   None if forfeit is None else int(forfeit["seat"]))
+    def from_record(cls, rec: Any) -> GameSummary:
+        """From a :class:`romecore.records.GameRecord` whose ``meta`` holds its index and lineup."""
+        meta = rec.meta
+        return cls(int(meta["index"]), tuple(meta["lineup"]), tuple(rec.returns), tuple(rec.scores),
+                   tuple(rec.think_seconds), tuple(rec.moves),
+                   None if rec.forfeit is None else int(rec.forfeit["seat"]))
 
 
 @dataclass

@@ -111,6 +111,8 @@ def _result(task: dict, record: Any) -> dict:
 
     index = task.get("i")
     record.meta = {"index": index, "lineup": task["lineup"], "attempts": task.get("attempt", 1)}
+    record.labels = list(task.get("labels") or [])
+    record.time_control = {"move_time_limit": task.get("move_time_limit")}
     summary = {"index": index, "lineup": task["lineup"], "returns": record.returns,
                "scores": record.scores, "think_seconds": record.think_seconds,
                "moves": record.moves,
@@ -126,6 +128,7 @@ def play_task(task: dict) -> dict:
     be played for a reason that is no agent's fault, ``{"i", "ok": False, "error"}``."""
     import romecore
     from romecore.match import play_game
+    from romecore.records import MoveTexts
 
     index = task.get("i")
     try:
@@ -137,8 +140,10 @@ def play_task(task: dict) -> dict:
         if _status is not None:
             _status.begin(index if isinstance(index, int) else -1)
             watch = _status.set
+        texts = MoveTexts()  # each move's text from the live state: no replay to write the record
         record = play_game(game, agents, task["seed"], state=state, forfeits=True,
-                           move_time_limit=task.get("move_time_limit"), watch=watch)
+                           move_time_limit=task.get("move_time_limit"), watch=watch, on_step=texts)
+        record.texts = texts.texts
         return _result(task, record)
     except Exception as e:  # reported, not raised: the tournament goes on
         tb = traceback.format_exception_only(type(e), e)[-1].strip()
