@@ -195,19 +195,25 @@ def _tensor_section(game: Any) -> str:
 
 
 def _picture_section(game: Any) -> str:
+    """A fresh game after set-up, drawn by ``romecore.picture.to_svg`` (or ``state.to_svg``)."""
     state = game.new_initial_state(seed=1)
-    if not hasattr(state, "to_svg"):
-        return "Pictures (`state.to_svg(player)`) are not available for this game yet."
     state.resolve_chance()
+    draw = getattr(state, "to_svg", None)
+    if draw is None and importlib.util.find_spec("romecore.picture") is not None:
+        module = importlib.import_module("romecore.picture")
+        draw = lambda player=None: module.to_svg(state, player)  # noqa: E731
+    if draw is None:
+        return "Pictures (`to_svg(state, player)`) are not available yet."
     try:
-        svg = state.to_svg()
+        svg = draw(None)
     except (romecore.PluginError, NotImplementedError):
-        return "Pictures (`state.to_svg(player)`) are not available for this game yet."
+        return "This game cannot draw a picture yet."
     except romecore.RomecoreError as e:
         log.warning("%s: to_svg failed: %s", game.game_id, e)
         return ""
-    return ("A fresh game after set-up, drawn by `state.to_svg()` (the whole truth; "
-            "`to_svg(p)` draws what player p sees):\n\n"
+    svg = re.sub(r"<\?xml[^>]*>\s*", "", svg)
+    return ("A fresh game after set-up, drawn by `romecore.picture.to_svg(state, None)` (the "
+            "whole truth; `to_svg(state, p)` draws what player p sees):\n\n"
             f'<div class="romecore-board" markdown="0">\n{svg}\n</div>')
 
 
