@@ -73,6 +73,76 @@ hides show additions and face-down draws from the other players; ``resample`` re
 deck and the other players' face-down cards as one class and re-splits their prepared
 shows.
 
+Observation tensor
+------------------
+``state.observation_tensor(p)`` (float32, written in C) is what seat p knows, every value
+in [0, 1]: a common block of 361 floats, then one block of 188 floats per seat, p's first,
+then seats p + 1, p + 2, ... (mod players; actions name seats by number, and the turn order
+is in ``PP_ORDER``), so 361 + 188 x players floats (737, 925, 1113).
+``kernel.TENSOR_BLOCKS`` names each slice (offset, length; offsets within their block) and
+a test checks this table against it.  Counts are divided by the bound in "by" (``-``: a
+flag or one-hot; several numbers: one per value, in order).  The others' face-down Arena
+cards and the contents of their shows appear only as counts.  Senate cards in the row and
+the deck are counted at the lowest id of identical cards, as the observation names them.
+
+======  ======  ===================  ==========  ==================================================
+offset  length  block                by          meaning
+======  ======  ===================  ==========  ==================================================
+0       22      ``O_PHASE``          -           phase one-hot, in the ``phase`` order of the dict
+                                                 form
+22      5       ``O_ROUND``          -           ``round - 1`` one-hot
+27      1       ``O_TURN``           16          phase 2 placement turns done
+28      1       ``O_STEP``           16          die being rolled / seat in order (phases 1 and 4)
+29      1       ``O_CONSUL``         -           Consul active for the next die
+30      5       ``O_INTRIGUE``       -           Intrigue card in use, per ``data.INTRIGUE_TITLES``
+35      20      ``O_ROW_PROV``       -           provinces in the row, by id
+55      25      ``O_ROW_SENATE``     2           Senate cards in the row, at the lowest id of
+                                                 identical cards
+80      17      ``O_ROW_ARENA``      3           face-up Arena cards in the row, by type
+97      20      ``O_DECK_PROV``      -           provinces still to be dealt, by id
+117     25      ``O_DECK_SENATE``    2           Senate cards still to be dealt (as the row)
+142     1       ``O_DECK_ARENA``     31          Arena deck size
+143     17      ``O_REMOVED``        3           Arena cards out of the game, by type
+160     20      ``O_EXH_PROV``       -           exhausted provinces, by id
+180     25      ``O_EXH_SENATE``     -           exhausted Senate cards, by id
+205     68      ``O_OWN_ARENA``      3           p's Arena cards by type (17 each): hand bought
+                                                 face up, hand face down, show face up, show face
+                                                 down
+273     1       ``O_ACT``            -           an activation is in progress (the slices down to
+                                                 ``O_ACT_PLACED`` are set)
+274     25      ``O_ACT_CARD``       -           the Senate card activated, by id
+299     22      ``O_ACT_RETURN``     -           the phase the activation returns to, one-hot
+321     1       ``O_ACT_PROV_LEFT``  2           provinces the card still needs
+322     20      ``O_ACT_FIRST``      -           the province picked first, by id
+342     5       ``O_ACT_COUNTERS``   4,6,1,1,6   marks, mark floor, passes, optional, Vicarius die
+347     7       ``O_ACT_PLACED``     -           placed die to re-roll: track one-hot, then
+                                                 position one-hot
+354     4       ``O_RESOLUTION``     4,40,20,4   section, budget, floor, picks
+358     3       ``O_FORUM_TRACK``    -           forum track being scored, one-hot
+0       1       ``PP_ACTOR``         -           the seat is ``actor``
+1       1       ``PP_CURRENT``       -           the seat decides now
+2       1       ``PP_TARGET``        -           the activation's target
+3       1       ``PP_SHOW_BONUS``    -           its show bonus (Intrigue Greko Maximus) is active
+4       4       ``PP_ORDER``         -           its position in the turn order, one-hot
+8       4       ``PP_NEW_ORDER``     -           its position in the order being formed, one-hot
+12      2       ``PP_VP``            60          forum VP, arena VP
+14      3       ``PP_FORUM``         7           Olives, Wine, Jewelry tracks
+17      2       ``PP_BONUS``         8           military bonus, coin bonus
+19      1       ``PP_TRIBUNUS``      28          Tribunus change to its dice sum, plus 8
+20      7       ``PP_DICE``          4           unplaced dice by face 0-6
+27      20      ``PP_PROVINCES``     -           provinces held, by id
+47      25      ``PP_SENATE``        -           Senate cards held, by id
+72      17      ``PP_ARENA_PUBLIC``  3           Arena cards held (hand and show) bought face up,
+                                                 by type
+89      1       ``PP_ARENA_HIDDEN``  31          Arena cards held face down
+90      1       ``PP_SHOW_SIZE``     31          cards in its show
+91      96      ``PP_TRACKS``        -           per track (32 floats): its section one-hot, then
+                                                 dice 1-4 of its group (leftmost first), each a
+                                                 one-hot face 0-6
+187     1       ``PP_SCORE``         128         points as final scoring counts them now, capped at
+                                                 1
+======  ======  ===================  ==========  ==================================================
+
 Dict form (``State.to_dict`` / ``Game.state_from_dict``)
 --------------------------------------------------------
 ::

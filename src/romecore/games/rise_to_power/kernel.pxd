@@ -111,6 +111,64 @@ cdef enum:
     AB_SHOW_BONUS = 17
     AB_N = 18
 
+# observation tensor layout (the package docstring's table; kernel.TENSOR_BLOCKS): a
+# common block, then one per-player block for each seat, the observer's first
+cdef enum:
+    RP_NPHASES = PH_OVER + 1
+    RP_FACE_SLOTS = RP_FACES + 1          # die faces 0..6 (Senator makes a 0)
+    RP_TRACK_SLICE = RP_DICE + RP_DICE * RP_FACE_SLOTS   # section one-hot, then each die
+    O_SENATE_COPIES = 2                   # identical Senate cards, at most
+    O_ARENA_COPIES = 3                    # Arena cards of one type, at most
+    O_SCORE_SCALE = 128                   # points on a learner's scale (capped at 1)
+    # common block
+    O_PHASE = 0
+    O_ROUND = O_PHASE + RP_NPHASES
+    O_TURN = O_ROUND + RP_ROUNDS
+    O_STEP = O_TURN + 1
+    O_CONSUL = O_STEP + 1
+    O_INTRIGUE = O_CONSUL + 1
+    O_ROW_PROV = O_INTRIGUE + RP_NINTRIGUE
+    O_ROW_SENATE = O_ROW_PROV + RP_NPROV        # by the lowest id of identical cards
+    O_ROW_ARENA = O_ROW_SENATE + RP_NSENATE     # by type
+    O_DECK_PROV = O_ROW_ARENA + RP_NATYPES
+    O_DECK_SENATE = O_DECK_PROV + RP_NPROV
+    O_DECK_ARENA = O_DECK_SENATE + RP_NSENATE
+    O_REMOVED = O_DECK_ARENA + 1
+    O_EXH_PROV = O_REMOVED + RP_NATYPES
+    O_EXH_SENATE = O_EXH_PROV + RP_NPROV
+    O_OWN_ARENA = O_EXH_SENATE + RP_NSENATE     # p's hand public / face down, show public / face down
+    O_ACT = O_OWN_ARENA + 4 * RP_NATYPES        # an activation is in progress
+    O_ACT_CARD = O_ACT + 1
+    O_ACT_RETURN = O_ACT_CARD + RP_NSENATE
+    O_ACT_PROV_LEFT = O_ACT_RETURN + RP_NPHASES
+    O_ACT_FIRST = O_ACT_PROV_LEFT + 1
+    O_ACT_COUNTERS = O_ACT_FIRST + RP_NPROV     # marks, mark floor, passes, optional, die
+    O_ACT_PLACED = O_ACT_COUNTERS + 5           # track one-hot, then position one-hot
+    O_RESOLUTION = O_ACT_PLACED + RP_NTRACKS + RP_DICE   # section, budget, floor, picks
+    O_FORUM_TRACK = O_RESOLUTION + 4
+    RP_TENSOR_COMMON = O_FORUM_TRACK + RP_NRES
+    # per-player block
+    PP_ACTOR = 0
+    PP_CURRENT = PP_ACTOR + 1
+    PP_TARGET = PP_CURRENT + 1
+    PP_SHOW_BONUS = PP_TARGET + 1
+    PP_ORDER = PP_SHOW_BONUS + 1
+    PP_NEW_ORDER = PP_ORDER + RP_MAXP
+    PP_VP = PP_NEW_ORDER + RP_MAXP
+    PP_FORUM = PP_VP + 2
+    PP_BONUS = PP_FORUM + RP_NRES
+    PP_TRIBUNUS = PP_BONUS + 2
+    PP_DICE = PP_TRIBUNUS + 1
+    PP_PROVINCES = PP_DICE + RP_FACE_SLOTS
+    PP_SENATE = PP_PROVINCES + RP_NPROV
+    PP_ARENA_PUBLIC = PP_SENATE + RP_NSENATE
+    PP_ARENA_HIDDEN = PP_ARENA_PUBLIC + RP_NATYPES
+    PP_SHOW_SIZE = PP_ARENA_HIDDEN + 1
+    PP_TRACKS = PP_SHOW_SIZE + 1
+    PP_SCORE = PP_TRACKS + RP_NTRACKS * RP_TRACK_SLICE
+    RP_TENSOR_PER_PLAYER = PP_SCORE + 1
+    RP_MAX_TENSOR = RP_TENSOR_COMMON + RP_MAXP * RP_TENSOR_PER_PLAYER
+
 ctypedef struct RPGroup:
     uint8_t n                      # dice in the group
     uint8_t d[RP_DICE]             # leftmost first; middle dice kept in descending order
@@ -196,6 +254,8 @@ cdef void rp_scores(const void *vs, int32_t *out) noexcept nogil  # SC_TOTAL per
 # Interface
 cdef int rp_current_player(const void *vs) noexcept nogil
 cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil
+cdef int32_t rp_tensor_size(const int32_t *params) noexcept nogil
+cdef void rp_observation_tensor(const void *vs, int p, float *out) noexcept nogil
 cdef void rp_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
 # Validation
 cdef const char *rp_validate(const void *vs) noexcept nogil

@@ -1495,6 +1495,127 @@ cdef uint32_t rp_observe_action(const void *vs, int observer, int32_t a) noexcep
     return <uint32_t>a
 
 
+cdef int32_t rp_tensor_size(const int32_t *params) noexcept nogil:
+    """A common block, then one per-player block per seat (params[0] = players)."""
+    return RP_TENSOR_COMMON + params[0] * RP_TENSOR_PER_PLAYER
+
+
+cdef inline void arena_counts(float *out, uint32_t cards) noexcept nogil:
+    """Arena cards by type, each divided by O_ARENA_COPIES."""
+    while cards:
+        out[A_TYPE[rc_pop_lsb32(&cards)]] += 1.0 / O_ARENA_COPIES
+
+
+cdef inline void senate_counts(float *out, uint32_t cards) noexcept nogil:
+    """Senate cards by the lowest id of identical cards, each divided by O_SENATE_COPIES."""
+    while cards:
+        out[S_CANON[rc_pop_lsb32(&cards)]] += 1.0 / O_SENATE_COPIES
+
+
+cdef inline void flags(float *out, uint32_t bits, int nbits) noexcept nogil:
+    cdef int i
+    for i in range(nbits):
+        out[i] = (bits >> i) & 1
+
+
+cdef void rp_observation_tensor(const void *vs, int p, float *out) noexcept nogil:
+    """What p knows (the package docstring's table): everything public, p's own Arena
+    cards and show, and the others' face-down cards and shows as counts; seat-relative."""
+    cdef const RPState *s = <const RPState *>vs
+    cdef int n = s.nplayers, q, t, k, v, cur
+    cdef int ph = s.phase
+    cdef uint32_t held, removed = ARENA_ALL
+    cdef int32_t sc[SC_N]
+    cdef float *pb
+    cdef const RPGroup *g
+    memset(out, 0, sizeof(float) * (RP_TENSOR_COMMON + n * RP_TENSOR_PER_PLAYER))
+    # -- common block
+    out[O_PHASE + (ph if ph < RP_NPHASES else PH_OVER)] = 1.0
+    if 1 <= s.round <= RP_ROUNDS:
+        out[O_ROUND + s.round - 1] = 1.0
+    out[O_TURN] = <float>s.turn / (RP_MAXP * RP_DICE)
+    out[O_STEP] = <float>s.step / (RP_MAXP * RP_DICE)
+    out[O_CONSUL] = s.consul != 0
+    flags(out + O_INTRIGUE, s.intrigue, RP_NINTRIGUE)
+    flags(out + O_ROW_PROV, s.p_row, RP_NPROV)
+    senate_counts(out + O_ROW_SENATE, s.s_row)
+    arena_counts(out + O_ROW_ARENA, s.a_row)
+    flags(out + O_DECK_PROV, s.p_deck, RP_NPROV)
+    senate_counts(out + O_DECK_SENATE, s.s_deck)
+    out[O_DECK_ARENA] = <float>rc_popcount32(s.a_deck) / RP_NARENA
+    flags(out + O_EXH_PROV, s.p_exh, RP_NPROV)
+    flags(out + O_EXH_SENATE, s.s_exh, RP_NSENATE)
+    arena_counts(out + O_OWN_ARENA, s.a_hand[p] & s.a_pub)
+    arena_counts(out + O_OWN_ARENA + RP_NATYPES, s.a_hand[p] & ~s.a_pub)
+    arena_counts(out + O_OWN_ARENA + 2 * RP_NATYPES, s.a_show[p] & s.a_pub)
+    arena_counts(out + O_OWN_ARENA + 3 * RP_NATYPES, s.a_show[p] & ~s.a_pub)
+    if PH_PROVINCE <= ph <= PH_TARGET_PROV:
+        out[O_ACT] = 1.0
+        if s.card < RP_NSENATE:
+            out[O_ACT_CARD + s.card] = 1.0
+        if s.ret < RP_NPHASES:
+            out[O_ACT_RETURN + s.ret] = 1.0
+        out[O_ACT_PROV_LEFT] = <float>s.prov_left / 2
+        if s.prov_first < RP_NPROV:
+            out[O_ACT_FIRST + s.prov_first] = 1.0
+        out[O_ACT_COUNTERS] = <float>s.marks / RP_DICE
+        out[O_ACT_COUNTERS + 1] = <float>s.mark_floor / RP_FACES
+        out[O_ACT_COUNTERS + 2] = s.passes != 0
+        out[O_ACT_COUNTERS + 3] = s.optional != 0
+        out[O_ACT_COUNTERS + 4] = <float>s.die / RP_FACES
+        if s.rr_pos < RP_NTRACKS * RP_DICE:
+            out[O_ACT_PLACED + s.rr_pos // RP_DICE] = 1.0
+            out[O_ACT_PLACED + RP_NTRACKS + s.rr_pos % RP_DICE] = 1.0
+        if s.target < n:
+            out[RP_TENSOR_COMMON + (s.target - p + n) % n * RP_TENSOR_PER_PLAYER + PP_TARGET] = 1.0
+    out[O_RESOLUTION] = <float>s.rpos / RP_MAXP
+    out[O_RESOLUTION + 1] = <float>s.budget / MAX_BUDGET
+    out[O_RESOLUTION + 2] = <float>s.floor / RP_NPROV
+    out[O_RESOLUTION + 3] = <float>s.picks / RP_DICE
+    if s.ftrack < RP_NRES:
+        out[O_FORUM_TRACK + s.ftrack] = 1.0
+    # -- per-player blocks: seat q's block is (q - p) mod n
+    for k in range(n):
+        if s.order[k] < n:
+            out[RP_TENSOR_COMMON + (s.order[k] - p + n) % n * RP_TENSOR_PER_PLAYER + PP_ORDER + k] = 1.0
+        if k < s.nord_n and s.nord[k] < n:
+            out[RP_TENSOR_COMMON + (s.nord[k] - p + n) % n * RP_TENSOR_PER_PLAYER + PP_NEW_ORDER + k] = 1.0
+    cur = rp_current_player(s)
+    for q in range(n):
+        pb = out + RP_TENSOR_COMMON + (q - p + n) % n * RP_TENSOR_PER_PLAYER
+        pb[PP_ACTOR] = q == s.actor
+        pb[PP_CURRENT] = q == cur
+        pb[PP_SHOW_BONUS] = (s.greko >> q) & 1
+        pb[PP_VP] = <float>s.vp_forum[q] / MAX_VP
+        pb[PP_VP + 1] = <float>s.vp_arena[q] / MAX_VP
+        for k in range(RP_NRES):
+            pb[PP_FORUM + k] = <float>s.forum[q][k] / FORUM_MAX
+        pb[PP_BONUS] = <float>s.mil_bonus[q] / MAX_BONUS
+        pb[PP_BONUS + 1] = <float>s.coin_bonus[q] / MAX_BONUS
+        pb[PP_TRIBUNUS] = <float>(s.adj[q] - MIN_ADJ) / (MAX_ADJ - MIN_ADJ)
+        for v in range(RP_FACE_SLOTS):
+            pb[PP_DICE + v] = <float>s.dice[q][v] / RP_DICE
+        flags(pb + PP_PROVINCES, s.p_own[q], RP_NPROV)
+        flags(pb + PP_SENATE, s.s_own[q], RP_NSENATE)
+        held = s.a_hand[q] | s.a_show[q]
+        removed &= ~held
+        arena_counts(pb + PP_ARENA_PUBLIC, held & s.a_pub)
+        pb[PP_ARENA_HIDDEN] = <float>rc_popcount32(held & ~s.a_pub) / RP_NARENA
+        pb[PP_SHOW_SIZE] = <float>rc_popcount32(s.a_show[q]) / RP_NARENA
+        for t in range(RP_NTRACKS):
+            k = rp_group_index(s, t, q)
+            if k < 0:
+                continue
+            pb[PP_TRACKS + t * RP_TRACK_SLICE + k] = 1.0
+            g = &s.grp[t][q]
+            for v in range(RP_DICE):
+                if v < g.n and g.d[v] < RP_FACE_SLOTS:
+                    pb[PP_TRACKS + t * RP_TRACK_SLICE + RP_DICE + v * RP_FACE_SLOTS + g.d[v]] = 1.0
+        rp_score(s, q, sc)
+        pb[PP_SCORE] = 1.0 if sc[SC_TOTAL] >= O_SCORE_SCALE else <float>sc[SC_TOTAL] / O_SCORE_SCALE
+    arena_counts(out + O_REMOVED, removed & ~(s.a_deck | s.a_row))
+
+
 # =======================================================================================
 # Validation: a struct from outside, as a sequence of named checks
 
@@ -1931,6 +2052,9 @@ def _load_tables():
     assert len(d.SHOW_RANKS) == RP_NRANKS and d.FACES == RP_FACES
     assert len(d.ERAS) == RP_NERAS and len(d.INTRIGUE_TITLES) == RP_NINTRIGUE
     assert min(d.ROW_SIZE) == RP_MINP and max(d.ROW_SIZE) == RP_MAXP
+    # the tensor's bounds: identical Senate cards, Arena copies of a type
+    assert max(sum(1 for o in d.SENATE if _same_card(o, c)) for c in d.SENATE) <= O_SENATE_COPIES
+    assert max(a.copies for a in d.ARENA_TYPES) <= O_ARENA_COPIES
     memset(P_TYPE_MASK, 0, sizeof(P_TYPE_MASK))
     memset(P_RES_MASK, 0, sizeof(P_RES_MASK))
     memset(P_ERA_MASK, 0, sizeof(P_ERA_MASK))
@@ -2050,6 +2174,9 @@ RP_KERNEL.scores = rp_scores
 RP_KERNEL.resample = rp_resample
 RP_KERNEL.observe_action = rp_observe_action
 RP_KERNEL.validate = rp_validate
+RP_KERNEL.max_tensor_size = RP_MAX_TENSOR
+RP_KERNEL.tensor_size = rp_tensor_size
+RP_KERNEL.observation_tensor = rp_observation_tensor
 
 kernel_capsule = rc_kernel_capsule(&RP_KERNEL)
 STATE_SIZE = sizeof(RPState)
@@ -2063,4 +2190,30 @@ ACTION_BLOCKS = {
     "A_PLACED": A_PLACED, "A_PLUS": A_PLUS, "A_MINUS": A_MINUS, "A_PLAYER": A_PLAYER,
     "CH_DIE": CH_DIE, "CH_PROVINCE": CH_PROVINCE, "CH_SENATE": CH_SENATE, "CH_ARENA": CH_ARENA,
     "CH_SEAT": CH_SEAT,
+}
+# the observation tensor's slices, name -> (offset, length): O_* in the common block, PP_*
+# in each per-player block (offsets within the block; the package docstring's table)
+TENSOR_COMMON = RP_TENSOR_COMMON
+TENSOR_PER_PLAYER = RP_TENSOR_PER_PLAYER
+TENSOR_BLOCKS = {
+    "O_PHASE": (O_PHASE, RP_NPHASES), "O_ROUND": (O_ROUND, RP_ROUNDS), "O_TURN": (O_TURN, 1),
+    "O_STEP": (O_STEP, 1), "O_CONSUL": (O_CONSUL, 1), "O_INTRIGUE": (O_INTRIGUE, RP_NINTRIGUE),
+    "O_ROW_PROV": (O_ROW_PROV, RP_NPROV), "O_ROW_SENATE": (O_ROW_SENATE, RP_NSENATE),
+    "O_ROW_ARENA": (O_ROW_ARENA, RP_NATYPES), "O_DECK_PROV": (O_DECK_PROV, RP_NPROV),
+    "O_DECK_SENATE": (O_DECK_SENATE, RP_NSENATE), "O_DECK_ARENA": (O_DECK_ARENA, 1),
+    "O_REMOVED": (O_REMOVED, RP_NATYPES), "O_EXH_PROV": (O_EXH_PROV, RP_NPROV),
+    "O_EXH_SENATE": (O_EXH_SENATE, RP_NSENATE), "O_OWN_ARENA": (O_OWN_ARENA, 4 * RP_NATYPES),
+    "O_ACT": (O_ACT, 1), "O_ACT_CARD": (O_ACT_CARD, RP_NSENATE),
+    "O_ACT_RETURN": (O_ACT_RETURN, RP_NPHASES), "O_ACT_PROV_LEFT": (O_ACT_PROV_LEFT, 1),
+    "O_ACT_FIRST": (O_ACT_FIRST, RP_NPROV), "O_ACT_COUNTERS": (O_ACT_COUNTERS, 5),
+    "O_ACT_PLACED": (O_ACT_PLACED, RP_NTRACKS + RP_DICE), "O_RESOLUTION": (O_RESOLUTION, 4),
+    "O_FORUM_TRACK": (O_FORUM_TRACK, RP_NRES),
+    "PP_ACTOR": (PP_ACTOR, 1), "PP_CURRENT": (PP_CURRENT, 1), "PP_TARGET": (PP_TARGET, 1),
+    "PP_SHOW_BONUS": (PP_SHOW_BONUS, 1), "PP_ORDER": (PP_ORDER, RP_MAXP),
+    "PP_NEW_ORDER": (PP_NEW_ORDER, RP_MAXP), "PP_VP": (PP_VP, 2), "PP_FORUM": (PP_FORUM, RP_NRES),
+    "PP_BONUS": (PP_BONUS, 2), "PP_TRIBUNUS": (PP_TRIBUNUS, 1), "PP_DICE": (PP_DICE, RP_FACE_SLOTS),
+    "PP_PROVINCES": (PP_PROVINCES, RP_NPROV), "PP_SENATE": (PP_SENATE, RP_NSENATE),
+    "PP_ARENA_PUBLIC": (PP_ARENA_PUBLIC, RP_NATYPES), "PP_ARENA_HIDDEN": (PP_ARENA_HIDDEN, 1),
+    "PP_SHOW_SIZE": (PP_SHOW_SIZE, 1), "PP_TRACKS": (PP_TRACKS, RP_NTRACKS * RP_TRACK_SLICE),
+    "PP_SCORE": (PP_SCORE, 1),
 }
