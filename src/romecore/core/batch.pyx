@@ -142,7 +142,8 @@ cdef class Batch:
     """``n`` independent games of ``game`` (a :class:`romecore.Game`), stepped together.
 
     ``seed`` seeds the generator that :meth:`reset` draws slot seeds from when it is given
-    none.  The batch is dealt (``reset()``) on construction.
+    none (and :meth:`random_actions` draws from).  The batch is dealt on construction.
+    Like a State, a Batch is not locked: one thread at a time (its loops release the GIL).
     """
     cdef const rc_kernel *k
     cdef readonly Game game
@@ -196,8 +197,8 @@ cdef class Batch:
             n = operator.index(n)
         except TypeError:
             raise ArgumentTypeError(f"n must be an int, got {type(n).__name__}") from None
-        if not 1 <= n <= (1 << 24):
-            raise InvalidArgumentError(f"n must be in 1..{1 << 24}, got {n}")
+        if not 1 <= n <= (1 << 20):
+            raise InvalidArgumentError(f"n must be in 1..{1 << 20}, got {n}")
         if self.states != NULL:
             raise InvalidArgumentError("a Batch is initialised once")
         self.game = game
@@ -226,7 +227,6 @@ cdef class Batch:
                 or self.probs == NULL):
             raise MemoryError()
         memset(self.states, 0, self.stride * nn)
-        memset(self.finals, 0, self.stride * nn)
         memset(self.has_final, 0, nn)
         rc_rng_seed(&self.master, _seed64(seed))
         self._rewards = np.zeros((n, self.num_players), np.float32)
@@ -376,6 +376,8 @@ cdef class Batch:
     def observation_tensor_size(self):
         """Floats per game in :meth:`observation_tensor` (PluginError until the game has
         a tensor)."""
+        if self.game is None:
+            raise InvalidArgumentError("this Batch was never initialised")
         if self.tsize == 0:
             self.tsize = self.game._tensor_size()
         return self.tsize
@@ -555,7 +557,8 @@ cdef class Batch:
 
     def final_state(self, i):
         """A :class:`State` copy of the last game that ended in slot i (None if none has
-        since the last reset): what a step that reported ``done[i]`` finished."""
+        since the last reset): what a step that reported ``done[i]`` finished (terminal;
+        its dealer RNG is the slot's current one)."""
         cdef Py_ssize_t j = self._index(i)
         if not self.has_final[j]:
             return None
