@@ -366,8 +366,8 @@ def test_tabular_q_learning_through_rl_environment():
 def test_pytorch_dqn_through_rl_environment():
     """OpenSpiel's PyTorch DQN (as in its dqn_breakthrough example) on the tensors, for a
     few hundred decisions with learning switched on early."""
-    pytest.importorskip("torch")
-    dqn = pytest.importorskip("open_spiel.python.pytorch.dqn")
+    torch = pytest.importorskip("torch")
+    dqn = pytest.importorskip("open_spiel.python.pytorch.dqn")  # needs dm-tree too
     game = ros.load_game("rise_to_power", players=2)
     env = rl_environment.Environment(game, chance_event_sampler=_sampler(4))
     size = env.observation_spec()["info_state"][0]
@@ -377,7 +377,12 @@ def test_pytorch_dqn_through_rl_environment():
                       learn_every=4, min_buffer_size_to_learn=32, epsilon_decay_duration=300,
                       seed=p)
               for p in range(game.num_players())]
-    finished = _run_agents(env, agents, 300)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # tiny batches: threads only contend on a shared machine
+    try:
+        finished = _run_agents(env, agents, 300)
+    finally:
+        torch.set_num_threads(threads)
     assert finished
     assert all(agent.loss is not None and np.isfinite(float(agent.loss)) for agent in agents)
 
