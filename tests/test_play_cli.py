@@ -124,3 +124,78 @@ def test_play_out_into_a_missing_folder_is_refused_before_playing(tmp_path):
     res = CliRunner().invoke(main, ["play", "-p", "2", "--out", str(tmp_path / "no" / "g.jsonl")],
                              input="#0\n")
     assert res.exit_code == 1 and "cannot write" in res.output and PROMPT not in res.output
+
+
+# -- hint, undo and the view-only screen ------------------------------------------------------
+def _first_decision(rec: records.GameRecord, seat: int) -> records.Replayer:
+    """The record replayed up to the seat's first decision (the end, if it resigned there)."""
+    r = records.Replayer(rec)
+    while not r.done() and rec.players[r.index] != seat:
+        r.step()
+    assert r.state.current_player() == seat
+    return r
+
+
+def test_hint_names_what_ismcts_plays_from_the_view_alone(tmp_path):
+    out = tmp_path / "game.jsonl"
+    spec = "ismcts:simulations=40"
+    res = _play("great_city_of_rome", "-p", "2", "--seed", "6", "-a", "random", "--hint", spec,
+                "--out", str(out), input="hint\nq\n")
+    assert res.exit_code == 0, res.output
+    (rec,) = records.read(out)
+    r = _first_decision(rec, 0)
+    view = r.state.resample(0, view_seed(rec.seed, r.state.move_number()))
+    game = r.state.game
+    want = romecore.make_agent(spec, game=game, seed=1).step(view.clone())
+    item = r.state.legal_actions().index(want)
+    assert f"hint ({spec}): #{item} {r.state.action_to_string(want)}" in res.output
+    assert res.output.index("hint (") > res.output.index(PROMPT)  # asked at the prompt
+
+
+def test_undo_goes_back_to_the_previous_decision_and_deals_nothing_anew(tmp_path):
+    plain, undone = tmp_path / "plain.jsonl", tmp_path / "undone.jsonl"
+    args = ("great_city_of_rome", "-p", "2", "--seed", "3", "-a", "random")
+    first = _play(*args, "--out", str(plain), input="#0\nq\n")
+    (base,) = records.read(plain)
+    mine = [i for i, p in enumerate(base.players) if p == 0]
+    assert len(mine) == 1  # the resignation came at the second decision
+    res = _play(*args, "--out", str(undone), input="undo\n#0\nundo\n#1\nq\n")
+    assert res.exit_code == 0, res.output
+    assert "nothing to undo" in res.output  # at the first decision there is none
+    assert f"undo: back to your move before '{base.texts[mine[0]]}'" in res.output
+    (rec,) = records.read(undone)
+    k = mine[0]
+    assert rec.actions[:k] == base.actions[:k] and rec.players[:k] == base.players[:k]  # the same deal
+    r = _first_decision(rec, 0)
+    assert rec.actions[k] == r.state.legal_actions()[1] != base.actions[k]  # the decision taken back
+    # the screen of that decision is drawn again, and the moves echoed once each
+    screen = r.state.resample(0, view_seed(rec.seed, r.state.move_number())).render(0)
+    assert res.output.count(screen) == first.output.count(screen) + 1
+    assert res.output.count("\nyou: ") == 2
+    assert rec.forfeit["seat"] == 0
+    replayed = CliRunner().invoke(main, ["replay", str(undone), "--no-step"])
+    assert replayed.exit_code == 0 and "reaches the recorded result" in replayed.output
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_screen_is_the_same_in_every_world_the_seat_cannot_tell_apart(game_id):
+    """The Glory to Rome case of the issue (scores that depend on hidden vaults), checked in
+    every game: two worlds that resample makes from a seat's knowledge draw the same
+    screen for that seat, at states along a random game."""
+    import random
+
+    game = romecore.load_game(game_id, players=3)
+    st = game.new_initial_state(seed=8)
+    rng = random.Random(8)
+    checked = 0
+    while not st.is_terminal():
+        if len(st.history()) % 9 == 0:
+            for p in range(3):
+                a = st.resample(p, seed=1).render(p)
+                assert a == st.resample(p, seed=2).render(p) == st.render(p)
+                checked += 1
+        if st.is_chance_node():
+            st.apply_random_chance()
+        else:
+            st.apply_action(rng.choice(st.legal_actions()))
+    assert checked > 10
