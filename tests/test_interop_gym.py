@@ -182,7 +182,12 @@ def test_bad_arguments():
 
 
 @needs_tensors
-def test_step_before_reset_is_a_usage_error():
+def test_step_before_reset_and_bad_seeds():
     env = RomeVectorEnv(TENSOR_GAMES[0], 2, players=2)
     with pytest.raises(romecore.UsageError):
         env.step([0, 0])
+    with pytest.raises(romecore.ArgumentTypeError):
+        env.reset(seed="7")
+    with pytest.raises(romecore.InvalidArgumentError):
+        env.reset(seed=-1)
+    env.reset(seed=np.int64(7))

@@ -166,9 +166,16 @@ class RomeVectorEnv(VectorEnv):
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deals every env afresh (see the module docstring for the seeds).  ``options``
         is accepted for the Gymnasium signature and ignored."""
+        if seed is not None:
+            try:
+                seed = operator.index(seed)
+            except TypeError:
+                raise romecore.ArgumentTypeError(f"seed must be an int, got {type(seed).__name__}") from None
+            if seed < 0:
+                raise romecore.InvalidArgumentError(f"seed must be non-negative, got {seed}")
         super().reset(seed=seed)
         if seed is not None:
-            seeds: Any = operator.index(seed)
+            seeds: Any = seed
         else:
             seeds = self.np_random.integers(0, 1 << 63, self.num_envs, dtype=np.int64)
         self.batch.reset(seeds=seeds)
