@@ -57,8 +57,8 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
     face = base.get("face")
     for k in range(5):
         x = 70 + k * 70
-        letter = face[k] if face else "?"
-        c.card(x, y, 64, 26, f"{k + 1}: {SPACE.get(letter, '?')}", fill="#f4ead8" if face else HIDDEN_FILL)
+        label = f"{k + 1}: {SPACE.get(face[k], '?')}" if face else f"{k + 1}"
+        c.card(x, y, 64, 26, label, fill="#f4ead8" if face else HIDDEN_FILL)
         owner = base["emissaries"][k] if k < len(base["emissaries"]) else None
         if owner is not None:
             c.circle(x + 58, y + 6, 6, fill=PLAYER_COLOURS[owner], title=f"{player_name(owner)}'s emissary")
