@@ -346,17 +346,18 @@ def test_rl_environment_runs_every_game(game_id):
     assert env_obs.observation_spec()["info_state"] == (size,)
 
 
-def test_tabular_q_learning_through_rl_environment():
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_tabular_q_learning_through_rl_environment(game_id):
     """OpenSpiel's own numpy Q-learner (``tabular_qlearner``, keyed by the information-state
-    tensor), one per seat, for a few hundred decisions of Rise to Power (the shortest
-    game, so several episodes end and their rewards are learnt from)."""
-    game = ros.load_game("rise_to_power", players=2)
+    tensor), one per seat, for a thousand decisions: whole episodes end, their rewards are
+    romecore's returns, and the learners take them in."""
+    game = ros.load_game(game_id, players=2)
     env = rl_environment.Environment(game, chance_event_sampler=_sampler(3))
     num_actions = env.action_spec()["num_actions"]
     agents = [tabular_qlearner.QLearner(player_id=p, num_actions=num_actions, step_size=0.5)
               for p in range(game.num_players())]
-    finished = _run_agents(env, agents, 400)
-    assert len(finished) >= 2
+    finished = _run_agents(env, agents, 1000)
+    assert finished
     for rewards in finished:
         assert sorted(rewards) in ([0.0, 1.0], [0.5, 0.5])
     # the terminal rewards were learnt: some (state, action) value is no longer zero
