@@ -28,7 +28,7 @@
  *   - tensor_size(params) is the number of floats observation_tensor() writes for a game
  *     made with these params (params[0] = players); never above max_tensor_size.
  *   - observation_tensor(s, p, out) writes what player p knows at s as tensor_size floats,
- *     seat-relative (p's own slices first, then the others in turn order after p), each in
+ *     seat-relative (p's own slices first, then the other seats p+1, p+2, ... mod n), each in
  *     [0, 1]; it reads only what p may know, so it is equal across every world resample(s, p)
  *     can produce.  The layout of each game is documented in its package docstring.
  */
