@@ -100,7 +100,7 @@ def test_great_city_draws_every_building_where_it_stands_and_the_viewer_hand():
     d = st.to_dict()
     for p in (None, 0, 2):
         titles = _titles(picture.to_svg(st, p))
-        for q, pd in enumerate(d["players"]):
+        for pd in d["players"]:
             for b in pd["city"]:
                 assert f"{b['building']} at ({b['row']},{b['col']})" in titles
     texts = _texts(ET.fromstring(picture.to_svg(st, 1)))

@@ -5,8 +5,8 @@ game's data tables only (DESIGN.md principle 10: the picture cannot show more th
 observation), or, for ``player=None``, the whole truth from the observation of every seat
 (spectators, finished games).  Each game's drawing lives in ``games/<game>/picture.py`` beside
 its state class and exposes ``draw(canvas, views, player, game, scores)`` (``scores``
-only for the whole truth: a player's picture shows what its observation says of them); this module finds it, lays out the
-title and legend and writes the document.
+only for the whole truth: a player's picture shows what its observation says of them);
+this module finds it, supplies the title, legend and primitives, and writes the document.
 
 The document is built with :mod:`xml.etree.ElementTree` from the standard library: the
 pictures need only rectangles, circles, polygons, lines and text, and etree escapes text and
@@ -117,8 +117,9 @@ class Canvas:
     def grid(self, x: float, y: float, cols: int, rows: int, cell: float, stroke: str = "#c9c2b4",
              parent: ET.Element | None = None) -> ET.Element:
         """The lines of a ``cols`` x ``rows`` grid of square cells (one path)."""
-        d = "".join(f"M{_fmt(float(x))} {_fmt(float(y + r * cell))}h{_fmt(float(cols * cell))}" for r in range(rows + 1))
-        d += "".join(f"M{_fmt(float(x + k * cell))} {_fmt(float(y))}v{_fmt(float(rows * cell))}" for k in range(cols + 1))
+        f = _fmt
+        d = "".join(f"M{f(float(x))} {f(float(y + r * cell))}h{f(float(cols * cell))}" for r in range(rows + 1))
+        d += "".join(f"M{f(float(x + k * cell))} {f(float(y))}v{f(float(rows * cell))}" for k in range(cols + 1))
         return self.path(d, stroke=stroke, bottom=y + rows * cell, parent=parent)
 
     def text(self, x: float, y: float, s: Any, size: float = 12, anchor: str = "start",
@@ -185,12 +186,12 @@ class Canvas:
         colour then is the symbol); returns the y below it."""
         g = self.group("legend")
         self.text(12, y + 12, "Legend", size=12, weight="bold", parent=g)
-        x, y = 70, y
+        x, y = 70.0, y
         for shape, colour, label in items:
             sym = max(14.0, 7.5 * len(colour)) if shape == "text" else 14.0
             width = sym + 12 + 6.3 * len(label)
             if x + width > self.width - 12:
-                x, y = 70, y + 18
+                x, y = 70.0, y + 18
             if shape == "box":
                 self.rect(x, y + 2, 14, 12, fill=colour, stroke=INK, parent=g)
             elif shape == "dot":

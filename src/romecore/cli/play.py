@@ -12,6 +12,7 @@ decision by replaying the game's actions from its seed, so no card is dealt anew
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import click
 
@@ -79,7 +80,7 @@ class Human:
         self.seat = seat
         self.hint_spec = hint
         self.log = log if log is not None else []
-        self._hinter = None
+        self._hinter: Any = None
 
     def hint(self, view: romecore.State, legal: list[int]) -> str:
         """What the hint agent would play here, judged from the view alone."""

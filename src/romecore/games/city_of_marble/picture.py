@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from romecore.games.city_of_marble import data as _data
-from romecore.picture import HIDDEN_FILL, INK, MUTED, PLAYER_COLOURS, Canvas, player_name
+from romecore.picture import INK, PLAYER_COLOURS, Canvas, player_name
 
 WIDTH = 940
 S = 40                      # pixels per lattice edge
@@ -130,9 +130,8 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
                    title=f"{site['building']} of {player_name(owner)} on site ({s},{t})")
             c.text(x, y + 4, _SHORT[site["building"]] + str(owner), size=10, anchor="middle", weight="bold",
                    parent=board)
-    open_spaces = {tuple(sorted(map(tuple, tri))) for tri in base["bridge_spaces_open"]}
-    for tri in open_spaces:
-        pts = _tri_points(tri, 0)
+    for space in base["bridge_spaces_open"]:
+        pts = _tri_points([tuple(v) for v in space], 0)
         c.text(sum(x for x, _ in pts) / 3, sum(y for _, y in pts) / 3 + 4, "B", size=10, anchor="middle",
                fill="#1d5f99", weight="bold", parent=board)
 
@@ -162,7 +161,8 @@ def _side(c: Canvas, views, base, player, n, top, scores) -> None:
     if base.get("tile_play"):
         y += 18
         tp = base["tile_play"]
-        c.text(x, y + 12, f"placing a {tp['colour']} tile" + (" (magistrate may follow)" if tp.get("magistrate") else ""))
+        follow = " (magistrate may follow)" if tp.get("magistrate") else ""
+        c.text(x, y + 12, f"placing a {tp['colour']} tile{follow}")
     y += 26
     for p in range(n):
         pd = base["players"][p]

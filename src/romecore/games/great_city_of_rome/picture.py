@@ -25,12 +25,17 @@ def _fill(name: str) -> str:
     t = _TYPES.get(name)
     if t is None:
         return HIDDEN_FILL
-    return PUBLIC_FILL[t.colour] if t.kind == _data.PUBLIC else KIND_FILL[t.kind]
+    return PUBLIC_FILL[t.colour] if t.kind == _data.PUBLIC and t.colour else KIND_FILL[t.kind]
 
 
 def _label(name: str) -> str:
     t = _TYPES.get(name)
     return name if t is None else t.short + "*" * t.stars
+
+
+def _holder(h) -> str:
+    """An influence card's holder: a seat, or a word (unused, in play)."""
+    return player_name(h) if isinstance(h, int) else str(h)
 
 
 def _hand(views: dict[int, dict], base: dict, q: int) -> tuple[list[str], int]:
@@ -70,8 +75,7 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
     decks = "  ".join(f"{k}:{v}" for k, v in base["deck_sizes"].items())
     c.text(WIDTH - 12, y + 17, f"decks {decks}", anchor="end", fill=MUTED)
     y += 36
-    infl = ", ".join(f"{ic['value']} ({'unused' if ic['holder'] == 'unused' else player_name(ic['holder']) if isinstance(ic['holder'], int) else ic['holder']})"
-                     for ic in base["influence_cards"])
+    infl = ", ".join(f"{ic['value']} ({_holder(ic['holder'])})" for ic in base["influence_cards"])
     c.text(12, y + 12, f"influence cards: {infl}")
     y += 24
 

@@ -31,7 +31,8 @@ def _arena_fill(name: str) -> str:
 
 
 def _die(c: Canvas, x: float, y: float, value: int, p: int, parent=None) -> None:
-    c.rect(x, y, 20, 20, fill=PLAYER_COLOURS[p], stroke=INK, rx=4, parent=parent, title=f"{player_name(p)}'s die: {value}")
+    c.rect(x, y, 20, 20, fill=PLAYER_COLOURS[p], stroke=INK, rx=4, parent=parent,
+           title=f"{player_name(p)}'s die: {value}")
     c.text(x + 10, y + 15, value, size=13, anchor="middle", weight="bold", fill="#ffffff", parent=parent)
 
 
@@ -103,7 +104,8 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
         c.text(12, y + 14, "final: " + ", ".join(f"{player_name(q)} {scores[q]} VP" for q in range(n)), weight="bold")
         y += 24
     c.legend(y, [("box", PLAYER_COLOURS[0], "die (seat colour)"), ("box", TYPE_FILL[_data.VILLA], "villa province"),
-                 ("box", TYPE_FILL[_data.ARENA], "arena province"), ("box", TYPE_FILL[_data.ARMY_CAMP], "army camp province"),
+                 ("box", TYPE_FILL[_data.ARENA], "arena province"),
+                 ("box", TYPE_FILL[_data.ARMY_CAMP], "army camp province"),
                  ("text", "O/W/J", "olives, wine, jewelry"), ("box", SENATE_FILL, "senate card"),
                  ("box", CATEGORY_FILL[_data.ROMAN], "roman"), ("box", CATEGORY_FILL[_data.BEAST], "beast"),
                  ("box", CATEGORY_FILL[_data.BARBARIAN], "barbarian"), ("box", HIDDEN_FILL, "face-down card"),
@@ -165,7 +167,8 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
     cy += 24
     if show or show_hidden:
         c.text(x + 10, cy + 14, "show", size=11, parent=g)
-        sx, cy = c.row_of_cards(x + 74, cy, sorted(show), w=80, h=20, fill=_arena_fill, parent=g, size=9, wrap=x + w - 6)
+        sx, cy = c.row_of_cards(x + 74, cy, sorted(show), w=80, h=20, fill=_arena_fill, parent=g, size=9,
+                                wrap=x + w - 6)
         c.hidden_cards(sx, cy, show_hidden, h=20, parent=g, label="card(s) in a show being prepared")
         cy += 24
     h = cy - y + 4
