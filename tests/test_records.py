@@ -575,3 +575,59 @@ def test_export_writes_a_readable_move_list(tmp_path):
     assert res.exit_code != 0 and "cannot read" in res.output
     res = CliRunner().invoke(export_command(), [str(path), "-o", str(tmp_path / "no" / "x.txt")])
     assert res.exit_code != 0 and "cannot write" in res.output
+
+
+def test_a_ladders_records_carry_its_budget_and_labels(tmp_path):
+    from romecore.tournament.ladder import run_ladder
+
+    game = romecore.load_game(GAMES[0], players=2)
+    run_ladder(game, ["random", "random"], simulations=5, games_per_match=2, backend="inline",
+               games_dir=str(tmp_path), bootstrap=0)
+    (path,) = tmp_path.glob("*.jsonl")
+    games = [json.loads(line) for line in path.read_text().splitlines()][1:]
+    assert len(games) == 2
+    for d in games:
+        VALIDATOR.validate(d)
+        assert d["tags"]["time_control"] == {"move_time_limit": 60.0, "budget": "5 simulations (or nodes) a move"}
+        lineup = d["meta"]["lineup"]
+        assert [a["label"] for a in d["tags"]["agents"]] == [["random#1", "random#2"][a] for a in lineup]
+    assert [r.meta["index"] for r in records.read(path)] == [0, 1]
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6)
+
+
+def _paths(d, prefix=""):
+    """Every dotted path into a record's map (list items by index)."""
+    items = d.items() if isinstance(d, dict) else enumerate(d) if isinstance(d, list) else ()
+    for k, v in items:
+        path = f"{prefix}{k}"
+        yield path
+        if not (isinstance(v, list) and len(v) > 4):  # a few items of the long lists
+            yield from _paths(v, path + ".")
+        else:
+            yield from _paths(v[:2], path + ".")
+
+
+_BASE_LINE = records.dumps_json(_play(GAMES[0], 2, players=2))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_any_changed_field_is_refused_or_replays(data):
+    """A format 2 record with any field replaced by any JSON value: the reader and replay
+    raise RecordError or accept, never anything else."""
+    d = json.loads(_BASE_LINE)
+    for _ in range(data.draw(st.integers(1, 3))):
+        d = _changed(d, data.draw(st.sampled_from(sorted(_paths(d)))), data.draw(_JSON | st.just(DELETE)))
+        if not d:  # every field deleted
+            break
+    try:
+        back = GameRecord.from_dict(d)
+        records.replay(back)
+        records.export_text(back)
+    except RecordError:
+        pass

@@ -610,7 +610,10 @@ def _start_state(record: GameRecord) -> Any:
         raise RecordError(f"record's game cannot be loaded: {e}") from None
     if record.start is None:
         return game.new_initial_state(seed=record.seed)
-    state = deserialize(record.start)
+    try:
+        state = deserialize(record.start)
+    except SerializationError as e:
+        raise RecordError(f"record's start snapshot is corrupt: {e}") from None
     if state.game != game:
         raise RecordError("record's start snapshot is of another game or options")
     return state
