@@ -736,7 +736,8 @@ def tag_lines(record: GameRecord) -> list[str]:
     for seat, (spec, label) in enumerate(zip(r.agents, r.seat_labels())):
         lines.append(_tag(f"Seat{seat}", spec if label == spec else f"{label} ({spec})"))
     for key, value in (r.time_control or {}).items():
-        lines.append(_tag("".join(w.capitalize() for w in key.split("_")), "none" if value is None else value))
+        shown = "none" if value is None else _number(value) if isinstance(value, float) else value
+        lines.append(_tag("".join(w.capitalize() for w in key.split("_")), shown))
     if r.start is not None:
         lines.append(_tag("Start", "from a snapshot (see the record)"))
     lines.append(_tag("Termination", term["kind"]))
