@@ -209,8 +209,9 @@ class GameRecord:
 
     # -- conversion ---------------------------------------------------------------------
     def to_dict(self, binary: bool = True) -> dict[str, Any]:
-        """The record as plain data, in format 2 (see :func:`record_schema`).  With
-        ``binary=False`` the start snapshot is base64 text (for JSON)."""
+        """The record as plain data, in format 2 (see :func:`record_schema`); missing move
+        texts are computed first (:meth:`move_texts`).  With ``binary=False`` the start
+        snapshot is base64 text (for JSON)."""
         start: Any = self.start
         if start is not None and not binary:
             start = base64.b64encode(start).decode("ascii")
