@@ -74,7 +74,8 @@ def test_ray_and_pool_give_identical_results_and_json_stays_clean(tmp_path):
         sys.path.remove(here)
     ray_games, pool_games = _games(tmp_path / "ray.jsonl"), _games(tmp_path / "pool.jsonl")
     for d in (*ray_games.values(), *pool_games.values()):
-        d["agents"] = [a.split(",flag=")[0] for a in d["agents"]]  # the flags differ
+        for a in d["tags"]["agents"]:  # the flags differ
+            a["spec"], a["label"] = (a[k].split(",flag=")[0] for k in ("spec", "label"))
     assert ray_games == pool_games
     strip = lambda rows: [{k: v for k, v in r.items() if k not in ("agent", "spec")} for r in rows]
     assert strip(_table(on_ray["rows"])) == strip(_table(pooled.table))

@@ -453,6 +453,6 @@ def test_drawing_hides_what_the_viewer_cannot_know_and_labels_cells():
     st.apply_action(st.string_to_action("build Temple of Mars at (2,2)"))
     rows = st.render(0).splitlines()
     header = next(i for i, r in enumerate(rows) if r.strip().startswith("r\\c"))
-    assert rows[header].split()[1:] == ["2", "3", "4", "5"]  # column numbers
-    grid = {r.split()[0]: r.split()[1:] for r in rows[header + 1: header + 5]}
-    assert grid["2"][0] == "Mar" and grid["3"][:2] == ["Veg", "R2"]  # (2,2); (3,2), (3,3)
+    assert rows[header].split()[1:] == ["0", "1", "2", "3", "4", "5"]  # every column the city may reach
+    grid = {r.split()[0]: r.split()[1:] for r in rows[header + 1: header + 7]}
+    assert grid["2"][2] == "Mar" and grid["3"][2:4] == ["Veg", "R2"]  # (2,2); (3,2), (3,3)

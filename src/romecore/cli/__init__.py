@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from romecore.cli import bench, games, ladder, play, replay, simulate, tournament
+from romecore.cli import bench, export, games, ladder, play, render, replay, simulate, tournament
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -14,5 +14,5 @@ def main() -> None:
     """romecore: four Rome-themed games at engine speed, with strong AI agents."""
 
 
-for _module in (games, simulate, play, bench, tournament, ladder, replay):
+for _module in (games, simulate, play, bench, tournament, ladder, replay, export, render):
     main.add_command(_module.command)

@@ -749,6 +749,16 @@ cdef class State:
         self.k.observation_tensor(self.s, p, &view[0])
         return out
 
+    def to_svg(self, player=None):
+        """A picture of ``player``'s view as SVG text (None: the whole truth, for spectators
+        and finished games), drawn from what that player knows; see :mod:`romecore.picture`."""
+        from romecore.picture import to_svg
+        return to_svg(self, player)
+
+    def _repr_svg_(self):
+        """Jupyter shows a state as its spectator picture."""
+        return self.to_svg()
+
     def observation_string(self, player):
         """The observation as canonical JSON."""
         return json.dumps(self.observation(player), sort_keys=True, separators=(",", ":"))
