@@ -91,6 +91,88 @@ first, then buildings, then materials).  Cards no list places are in the draw pi
   (draw pile: nobody; a hand: its owner; a Fountain draw: the drawer; else everyone);
   ``revealed``: cards shown as Legionary demands being made.
 
+Observation tensor (``state.observation_tensor(p)``: 3224 + 218 per player floats)
+-------------------------------------------------------------------------------
+A common block, then one block of 218 per seat: p's own first, then each player in turn
+order after p.  ``TC_STRUCTS`` repeats the ``TS_*`` slices for each structure slot (65
+floats a slot, zero past the last structure) and ``TC_FRAMES`` the ``TF_*`` slices for
+each action frame (18 a frame); ``TS_*``, ``TF_*`` and ``TP_*`` offsets are within their
+slot, frame or seat block.  ``kernel.TENSOR_BLOCKS`` lists every slice and a test checks
+this table against it.  Flags and one-hots are 0/1 (a seat is counted from p); a count is
+divided by the bound in the last column (``copies``: the building's cards in the deck, 6 or
+3).  It holds what p knows: every public zone by building, the hand, vault and Fountain
+cards p knows (the others only as counts) and the turn fields.  Left out: the order
+tie-breakers of the dict form (``pet_last``, ``last_unit``, ``eot_last``, the Legionary's
+``last``), which say only in which order choices were made.
+
+======  ======  ===================  =========================================================  ======
+offset  length  slice                meaning                                                    bound
+======  ======  ===================  =========================================================  ======
+0       16      ``TC_PHASE``         phase one-hot (``state.PHASES`` order)                     flag
+16      6       ``TC_ROLE``          led role (none before the lead)                            flag
+22      1       ``TC_STEPS``         actions applied (``steps``)                                6000
+23      1       ``TC_DECK``          draw pile size                                             144
+24      1       ``TC_JACK_PILE``     Jacks in the pile                                          6
+25      40      ``TC_POOL``          pool cards by building                                     copies
+65      6       ``TC_IN_TOWN``       in-town sites left by material                             6
+71      6       ``TC_OUT_TOWN``      out-of-town sites left by material                         6
+77      40      ``TC_REVEALED``      cards revealed for the demand being made                   copies
+117     40      ``TC_DRAWN``         a Fountain draw p knows, by building                       copies
+157     1       ``TC_DRAWN_HIDDEN``  Fountain draws p does not know                             144
+158     40      ``TC_SELECTED``      selected card's building (target stages, if p knows it)    flag
+198     4       ``TC_SEL_SRC``       where it comes from (``state.SOURCES``), shown with it     flag
+202     40      ``TC_STRUCT_MATS``   materials in all structures, by building                   copies
+242     2340    ``TC_STRUCTS``       36 structure slots of 65 (``TS_*`` below), slot order      --
+2582    576     ``TC_FRAMES``        32 action frames of 18 (``TF_*`` below), bottom first      --
+3158    5       ``TC_FOLLOW_I``      seats after the leader of the follower deciding            flag
+3163    5       ``TC_ACT_I``         seats after the leader of the player acting                flag
+3168    4       ``TC_EOT_STEP``      end-of-turn step                                           flag
+3172    6       ``TC_EOT_I``         end-of-turn index (0..players)                             flag
+3178    4       ``TC_THINK_RET``     where a Thinker action returns (``state.RETURNS``)         flag
+3182    1       ``TC_THINK_USED``    a Latrine or Vomitorium discard was made                   flag
+3183    1       ``TC_DRAW_LEFT``     Thinker cards left to draw                                 255
+3184    6       ``TC_PET_MAT``       petition material                                          flag
+3190    1       ``TC_PET_LEFT``      petition cards left to choose                              3
+3191    3       ``TC_XDRAW``         in-action draw kind (Fountain, Atrium, Bar)                flag
+3194    6       ``TC_DEMANDS``       Legionary demands by material                              24
+3200    4       ``TC_LEG_STAGE``     Legionary resolution stage                                 flag
+3204    5       ``TC_LEG_V``         victim offset from the Legionary                           flag
+3209    7       ``TC_LEG_M``         material being given (6: none)                             flag
+3216    1       ``TC_GIVE_LEFT``     cards the victim has left to give                          24
+3217    6       ``TC_COL_TAKEN``     clients slain from the victim by role                      24
+3223    1       ``TC_SETUP_DEALT``   set-up cards dealt                                         255
+0       40      ``TS_BUILDING``      the structure's building                                   flag
+40      5       ``TS_OWNER``         owner's seat (from p)                                      flag
+45      5       ``TS_HOLDER``        seat holding its site (Prison)                             flag
+50      6       ``TS_SITE``          site material                                              flag
+56      1       ``TS_OUT``           built out of town                                          flag
+57      1       ``TS_DONE``          complete                                                   flag
+58      1       ``TS_PUBLIC``        public (Stairway)                                          flag
+59      6       ``TS_MATERIALS``     materials in it by material (capped at the bound)          4
+0       8       ``TF_ROLE``          frame role (six roles, Thinker, Prison)                    flag
+8       1       ``TF_BASE``          the role turn's base frame                                 flag
+9       8       ``TF_STAGE``         stage (``state.STAGES``)                                   flag
+17      1       ``TF_N``             actions used (base) or left (others)                       255
+0       40      ``TP_HAND``          hand cards p knows by building (all of p's own)            copies
+40      1       ``TP_HAND_SIZE``     hand cards (Jacks apart)                                   144
+41      1       ``TP_JACKS``         Jacks in hand                                              6
+42      1       ``TP_JACKS_PLAYED``  Jacks played this turn                                     6
+43      40      ``TP_STOCK``         stockpile by building                                      copies
+83      40      ``TP_CLIENTS``       clientele by building                                      copies
+123     40      ``TP_CAMP``          cards played this turn by building                         copies
+163     40      ``TP_VAULT``         vault cards p knows by building                            copies
+203     1       ``TP_VAULT_HIDDEN``  vault cards p does not know                                144
+204     1       ``TP_INFLUENCE``     Influence                                                  74
+205     1       ``TP_UNITS``         cards, Jacks and petitions played this turn                255
+206     6       ``TP_NEW_CLIENTS``   clients hired this turn by role                            24
+212     1       ``TP_LEADER``        the leader                                                 flag
+213     1       ``TP_ACTOR``         the current player (none at chance or the end)             flag
+214     1       ``TP_DID_CRAFT``     executed a Craftsman action this turn                      flag
+215     1       ``TP_TIE``           in the set-up tie-break                                    flag
+216     1       ``TP_TIE_DEALT``     dealt a tie-break card                                     flag
+217     1       ``TP_FORUM_WIN``     won by the Forum                                           flag
+======  ======  ===================  =========================================================  ======
+
 Hidden information
 ------------------
 ``observation(p)`` shows p's hand, what p knows of other hands (Legionary reveals),

@@ -200,6 +200,79 @@ cdef enum:
     LEG_COLISEUM = 2
     LEG_DONE = 3
 
+    # observation tensor (gr_observation_tensor): a common block (with one sub-block per
+    # structure slot and per action frame), then one block per seat from the observer on;
+    # each slice after the one before (the package docstring's table says what each means
+    # and the bound it is divided by)
+    TS_BUILDING = 0                             # structure slot: + building
+    TS_OWNER = TS_BUILDING + GR_NBUILD          # + seat (from the observer)
+    TS_HOLDER = TS_OWNER + GR_MAXP              # + seat holding the site
+    TS_SITE = TS_HOLDER + GR_MAXP               # + site material
+    TS_OUT = TS_SITE + GR_NMAT
+    TS_DONE = TS_OUT + 1
+    TS_PUBLIC = TS_DONE + 1
+    TS_MATERIALS = TS_PUBLIC + 1                # + material
+    GR_TENSOR_SLOT = TS_MATERIALS + GR_NMAT
+    TF_ROLE = 0                                 # action frame: + role (R_THINKER, R_PRISON too)
+    TF_BASE = TF_ROLE + R_PRISON + 1
+    TF_STAGE = TF_BASE + 1                      # + stage
+    TF_N = TF_STAGE + ST_STAIR_TARGET + 1
+    GR_TENSOR_FRAME = TF_N + 1
+    TC_PHASE = 0                                # + phase
+    TC_ROLE = TC_PHASE + PH_OVER + 1            # + led role
+    TC_STEPS = TC_ROLE + GR_NMAT
+    TC_DECK = TC_STEPS + 1
+    TC_JACK_PILE = TC_DECK + 1
+    TC_POOL = TC_JACK_PILE + 1                  # + building
+    TC_IN_TOWN = TC_POOL + GR_NBUILD            # + material
+    TC_OUT_TOWN = TC_IN_TOWN + GR_NMAT          # + material
+    TC_REVEALED = TC_OUT_TOWN + GR_NMAT         # + building
+    TC_DRAWN = TC_REVEALED + GR_NBUILD          # + building
+    TC_DRAWN_HIDDEN = TC_DRAWN + GR_NBUILD
+    TC_SELECTED = TC_DRAWN_HIDDEN + 1           # + building
+    TC_SEL_SRC = TC_SELECTED + GR_NBUILD        # + source
+    TC_STRUCT_MATS = TC_SEL_SRC + SRC_DRAWN + 1 # + building
+    TC_STRUCTS = TC_STRUCT_MATS + GR_NBUILD     # + GR_TENSOR_SLOT * slot + TS_*
+    TC_FRAMES = TC_STRUCTS + GR_NSLOTS * GR_TENSOR_SLOT    # + GR_TENSOR_FRAME * frame + TF_*
+    TC_FOLLOW_I = TC_FRAMES + GR_MAXF * GR_TENSOR_FRAME    # + seats after the leader
+    TC_ACT_I = TC_FOLLOW_I + GR_MAXP            # + seats after the leader
+    TC_EOT_STEP = TC_ACT_I + GR_MAXP            # + step
+    TC_EOT_I = TC_EOT_STEP + EOT_ACADEMY + 1    # + index (0..players)
+    TC_THINK_RET = TC_EOT_I + GR_MAXP + 1       # + return
+    TC_THINK_USED = TC_THINK_RET + RET_FRAME + 1
+    TC_DRAW_LEFT = TC_THINK_USED + 1
+    TC_PET_MAT = TC_DRAW_LEFT + 1               # + material
+    TC_PET_LEFT = TC_PET_MAT + GR_NMAT
+    TC_XDRAW = TC_PET_LEFT + 1                  # + draw kind
+    TC_DEMANDS = TC_XDRAW + X_BAR + 1           # + material
+    TC_LEG_STAGE = TC_DEMANDS + GR_NMAT         # + stage
+    TC_LEG_V = TC_LEG_STAGE + LEG_DONE + 1      # + victim offset
+    TC_LEG_M = TC_LEG_V + GR_MAXP               # + material (GR_NMAT: none)
+    TC_GIVE_LEFT = TC_LEG_M + GR_NMAT + 1
+    TC_COL_TAKEN = TC_GIVE_LEFT + 1             # + role
+    TC_SETUP_DEALT = TC_COL_TAKEN + GR_NMAT
+    GR_TENSOR_COMMON = TC_SETUP_DEALT + 1
+    TP_HAND = 0                                 # + building: hand cards the observer knows
+    TP_HAND_SIZE = TP_HAND + GR_NBUILD
+    TP_JACKS = TP_HAND_SIZE + 1
+    TP_JACKS_PLAYED = TP_JACKS + 1
+    TP_STOCK = TP_JACKS_PLAYED + 1              # + building
+    TP_CLIENTS = TP_STOCK + GR_NBUILD           # + building
+    TP_CAMP = TP_CLIENTS + GR_NBUILD            # + building
+    TP_VAULT = TP_CAMP + GR_NBUILD              # + building: vault cards the observer knows
+    TP_VAULT_HIDDEN = TP_VAULT + GR_NBUILD
+    TP_INFLUENCE = TP_VAULT_HIDDEN + 1
+    TP_UNITS = TP_INFLUENCE + 1
+    TP_NEW_CLIENTS = TP_UNITS + 1               # + role
+    TP_LEADER = TP_NEW_CLIENTS + GR_NMAT
+    TP_ACTOR = TP_LEADER + 1
+    TP_DID_CRAFT = TP_ACTOR + 1
+    TP_TIE = TP_DID_CRAFT + 1
+    TP_TIE_DEALT = TP_TIE + 1
+    TP_FORUM_WIN = TP_TIE_DEALT + 1
+    GR_TENSOR_PLAYER = TP_FORUM_WIN + 1
+    GR_MAX_TENSOR = GR_TENSOR_COMMON + GR_MAXP * GR_TENSOR_PLAYER
+
 ctypedef struct GRState:
     uint8_t loc[GR_NCARDS]          # zone of every Orders card
     uint8_t known[GR_NCARDS]        # players who know the card where it is (+ KN_REVEALED)
@@ -281,3 +354,5 @@ cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil
 cdef void gr_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
 cdef void gr_scores(const void *vs, int32_t *out) noexcept nogil
 cdef const char *gr_validate(const void *vs) noexcept nogil
+cdef int32_t gr_tensor_size(const int32_t *params) noexcept nogil
+cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept nogil

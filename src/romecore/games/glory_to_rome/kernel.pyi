@@ -5,3 +5,8 @@ STATE_SIZE: int
 NUM_ACTIONS: int
 MAX_LEGAL: int
 ACTION_BLOCKS: dict[str, int]
+TENSOR_COMMON: int
+TENSOR_PLAYER: int
+TENSOR_SLOT: int
+TENSOR_FRAME: int
+TENSOR_BLOCKS: dict[str, tuple[int, int]]

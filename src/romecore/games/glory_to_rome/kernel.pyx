@@ -32,7 +32,7 @@ Thinker draws, Fountain, Atrium, Bar) is a chance node whose outcome is the buil
 the card drawn, weighted by the copies left in the pile.
 """
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
@@ -59,6 +59,16 @@ cdef int START_HAND, START_INFL, HAND_LIMIT, PET_CARDS, CIRCUS_PET_CARDS
 cdef int SHRINE_HAND, TEMPLE_HAND, INSULA_CLIENTS, MARKET_VAULT, STATUE_POINTS, WALL_PER
 cdef int MERCHANT_BONUS, SITES_PER_MAT
 cdef int MAX_COPIES                   # the most cards of one building
+cdef float COPIES_FRAC[GR_NBUILD][GR_PER_MAT + 1]   # k / copies of the building, k <= copies
+cdef enum:
+    T_NONE = GR_MAX_TENSOR            # the observation tensor's counts: a scratch cell past
+                                      # every offset, where cards that count nowhere go
+cdef int16_t ZONE_SLICE[2][Z_END]     # [knows][zone]: tensor offset of the zone's by-building
+                                      # slice (the seats' zones are set per observer), T_NONE none
+cdef int16_t ZONE_COUNT[2][Z_END]     # [knows][zone]: the cell counting a card there, T_NONE none
+cdef int16_t ZONE_MATERIAL[Z_END]     # zone: the by-material slice of a structure's materials
+cdef int INFL_BOUND                   # Influence with every site in camp
+cdef int STRUCT_MAT_BOUND             # materials in a structure: the dearest site, one more by Stairway
 
 
 # =======================================================================================
@@ -1755,6 +1765,135 @@ cdef uint32_t gr_observe_action(const void *vs, int observer, int32_t a) noexcep
     return <uint32_t>a
 
 
+cdef int32_t gr_tensor_size(const int32_t *params) noexcept nogil:
+    """A common block and one block per seat."""
+    return GR_TENSOR_COMMON + params[0] * GR_TENSOR_PLAYER
+
+
+cdef inline void put_count(float *out, const uint8_t *cnt, int d, int b, float *junk) noexcept nogil:
+    """Writes the count at offset d (a card of building b counts there) divided by the
+    building's copies; T_NONE goes to junk (a pointer select, not a branch per card)."""
+    cdef float *w = out + d if d < T_NONE else junk
+    w[0] = COPIES_FRAC[b][cnt[d]]
+
+
+cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept nogil:
+    """What player knows as the layout of kernel.pxd's TC_* / TS_* / TF_* / TP_* slices:
+    every public zone by building, the hand and vault cards player knows (the rest as
+    counts), and the turn, frame and demand fields.  Cards are counted through tables of
+    offsets by zone and knowledge (no branch per card)."""
+    cdef const GRState *s = <const GRState *>vs
+    cdef int n = s.nplayers, c, z, b, k, j, q, m, top, cur, d, base
+    cdef float *o
+    cdef float *t
+    cdef int size = GR_TENSOR_COMMON + n * GR_TENSOR_PLAYER
+    cdef uint8_t cnt[T_NONE + GR_NBUILD]   # cards counted at each offset (T_NONE: nowhere)
+    cdef int16_t slice_of[2][Z_END]        # [knows][zone]: its by-building slice
+    cdef int16_t count_of[2][Z_END]        # [knows][zone]: the cell counting it as a card
+    cdef int16_t dst[GR_NCARDS]            # each card's offset in its by-building slice
+    cdef float junk
+    memset(out, 0, sizeof(float) * size)
+    memset(cnt, 0, sizeof(cnt))
+    memcpy(slice_of, ZONE_SLICE, sizeof(slice_of))
+    memcpy(count_of, ZONE_COUNT, sizeof(count_of))
+    for j in range(n):
+        q = (player + j) % n
+        base = GR_TENSOR_COMMON + GR_TENSOR_PLAYER * j
+        slice_of[1][Z_HAND + q] = base + TP_HAND
+        count_of[0][Z_HAND + q] = base + TP_HAND_SIZE
+        count_of[1][Z_HAND + q] = base + TP_HAND_SIZE
+        slice_of[0][Z_STOCK + q] = base + TP_STOCK
+        slice_of[1][Z_STOCK + q] = base + TP_STOCK
+        slice_of[1][Z_VAULT + q] = base + TP_VAULT
+        count_of[0][Z_VAULT + q] = base + TP_VAULT_HIDDEN
+        slice_of[0][Z_CLIENT + q] = base + TP_CLIENTS
+        slice_of[1][Z_CLIENT + q] = base + TP_CLIENTS
+        slice_of[0][Z_CAMP + q] = base + TP_CAMP
+        slice_of[1][Z_CAMP + q] = base + TP_CAMP
+    for c in range(GR_NCARDS):
+        b = CARD_B[c]
+        z = s.loc[c]
+        k = (s.known[c] >> player) & 1
+        dst[c] = slice_of[k][z] + b
+        cnt[dst[c]] += 1
+        cnt[count_of[k][z]] += 1
+        cnt[ZONE_MATERIAL[z] + CARD_M[c]] += 1
+        cnt[(TC_REVEALED if s.known[c] & KN_REVEALED else T_NONE) + b] += 1
+    for c in range(GR_NCARDS):
+        b = CARD_B[c]
+        put_count(out, cnt, dst[c], b, &junk)
+        put_count(out, cnt, (TC_REVEALED if s.known[c] & KN_REVEALED else T_NONE) + b, b, &junk)
+    out[TC_DRAWN_HIDDEN] = cnt[TC_DRAWN_HIDDEN] / <float>GR_NCARDS
+    out[TC_PHASE + s.phase] = 1
+    if s.role < GR_NMAT:
+        out[TC_ROLE + s.role] = 1
+    out[TC_STEPS] = s.steps / <float>GR_MAX_GAME_LENGTH
+    out[TC_DECK] = s.deck_total / <float>GR_NCARDS
+    out[TC_JACK_PILE] = s.jpile / <float>GR_NJACKS
+    for m in range(GR_NMAT):
+        out[TC_IN_TOWN + m] = s.in_town[m] / <float>SITES_PER_MAT
+        out[TC_OUT_TOWN + m] = s.out_town[m] / <float>SITES_PER_MAT
+        out[TC_PET_MAT + m] = s.pet_mat == m
+        out[TC_DEMANDS + m] = s.dem[m] / <float>GR_PER_MAT
+        out[TC_COL_TAKEN + m] = s.col_taken[m] / <float>GR_PER_MAT
+    top = s.nframes - 1
+    if (s.phase == PH_ACT and s.nframes and (s.fr_stage[top] == ST_TARGET or s.fr_stage[top] == ST_STAIR_TARGET)
+            and (s.known[s.sel_card] >> player) & 1):
+        out[TC_SELECTED + CARD_B[s.sel_card]] = 1
+        out[TC_SEL_SRC + s.sel_src] = 1
+    for k in range(s.nstruct):
+        t = out + TC_STRUCTS + GR_TENSOR_SLOT * k
+        t[TS_BUILDING + CARD_B[s.st_card[k]]] = 1
+        t[TS_OWNER + (s.st_owner[k] - player + n) % n] = 1
+        t[TS_HOLDER + (s.st_holder[k] - player + n) % n] = 1
+        t[TS_SITE + s.st_site[k]] = 1
+        t[TS_OUT] = (s.st_flags[k] & SF_OUT) != 0
+        t[TS_DONE] = (s.st_flags[k] & SF_DONE) != 0
+        t[TS_PUBLIC] = (s.st_flags[k] & SF_PUBLIC) != 0
+        for m in range(GR_NMAT):    # a site's value, one more on a Stairway's target
+            d = cnt[TC_STRUCTS + GR_TENSOR_SLOT * k + TS_MATERIALS + m]
+            t[TS_MATERIALS + m] = (d if d < STRUCT_MAT_BOUND else STRUCT_MAT_BOUND) / <float>STRUCT_MAT_BOUND
+    for k in range(s.nframes):
+        t = out + TC_FRAMES + GR_TENSOR_FRAME * k
+        t[TF_ROLE + (s.fr_role[k] & FR_ROLE)] = 1
+        t[TF_BASE] = (s.fr_role[k] & FR_BASE) != 0
+        t[TF_STAGE + s.fr_stage[k]] = 1
+        t[TF_N] = s.fr_n[k] / <float>GR_U8_MAX
+    out[TC_FOLLOW_I + s.follow_i] = 1
+    out[TC_ACT_I + s.act_i] = 1
+    out[TC_EOT_STEP + s.eot_step] = 1
+    out[TC_EOT_I + s.eot_i] = 1
+    out[TC_THINK_RET + s.think_ret] = 1
+    out[TC_THINK_USED] = s.think_used
+    out[TC_DRAW_LEFT] = s.draw_left / <float>GR_U8_MAX
+    out[TC_PET_LEFT] = s.pet_left / <float>PET_CARDS
+    out[TC_XDRAW + s.xdraw] = 1
+    out[TC_LEG_STAGE + s.leg_stage] = 1
+    out[TC_LEG_V + s.leg_v] = 1
+    out[TC_LEG_M + s.leg_m] = 1
+    out[TC_GIVE_LEFT] = s.give_left / <float>GR_PER_MAT
+    out[TC_SETUP_DEALT] = s.setup_i / <float>GR_U8_MAX
+    cur = gr_current_player(vs)
+    for j in range(n):
+        q = (player + j) % n
+        o = out + GR_TENSOR_COMMON + GR_TENSOR_PLAYER * j
+        base = GR_TENSOR_COMMON + GR_TENSOR_PLAYER * j
+        o[TP_HAND_SIZE] = cnt[base + TP_HAND_SIZE] / <float>GR_NCARDS
+        o[TP_VAULT_HIDDEN] = cnt[base + TP_VAULT_HIDDEN] / <float>GR_NCARDS
+        o[TP_JACKS] = s.jacks[q] / <float>GR_NJACKS
+        o[TP_JACKS_PLAYED] = s.jplayed[q] / <float>GR_NJACKS
+        o[TP_INFLUENCE] = s.infl[q] / <float>INFL_BOUND
+        o[TP_UNITS] = s.units[q] / <float>GR_U8_MAX
+        for m in range(GR_NMAT):
+            o[TP_NEW_CLIENTS + m] = s.fresh[q][m] / <float>GR_PER_MAT
+        o[TP_LEADER] = q == s.leader
+        o[TP_ACTOR] = q == cur
+        o[TP_DID_CRAFT] = (s.did_craft >> q) & 1
+        o[TP_TIE] = (s.tie_mask >> q) & 1
+        o[TP_TIE_DEALT] = (s.tie_dealt >> q) & 1
+        o[TP_FORUM_WIN] = (s.forum_win >> q) & 1
+
+
 # =======================================================================================
 # Validation: gr_validate, a sequence of named checks of a struct from outside
 
@@ -2169,6 +2308,7 @@ def _load_tables():
     global START_HAND, START_INFL, HAND_LIMIT, PET_CARDS, CIRCUS_PET_CARDS, SHRINE_HAND
     global TEMPLE_HAND, INSULA_CLIENTS, MARKET_VAULT, STATUE_POINTS, WALL_PER
     global MERCHANT_BONUS, SITES_PER_MAT, MAX_COPIES
+    global INFL_BOUND, STRUCT_MAT_BOUND
     assert len(_data.BUILDINGS) == GR_NBUILD and len(_data.MATERIALS) == GR_NMAT
     expected = {
         "Bar": B_BAR, "Insula": B_INSULA, "Latrine": B_LATRINE, "Road": B_ROAD,
@@ -2211,6 +2351,22 @@ def _load_tables():
     STATUE_POINTS, WALL_PER = _data.STATUE_POINTS, _data.WALL_MATERIALS_PER_POINT
     MERCHANT_BONUS, SITES_PER_MAT = _data.MERCHANT_BONUS, _data.SITES_PER_MATERIAL
     MAX_COPIES = max(md.copies for md in _data.MATERIALS)
+    INFL_BOUND = START_INFL + SITES_PER_MAT * sum(md.value for md in _data.MATERIALS)
+    STRUCT_MAT_BOUND = max(md.value for md in _data.MATERIALS) + 1
+    for z in range(Z_END):
+        ZONE_MATERIAL[z] = T_NONE
+        for k in range(2):
+            ZONE_SLICE[k][z] = T_NONE
+            ZONE_COUNT[k][z] = T_NONE
+    ZONE_SLICE[0][Z_POOL] = ZONE_SLICE[1][Z_POOL] = TC_POOL
+    ZONE_SLICE[1][Z_DRAWN] = TC_DRAWN
+    ZONE_COUNT[0][Z_DRAWN] = TC_DRAWN_HIDDEN
+    for k in range(GR_NSLOTS):
+        ZONE_SLICE[0][Z_MAT + k] = ZONE_SLICE[1][Z_MAT + k] = TC_STRUCT_MATS
+        ZONE_MATERIAL[Z_MAT + k] = TC_STRUCTS + GR_TENSOR_SLOT * k + TS_MATERIALS
+    for b, bd in enumerate(_data.BUILDINGS):
+        for k in range(GR_PER_MAT + 1):
+            COPIES_FRAC[b][k] = min(k, bd.copies) / bd.copies
     assert _data.JACKS == GR_NJACKS and SITES_PER_MAT * GR_NMAT == GR_NSLOTS
     assert _data.MAX_ACTIONS == GR_MAX_GAME_LENGTH < GR_STEPS_MAX
     assert GR_PER_MAT * GR_NMAT == GR_NCARDS
@@ -2241,6 +2397,9 @@ GR_KERNEL.scores = gr_scores
 GR_KERNEL.resample = gr_resample
 GR_KERNEL.observe_action = gr_observe_action
 GR_KERNEL.validate = gr_validate
+GR_KERNEL.max_tensor_size = GR_MAX_TENSOR
+GR_KERNEL.tensor_size = gr_tensor_size
+GR_KERNEL.observation_tensor = gr_observation_tensor
 
 kernel_capsule = rc_kernel_capsule(&GR_KERNEL)
 STATE_SIZE = sizeof(GRState)
@@ -2255,3 +2414,42 @@ ACTION_BLOCKS = {
     "CH_CARD": CH_CARD,
 }
 MAX_LEGAL = GR_MAXLEGAL
+# the observation tensor's slices: name -> (offset, length); TC_* in the common block
+# (TS_* within each structure slot of TC_STRUCTS, TF_* within each frame of TC_FRAMES),
+# TP_* in each seat's block (the package docstring's table)
+TENSOR_COMMON = GR_TENSOR_COMMON
+TENSOR_PLAYER = GR_TENSOR_PLAYER
+TENSOR_SLOT = GR_TENSOR_SLOT
+TENSOR_FRAME = GR_TENSOR_FRAME
+TENSOR_BLOCKS = {
+    "TC_PHASE": (TC_PHASE, PH_OVER + 1), "TC_ROLE": (TC_ROLE, GR_NMAT), "TC_STEPS": (TC_STEPS, 1),
+    "TC_DECK": (TC_DECK, 1), "TC_JACK_PILE": (TC_JACK_PILE, 1), "TC_POOL": (TC_POOL, GR_NBUILD),
+    "TC_IN_TOWN": (TC_IN_TOWN, GR_NMAT), "TC_OUT_TOWN": (TC_OUT_TOWN, GR_NMAT),
+    "TC_REVEALED": (TC_REVEALED, GR_NBUILD), "TC_DRAWN": (TC_DRAWN, GR_NBUILD),
+    "TC_DRAWN_HIDDEN": (TC_DRAWN_HIDDEN, 1), "TC_SELECTED": (TC_SELECTED, GR_NBUILD),
+    "TC_SEL_SRC": (TC_SEL_SRC, SRC_DRAWN + 1), "TC_STRUCT_MATS": (TC_STRUCT_MATS, GR_NBUILD),
+    "TC_STRUCTS": (TC_STRUCTS, GR_NSLOTS * GR_TENSOR_SLOT),
+    "TC_FRAMES": (TC_FRAMES, GR_MAXF * GR_TENSOR_FRAME),
+    "TC_FOLLOW_I": (TC_FOLLOW_I, GR_MAXP), "TC_ACT_I": (TC_ACT_I, GR_MAXP),
+    "TC_EOT_STEP": (TC_EOT_STEP, EOT_ACADEMY + 1), "TC_EOT_I": (TC_EOT_I, GR_MAXP + 1),
+    "TC_THINK_RET": (TC_THINK_RET, RET_FRAME + 1), "TC_THINK_USED": (TC_THINK_USED, 1),
+    "TC_DRAW_LEFT": (TC_DRAW_LEFT, 1), "TC_PET_MAT": (TC_PET_MAT, GR_NMAT),
+    "TC_PET_LEFT": (TC_PET_LEFT, 1), "TC_XDRAW": (TC_XDRAW, X_BAR + 1),
+    "TC_DEMANDS": (TC_DEMANDS, GR_NMAT), "TC_LEG_STAGE": (TC_LEG_STAGE, LEG_DONE + 1),
+    "TC_LEG_V": (TC_LEG_V, GR_MAXP), "TC_LEG_M": (TC_LEG_M, GR_NMAT + 1),
+    "TC_GIVE_LEFT": (TC_GIVE_LEFT, 1), "TC_COL_TAKEN": (TC_COL_TAKEN, GR_NMAT),
+    "TC_SETUP_DEALT": (TC_SETUP_DEALT, 1),
+    "TS_BUILDING": (TS_BUILDING, GR_NBUILD), "TS_OWNER": (TS_OWNER, GR_MAXP),
+    "TS_HOLDER": (TS_HOLDER, GR_MAXP), "TS_SITE": (TS_SITE, GR_NMAT), "TS_OUT": (TS_OUT, 1),
+    "TS_DONE": (TS_DONE, 1), "TS_PUBLIC": (TS_PUBLIC, 1), "TS_MATERIALS": (TS_MATERIALS, GR_NMAT),
+    "TF_ROLE": (TF_ROLE, R_PRISON + 1), "TF_BASE": (TF_BASE, 1),
+    "TF_STAGE": (TF_STAGE, ST_STAIR_TARGET + 1), "TF_N": (TF_N, 1),
+    "TP_HAND": (TP_HAND, GR_NBUILD), "TP_HAND_SIZE": (TP_HAND_SIZE, 1), "TP_JACKS": (TP_JACKS, 1),
+    "TP_JACKS_PLAYED": (TP_JACKS_PLAYED, 1), "TP_STOCK": (TP_STOCK, GR_NBUILD),
+    "TP_CLIENTS": (TP_CLIENTS, GR_NBUILD), "TP_CAMP": (TP_CAMP, GR_NBUILD),
+    "TP_VAULT": (TP_VAULT, GR_NBUILD), "TP_VAULT_HIDDEN": (TP_VAULT_HIDDEN, 1),
+    "TP_INFLUENCE": (TP_INFLUENCE, 1), "TP_UNITS": (TP_UNITS, 1),
+    "TP_NEW_CLIENTS": (TP_NEW_CLIENTS, GR_NMAT),
+    "TP_LEADER": (TP_LEADER, 1), "TP_ACTOR": (TP_ACTOR, 1), "TP_DID_CRAFT": (TP_DID_CRAFT, 1),
+    "TP_TIE": (TP_TIE, 1), "TP_TIE_DEALT": (TP_TIE_DEALT, 1), "TP_FORUM_WIN": (TP_FORUM_WIN, 1),
+}
