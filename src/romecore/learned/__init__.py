@@ -1,0 +1,48 @@
+"""Learned evaluators: self-play data, a small value net trained on it, and its forward
+pass in C over each game's observation tensor.
+
+- :mod:`~romecore.learned.selfplay` plays games between built-in agents and writes
+  training shards (``.npz``: tensors of every seat at sampled positions, final returns,
+  search visit counts);
+- :mod:`~romecore.learned.train` fits a multi-layer perceptron (PyTorch on the CPU, the
+  ``romecore[train]`` extra) and writes a weights file (:mod:`~romecore.learned.weights`);
+- :mod:`~romecore.learned.mlp` runs that net in C as an evaluator (``GAME:learned``).
+
+Shipped weights sit in ``romecore/learned/weights/<game>-<players>p.npz``; a directory in
+``ROMECORE_LEARNED_WEIGHTS`` is searched first, so a generation loop can point every
+worker process at its newest net.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from romecore.errors import EvaluatorError
+
+__all__ = ["ENV_DIR", "SHIPPED_DIR", "weights_file", "make_learned_evaluator"]
+
+#: Environment variable naming a directory of weights files searched before the shipped ones.
+ENV_DIR = "ROMECORE_LEARNED_WEIGHTS"
+#: The shipped weights (package data).
+SHIPPED_DIR = Path(__file__).with_name("weights")
+
+
+def weights_file(game: Any) -> Path:
+    """The weights file ``game`` (its id and player count) uses: ``$ROMECORE_LEARNED_WEIGHTS``
+    first, then the shipped ones; EvaluatorError when there is none."""
+    name = f"{game.game_id}-{game.num_players()}p.npz"
+    dirs = [Path(d) for d in os.environ.get(ENV_DIR, "").split(os.pathsep) if d] + [SHIPPED_DIR]
+    for d in dirs:
+        if (d / name).is_file():
+            return d / name
+    raise EvaluatorError(f"no learned weights for {game.game_id} with {game.num_players()} players "
+                         f"(looked for {name} in {', '.join(map(str, dirs))})")
+
+
+def make_learned_evaluator(game: Any, path: str | os.PathLike[str] | None = None) -> Any:
+    """The learned evaluator of ``game`` from ``path``, or from :func:`weights_file`."""
+    from romecore.learned.mlp import LearnedEvaluator
+
+    return LearnedEvaluator(game, os.fspath(path) if path is not None else str(weights_file(game)))

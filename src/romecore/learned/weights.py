@@ -1,0 +1,213 @@
+"""The learned evaluator's weights file: one ``.npz`` a data scientist can open with numpy.
+
+Arrays ``W0, b0, W1, b1, ...``: layer ``i`` computes ``x @ W{i} + b{i}`` (``W{i}`` has shape
+(inputs, outputs), float32), ReLU between layers; the last layer is the value head, one
+logit per seat relative to the viewer (viewer first, then p+1, p+2, ... mod n).  Optional
+``PW, Pb``: a policy head over the game's distinct actions on the last hidden layer (kept
+for research; the C evaluator reads only the value net).  ``metadata``: a JSON string with
+``format`` (:data:`FORMAT`), ``game``, ``options``, ``players``, ``tensor_size``,
+``layout`` (:func:`layout_fingerprint`), ``hidden``, ``activation`` and free ``training``
+notes.  :func:`load_weights` checks every field against the game and raises
+:class:`romecore.SerializationError` naming the file and the mismatch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from romecore.errors import EvaluatorError, SerializationError
+
+__all__ = ["FORMAT", "MAX_HIDDEN", "MAX_LAYERS", "Weights", "check_weights", "layout_fingerprint", "load_weights",
+           "save_weights", "tensor_blocks"]
+
+#: Version of the file format this module writes and reads.
+FORMAT = 1
+#: Bounds the C forward pass sizes its stack scratch by.
+MAX_HIDDEN = 256
+MAX_LAYERS = 4
+MAX_INPUT = 8192
+
+
+@dataclass
+class Weights:
+    """A value net (and optional policy head) with the game it was trained for."""
+
+    game_id: str
+    options: dict[str, Any]
+    tensor_size: int
+    layout: str
+    layers: list[tuple[np.ndarray, np.ndarray]]
+    policy: tuple[np.ndarray, np.ndarray] | None = None
+    activation: str = "relu"
+    training: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return int(self.options["players"])
+
+    @property
+    def hidden(self) -> list[int]:
+        return [int(w.shape[1]) for w, _ in self.layers[:-1]]
+
+    def metadata(self) -> dict[str, Any]:
+        return {"format": FORMAT, "game": self.game_id, "options": self.options, "players": self.players,
+                "tensor_size": self.tensor_size, "layout": self.layout, "hidden": self.hidden,
+                "activation": self.activation, "training": self.training}
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """Seat-relative value logits for a batch of tensors (numpy, for tests and tools)."""
+        h = np.asarray(x, dtype=np.float32)
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < len(self.layers) - 1:
+                h = np.maximum(h, 0.0)
+        return h
+
+
+def tensor_blocks(game: Any) -> dict[str, tuple[int, int]]:
+    """The game's ``kernel.TENSOR_BLOCKS`` (the module beside its state class), or {}."""
+    package = game.spec.state_class.__module__.rpartition(".")[0]
+    try:
+        kernel = importlib.import_module(package + ".kernel")
+    except ImportError:
+        return {}
+    return dict(getattr(kernel, "TENSOR_BLOCKS", {}))
+
+
+def layout_fingerprint(game: Any) -> str:
+    """A short hash of the game's tensor layout (its named slices and its size): weights
+    trained on one layout must not be read against another."""
+    blocks = sorted((k, [int(v) for v in val]) for k, val in tensor_blocks(game).items())
+    text = json.dumps({"game": game.game_id, "size": game.observation_tensor_size(), "blocks": blocks},
+                      sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def save_weights(weights: Weights, path: str | os.PathLike[str]) -> None:
+    """Writes ``weights`` to ``path`` (.npz), atomically (a partial file never replaces a good one)."""
+    arrays: dict[str, np.ndarray] = {}
+    for i, (w, b) in enumerate(weights.layers):
+        arrays[f"W{i}"] = np.ascontiguousarray(w, dtype=np.float32)
+        arrays[f"b{i}"] = np.ascontiguousarray(b, dtype=np.float32)
+    if weights.policy is not None:
+        arrays["PW"] = np.ascontiguousarray(weights.policy[0], dtype=np.float32)
+        arrays["Pb"] = np.ascontiguousarray(weights.policy[1], dtype=np.float32)
+    arrays["metadata"] = np.array(json.dumps(weights.metadata(), sort_keys=True))
+    path = os.fspath(path)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        np.savez(f, **arrays)
+    os.replace(tmp, path)
+
+
+def _fail(path: str, why: str) -> SerializationError:
+    return SerializationError(f"weights file {path}: {why}")
+
+
+def _read(path: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The metadata and arrays of a weights file; SerializationError for anything unreadable."""
+    try:
+        with open(path, "rb") as f:
+            blob = f.read()
+    except OSError as e:
+        raise _fail(path, f"cannot be read ({e.strerror or e})") from None
+    try:
+        with np.load(io.BytesIO(blob), allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zipfile.LargeZipFile) as e:
+        raise _fail(path, f"is not a readable .npz ({type(e).__name__}: {e})") from None
+    if "metadata" not in arrays:
+        raise _fail(path, "has no metadata")
+    try:
+        meta = json.loads(str(arrays.pop("metadata")))
+    except (TypeError, ValueError) as e:
+        raise _fail(path, f"metadata is not JSON ({e})") from None
+    if not isinstance(meta, dict):
+        raise _fail(path, "metadata is not a JSON object")
+    return meta, arrays
+
+
+def load_weights(path: str | os.PathLike[str], game: Any) -> Weights:
+    """The weights in ``path`` checked against ``game`` (id, options, tensor size and layout,
+    array shapes, dtypes and finiteness); SerializationError naming the file otherwise."""
+    path = os.fspath(path)
+    meta, arrays = _read(path)
+    if meta.get("format") != FORMAT:
+        raise _fail(path, f"format {meta.get('format')!r}, this romecore reads format {FORMAT}")
+    if meta.get("game") != game.game_id:
+        raise _fail(path, f"is for game {meta.get('game')!r}, not {game.game_id!r}")
+    if meta.get("options") != dict(game.options):
+        raise _fail(path, f"is for options {meta.get('options')!r}, not {dict(game.options)!r}")
+    size = game.observation_tensor_size()
+    if size > MAX_INPUT:
+        raise _fail(path, f"{game.game_id} has a tensor of {size} floats; the evaluator reads at most {MAX_INPUT}")
+    if meta.get("tensor_size") != size:
+        raise _fail(path, f"was trained on a tensor of {meta.get('tensor_size')!r} floats, "
+                          f"{game.game_id} now has {size}")
+    layout = layout_fingerprint(game)
+    if meta.get("layout") != layout:
+        raise _fail(path, f"tensor layout {meta.get('layout')!r} differs from the game's {layout!r} "
+                          "(the tensor's slices changed: retrain)")
+    if meta.get("activation") != "relu":
+        raise _fail(path, f"activation {meta.get('activation')!r}; only 'relu' is supported")
+    nlayers = sum(1 for k in arrays if k.startswith("W"))
+    if not 1 <= nlayers <= MAX_LAYERS + 1:
+        raise _fail(path, f"{nlayers} layers; 1 to {MAX_LAYERS + 1} are supported")
+    expected = {f"{c}{i}" for i in range(nlayers) for c in "Wb"} | ({"PW", "Pb"} & set(arrays))
+    if set(arrays) != expected:
+        raise _fail(path, f"arrays {sorted(arrays)}, expected {sorted(expected)}")
+    layers = []
+    inputs = size
+    for i in range(nlayers):
+        w, b = arrays[f"W{i}"], arrays[f"b{i}"]
+        outputs = game.num_players() if i == nlayers - 1 else (w.shape[1] if w.ndim == 2 else -1)
+        if i < nlayers - 1 and not 1 <= outputs <= MAX_HIDDEN:
+            raise _fail(path, f"W{i} has shape {w.shape}; hidden layers hold 1 to {MAX_HIDDEN} units")
+        layers.append((_checked(path, f"W{i}", w, (inputs, outputs)), _checked(path, f"b{i}", b, (outputs,))))
+        inputs = outputs
+    policy = None
+    if "PW" in arrays:
+        last = layers[-1][0].shape[0]
+        na = game.num_distinct_actions()
+        policy = (_checked(path, "PW", arrays["PW"], (last, na)), _checked(path, "Pb", arrays["Pb"], (na,)))
+    hidden = [int(w.shape[1]) for w, _ in layers[:-1]]
+    if meta.get("hidden") != hidden:
+        raise _fail(path, f"metadata says hidden {meta.get('hidden')!r}, the arrays have {hidden}")
+    return Weights(game.game_id, dict(game.options), size, layout, layers, policy, "relu",
+                   meta.get("training") if isinstance(meta.get("training"), dict) else {})
+
+
+def _checked(path: str, name: str, a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    if a.shape != shape:
+        raise _fail(path, f"{name} has shape {a.shape}, expected {shape}")
+    if a.dtype != np.float32:
+        raise _fail(path, f"{name} is {a.dtype}, expected float32")
+    if not np.isfinite(a).all():
+        raise _fail(path, f"{name} holds a value that is not finite")
+    return np.ascontiguousarray(a)
+
+
+def check_weights(weights: Weights, game: Any) -> None:
+    """Weights built in memory meet the checks a file's do (EvaluatorError, no file to name)."""
+    if weights.game_id != game.game_id or weights.options != dict(game.options):
+        raise EvaluatorError(f"weights for {weights.game_id} {weights.options} do not fit "
+                             f"{game.game_id} {dict(game.options)}")
+    if weights.tensor_size != game.observation_tensor_size() or weights.layout != layout_fingerprint(game):
+        raise EvaluatorError(f"weights were made for another tensor layout of {game.game_id} "
+                             f"({weights.tensor_size} floats, layout {weights.layout})")
+    sizes = [weights.tensor_size] + [int(np.shape(w)[1]) for w, _ in weights.layers]
+    shapes_ok = all(np.shape(w) == (a, c) and np.shape(b) == (c,)
+                    for (w, b), a, c in zip(weights.layers, sizes, sizes[1:]))
+    if not (1 <= len(weights.layers) <= MAX_LAYERS + 1 and shapes_ok and sizes[-1] == game.num_players()
+            and all(1 <= c <= MAX_HIDDEN for c in sizes[1:-1]) and sizes[0] <= MAX_INPUT):
+        raise EvaluatorError(f"weights have layer sizes {sizes}; expected {weights.tensor_size} inputs, "
+                             f"hidden layers of 1..{MAX_HIDDEN} units, {game.num_players()} outputs")
