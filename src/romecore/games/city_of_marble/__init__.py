@@ -53,49 +53,49 @@ positions, vertex ids): ids that are not on the board stay 0.  It holds what p k
 whole state but other players' bridge values (until the game ends).  Left out as
 derivable: ``current_player``, ``bridge_spaces_open``, final ``scores``.
 
-======  ======  ===================  ===================================================  ======
-offset  length  slice                meaning                                              bound
-======  ======  ===================  ===================================================  ======
-0       1536    ``TC_TILES``         ``384 * colour + placement``: a tile of that colour  flag
-1536    7       ``TC_HILLS``         hill revealed (board file order)                     flag
-1543    160     ``TC_BUILDING``      ``40 * colour + site``: that civic building stands   flag
-1703    40      ``TC_FOUNTAIN``      the site holds a fountain                            flag
-1743    40      ``TC_EMPTY``         the site completed empty (no fountain left)          flag
-1783    3       ``TC_AQ_STARTED``    aqueduct started                                     flag
-1786    3       ``TC_AQ_LEN``        aqueduct pieces placed                               13
-1789    234     ``TC_AQ_STEPS``      ``78 * aq + 6 * piece + dir``: piece's direction     flag
-2023    576     ``TC_AQ_END``        ``192 * aq + vertex``: a started aqueduct's far end  flag
-2599    40      ``TC_AQ_SITES``      an aqueduct piece lies in the site's hexagon         flag
-2639    4       ``TC_STACKS``        Neighborhood stack of each colour                    tiles
-2643    4       ``TC_DRAWN``         tiles drawn this turn by the turn player             tiles
-2647    11      ``TC_PHASE``         phase one-hot (``state.PHASES`` order)               flag
-2658    1       ``TC_ACTIONS_LEFT``  actions left this turn, the current one included     2
-2659    1       ``TC_FINAL_LEFT``    turns left in the final round                        4
-2660    4       ``TC_SEL_COLOUR``    colour of the tile being played (site, tile phases)  flag
-2664    1       ``TC_SEL_MAG``       a magistrate goes on it                              flag
-2665    40      ``TC_SEL_SITE``      its chosen site (tile phase)                         flag
-2705    1       ``TC_PEND_BRIDGES``  bridge tiles the tile took, values still to draw     2
-2706    3       ``TC_AQ_TODO``       aqueducts the tile starts, not begun yet             flag
-2709    3       ``TC_AQ_CUR``        aqueduct being started (while pieces are left)       flag
-2712    1       ``TC_AQ_LEFT``       its start pieces still to place                      3
-2713    40      ``TC_PEND_SITES``    completed sites not yet resolved                     flag
-2753    40      ``TC_RES_SITE``      site whose magistrates may leave (send phase)        flag
-2793    1       ``TC_RES_SEAT``      resolution seat: offset from the turn player         4
-0       1       ``TP_POINTS``        score track                                          96
-1       1       ``TP_COINS``         coins                                                16
-2       4       ``TP_TILES``         tiles in the centre box by colour                    tiles
-6       4       ``TP_IMPERIUM``      Imperium tiles by colour                             12
-10      1       ``TP_MAG_CENTRE``    magistrates in the centre box                        3
-11      1       ``TP_MAG_TREASURY``  magistrates on the Treasury                          3
-12      4       ``TP_MAG_IMPERIUM``  magistrates on each colour's Imperium space          3
-16      384     ``TP_MAG_TILES``     a magistrate stands on the tile at this placement    flag
-400     40      ``TP_BUILDINGS``     the player's civic building stands on the site       flag
-440     1       ``TP_BRIDGE_COUNT``  bridge tiles held                                    7
-441     4       ``TP_BRIDGE_VALUES`` bridge tiles held of value 1-4 (p's own; all at the  2
-                                     end; else 0)
-445     1       ``TP_TURN``          the turn player                                      flag
-446     1       ``TP_ACTOR``         the player to decide (``actor``)                     flag
-======  ======  ===================  ===================================================  ======
+======  ======  ====================  ===================================================  ======
+offset  length  slice                 meaning                                              bound
+======  ======  ====================  ===================================================  ======
+0       1536    ``TC_TILES``          ``384 * colour + placement``: a tile of that colour  flag
+1536    7       ``TC_HILLS``          hill revealed (board file order)                     flag
+1543    160     ``TC_BUILDING``       ``40 * colour + site``: that civic building stands   flag
+1703    40      ``TC_FOUNTAIN``       the site holds a fountain                            flag
+1743    40      ``TC_EMPTY``          the site completed empty (no fountain left)          flag
+1783    3       ``TC_AQ_STARTED``     aqueduct started                                     flag
+1786    3       ``TC_AQ_LEN``         aqueduct pieces placed                               13
+1789    234     ``TC_AQ_STEPS``       ``78 * aq + 6 * piece + dir``: piece's direction     flag
+2023    576     ``TC_AQ_END``         ``192 * aq + vertex``: a started aqueduct's far end  flag
+2599    40      ``TC_AQ_SITES``       an aqueduct piece lies in the site's hexagon         flag
+2639    4       ``TC_STACKS``         Neighborhood stack of each colour                    tiles
+2643    4       ``TC_DRAWN``          tiles drawn this turn by the turn player             tiles
+2647    11      ``TC_PHASE``          phase one-hot (``state.PHASES`` order)               flag
+2658    1       ``TC_ACTIONS_LEFT``   actions left this turn, the current one included     2
+2659    1       ``TC_FINAL_LEFT``     turns left in the final round                        4
+2660    4       ``TC_SEL_COLOUR``     colour of the tile being played (site, tile phases)  flag
+2664    1       ``TC_SEL_MAG``        a magistrate goes on it                              flag
+2665    40      ``TC_SEL_SITE``       its chosen site (tile phase)                         flag
+2705    1       ``TC_PEND_BRIDGES``   bridge tiles the tile took, values still to draw     2
+2706    3       ``TC_AQ_TODO``        aqueducts the tile starts, not begun yet             flag
+2709    3       ``TC_AQ_CUR``         aqueduct being started (while pieces are left)       flag
+2712    1       ``TC_AQ_LEFT``        its start pieces still to place                      3
+2713    40      ``TC_PEND_SITES``     completed sites not yet resolved                     flag
+2753    40      ``TC_RES_SITE``       site whose magistrates may leave (send phase)        flag
+2793    1       ``TC_RES_SEAT``       resolution seat: offset from the turn player         4
+0       1       ``TP_POINTS``         score track                                          96
+1       1       ``TP_COINS``          coins                                                16
+2       4       ``TP_TILES``          tiles in the centre box by colour                    tiles
+6       4       ``TP_IMPERIUM``       Imperium tiles by colour                             12
+10      1       ``TP_MAG_CENTRE``     magistrates in the centre box                        3
+11      1       ``TP_MAG_TREASURY``   magistrates on the Treasury                          3
+12      4       ``TP_MAG_IMPERIUM``   magistrates on each colour's Imperium space          3
+16      384     ``TP_MAG_TILES``      a magistrate stands on the tile at this placement    flag
+400     40      ``TP_BUILDINGS``      the player's civic building stands on the site       flag
+440     1       ``TP_BRIDGE_COUNT``   bridge tiles held                                    7
+441     4       ``TP_BRIDGE_VALUES` ` bridge tiles held of value 1-4 (p's own; all at the  2
+                                      end; else 0)
+445     1       ``TP_TURN``           the turn player                                      flag
+446     1       ``TP_ACTOR``          the player to decide (``actor``)                     flag
+======  ======  ====================  ===================================================  ======
 
 ``tiles``: that colour's tiles in the game (``data.COLOURS``); 96 is every Commission cube
 on the dearest building; 2 (bridge values) is the tiles of each value.
