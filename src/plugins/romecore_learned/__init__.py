@@ -1,43 +1,9 @@
-"""Registers ``learned`` evaluators (:mod:`romecore.learned`) through the ``romecore`` entry
-point ``learned``.
-
-One generic plugin serves every game: the evaluator runs the same C forward pass over
-whatever tensor the game's kernel writes, with the weights file of that game and player
-count.  A game gets ``GAME:learned`` when a weights file ``<game>-<n>p.npz`` exists for it
-(shipped as package data, or in ``$ROMECORE_LEARNED_WEIGHTS``), so no game is named here.
-It is registered after the games' own evaluators, so each game's default stays its heuristic.
-"""
+"""Registers ``GAME:learned`` evaluators (:mod:`romecore.learned`) through the ``romecore``
+entry point ``learned``: one generic evaluator for every game with a weights file (see
+:mod:`romecore.learned.plugin`), registered as any third-party plugin would be."""
 
 from __future__ import annotations
 
-import os
-import re
-from pathlib import Path
-from typing import Any
+from romecore.learned.plugin import games_with_weights, romecore_evaluators
 
-from romecore.hookspecs import hookimpl
-from romecore.learned import ENV_DIR, SHIPPED_DIR
-from romecore.spec import EvaluatorSpec
-
-_NAME = re.compile(r"^([a-z0-9_]+)-([0-9]+)p\.npz$")
-
-
-def _factory(game: Any, path: str | None = None) -> Any:
-    from romecore.learned import make_learned_evaluator
-
-    return make_learned_evaluator(game, path)
-
-
-def games_with_weights() -> list[str]:
-    """Ids of the games some weights file is found for."""
-    dirs = [Path(d) for d in os.environ.get(ENV_DIR, "").split(os.pathsep) if d] + [SHIPPED_DIR]
-    found = {m.group(1) for d in dirs if d.is_dir() for f in d.iterdir() if (m := _NAME.match(f.name))}
-    return sorted(found)
-
-
-@hookimpl
-def romecore_evaluators() -> list[EvaluatorSpec]:
-    """``GAME:learned`` for every game with weights (each player count has its own file)."""
-    return [EvaluatorSpec(g, "learned", _factory,
-                          "a small value net over the observation tensor, forward pass in C "
-                          "(romecore.learned)") for g in games_with_weights()]
+__all__ = ["games_with_weights", "romecore_evaluators"]

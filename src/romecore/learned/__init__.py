@@ -21,7 +21,7 @@ from typing import Any
 
 from romecore.errors import EvaluatorError
 
-__all__ = ["ENV_DIR", "SHIPPED_DIR", "weights_file", "make_learned_evaluator"]
+__all__ = ["ENV_DIR", "SHIPPED_DIR", "ensure_registered", "make_learned_evaluator", "weights_file"]
 
 #: Environment variable naming a directory of weights files searched before the shipped ones.
 ENV_DIR = "ROMECORE_LEARNED_WEIGHTS"
@@ -46,3 +46,14 @@ def make_learned_evaluator(game: Any, path: str | os.PathLike[str] | None = None
     from romecore.learned.mlp import LearnedEvaluator
 
     return LearnedEvaluator(game, os.fspath(path) if path is not None else str(weights_file(game)))
+
+
+def ensure_registered() -> None:
+    """Registers the ``learned`` evaluators with romecore's registry unless an installed
+    entry point already has (a source checkout before reinstalling, a spawned worker)."""
+    from romecore.learned import plugin
+    from romecore.plugins import registry
+
+    registry.evaluators()  # loads the entry points first
+    if registry.pm.get_plugin("learned") is None and not registry.pm.is_registered(plugin):
+        registry.register(plugin, name="learned")

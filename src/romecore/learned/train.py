@@ -1,0 +1,219 @@
+"""Training the learned evaluator's value net on self-play shards (PyTorch on the CPU: the
+``romecore[train]`` extra; ``pip install torch --index-url https://download.pytorch.org/whl/cpu``
+keeps the GPU libraries out).
+
+The net: ``hidden`` ReLU layers over the observation tensor, a value head of one logit per
+seat relative to the viewer, trained with cross-entropy against the final returns rotated
+to the viewer (winners share 1, so the returns are a distribution over seats); with
+``policy`` an extra head over the game's actions learns the search's root visit shares on
+the mover's rows.  Validation holds out whole games (``val_fraction``), so positions of one
+game never sit on both sides.  Writes the weights file (:mod:`romecore.learned.weights`)
+and the loss curve (PNG through cairosvg when installed, else SVG).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from romecore.errors import InvalidArgumentError, SerializationError, UsageError
+
+__all__ = ["TrainResult", "train", "loss_curve_svg"]
+
+
+@dataclass
+class TrainResult:
+    """What :func:`train` did: the files it wrote and the losses per epoch."""
+
+    weights: Path
+    curve: Path | None
+    train_loss: list[float] = field(default_factory=list)
+    val_loss: list[float] = field(default_factory=list)
+    val_accuracy: list[float] = field(default_factory=list)
+    rows: int = 0
+    val_rows: int = 0
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError:
+        raise UsageError("training needs PyTorch: pip install 'romecore[train]' "
+                         "(the CPU wheel: --index-url https://download.pytorch.org/whl/cpu)") from None
+    return torch
+
+
+def _seat_relative(returns: np.ndarray, viewer: np.ndarray) -> np.ndarray:
+    """``returns`` rotated so column j is seat (viewer + j) mod n."""
+    n = returns.shape[1]
+    idx = (viewer[:, None].astype(np.int64) + np.arange(n)[None, :]) % n
+    return np.take_along_axis(returns, idx, axis=1)
+
+
+def _policy_targets(arrays: dict[str, np.ndarray], num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows with a visit distribution and their dense targets (visit shares)."""
+    offs, acts, visits = arrays["policy_offsets"], arrays["policy_actions"], arrays["policy_visits"]
+    rows = np.nonzero(np.diff(offs) > 0)[0]
+    target = np.zeros((len(rows), num_actions), dtype=np.float32)
+    for k, r in enumerate(rows):
+        a, v = acts[offs[r]:offs[r + 1]], visits[offs[r]:offs[r + 1]]
+        if v.sum() > 0 and (a >= 0).all() and (a < num_actions).all():
+            np.add.at(target[k], a, v / v.sum())
+    return rows, target
+
+
+def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], *,
+          hidden: Sequence[int] = (64, 64), epochs: int = 20, batch: int = 256, lr: float = 1e-3,
+          weight_decay: float = 1e-4, val_fraction: float = 0.1, seed: int = 0, policy: bool = False,
+          threads: int = 1, curve: str | os.PathLike[str] | None = None,
+          log: Callable[[str], None] | None = None) -> TrainResult:
+    """Fits the value net on the shards in ``data`` and writes the weights to ``out`` and the
+    loss curve to ``curve`` (default: beside ``out``, ``.png``).  Deterministic by ``seed``."""
+    import romecore
+    from romecore.learned.selfplay import load_shards
+    from romecore.learned.weights import MAX_HIDDEN, MAX_LAYERS, Weights, layout_fingerprint, save_weights
+
+    hidden = [int(h) for h in hidden]
+    if not hidden or len(hidden) > MAX_LAYERS or any(not 1 <= h <= MAX_HIDDEN for h in hidden):
+        raise InvalidArgumentError(f"hidden: 1 to {MAX_LAYERS} layers of 1..{MAX_HIDDEN} units, got {hidden}")
+    if epochs < 1 or batch < 1 or lr <= 0 or weight_decay < 0 or not 0.0 <= val_fraction < 1.0 or threads < 1:
+        raise InvalidArgumentError("epochs, batch, threads >= 1, lr > 0, weight_decay >= 0, val_fraction in [0, 1)")
+    torch = _torch()
+    meta, arrays = load_shards(data)
+    game = romecore.load_game(meta["game"], **meta["options"])
+    if meta["tensor_size"] != game.observation_tensor_size() or meta["layout"] != layout_fingerprint(game):
+        raise SerializationError(f"self-play data {data} was written for another tensor layout of {game.game_id}")
+    n = game.num_players()
+    say = log or (lambda _m: None)
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    x = arrays["x"]
+    z = _seat_relative(arrays["returns"], arrays["viewer"])
+    games_ = np.unique(arrays["game"])
+    rng = np.random.default_rng(seed)
+    nval = int(round(len(games_) * val_fraction)) if len(games_) > 1 else 0
+    val_games = rng.choice(games_, size=nval, replace=False) if nval else np.array([], dtype=games_.dtype)
+    is_val = np.isin(arrays["game"], val_games)
+    tr, va = np.nonzero(~is_val)[0], np.nonzero(is_val)[0]
+    prow, ptarget = _policy_targets(arrays, game.num_distinct_actions()) if policy else (np.array([], int), None)
+    pindex = np.full(len(x), -1, dtype=np.int64)
+    pindex[prow] = np.arange(len(prow))
+
+    sizes = [x.shape[1], *hidden]
+    trunk_layers: list[Any] = []
+    for a, b in zip(sizes, sizes[1:]):
+        trunk_layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
+    trunk = torch.nn.Sequential(*trunk_layers)
+    value = torch.nn.Linear(sizes[-1], n)
+    phead = torch.nn.Linear(sizes[-1], game.num_distinct_actions()) if policy else None
+    params = [*trunk.parameters(), *value.parameters(), *(phead.parameters() if phead else [])]
+    opt = torch.optim.Adam(params, lr=lr, weight_decay=weight_decay)
+    X, Z = torch.from_numpy(x), torch.from_numpy(np.ascontiguousarray(z))
+    PT = torch.from_numpy(ptarget) if ptarget is not None else None
+    PI = torch.from_numpy(pindex)
+
+    def losses(idx: Any) -> tuple[Any, Any]:
+        h = trunk(X[idx])
+        logits = value(h)
+        vloss = -(Z[idx] * torch.log_softmax(logits, dim=1)).sum(1).mean()
+        total = vloss
+        if phead is not None and PT is not None:
+            rows = PI[idx]
+            keep = rows >= 0
+            if bool(keep.any()):
+                pl = torch.log_softmax(phead(h[keep]), dim=1)
+                total = total + -(PT[rows[keep]] * pl).sum(1).mean()
+        return total, logits
+
+    result = TrainResult(Path(out), None, rows=len(tr), val_rows=len(va))
+    gen = torch.Generator().manual_seed(seed)
+    tr_t = torch.from_numpy(tr)
+    for epoch in range(epochs):
+        trunk.train()
+        perm = tr_t[torch.randperm(len(tr_t), generator=gen)]
+        run, seen = 0.0, 0
+        for i in range(0, len(perm), batch):
+            idx = perm[i:i + batch]
+            loss, _ = losses(idx)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            run += loss.item() * len(idx)
+            seen += len(idx)
+        result.train_loss.append(run / max(seen, 1))
+        if len(va):
+            with torch.no_grad():
+                vl, logits = losses(torch.from_numpy(va))
+                acc = float((logits.argmax(1) == Z[torch.from_numpy(va)].argmax(1)).float().mean())
+            result.val_loss.append(float(vl))
+            result.val_accuracy.append(acc)
+        say(f"epoch {epoch + 1}/{epochs}: train loss {result.train_loss[-1]:.4f}"
+            + (f", validation loss {result.val_loss[-1]:.4f}, winner picked {result.val_accuracy[-1]:.1%}"
+               if len(va) else ""))
+
+    with torch.no_grad():
+        layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+                  for m in [*trunk, value] if isinstance(m, torch.nn.Linear)]
+        ph = (phead.weight.detach().numpy().T.copy(), phead.bias.detach().numpy().copy()) if phead else None
+    notes = {"data": [str(d) for d in ([data] if isinstance(data, (str, os.PathLike)) else data)],
+             "rows": len(tr), "val_rows": len(va), "epochs": epochs, "batch": batch, "lr": lr,
+             "weight_decay": weight_decay, "seed": seed, "agents": meta.get("agents"),
+             "final_train_loss": result.train_loss[-1],
+             "final_val_loss": result.val_loss[-1] if result.val_loss else None}
+    w = Weights(game.game_id, dict(game.options), game.observation_tensor_size(), layout_fingerprint(game),
+                [(a.astype(np.float32), b.astype(np.float32)) for a, b in layers],
+                (ph[0].astype(np.float32), ph[1].astype(np.float32)) if ph else None, "relu", notes)
+    save_weights(w, out)
+    result.curve = _write_curve(result, Path(curve) if curve is not None else Path(out).with_suffix(".png"), say)
+    return result
+
+
+def loss_curve_svg(train_loss: Sequence[float], val_loss: Sequence[float], title: str = "") -> str:
+    """The loss per epoch as a small SVG line chart (training blue, validation orange)."""
+    w, h, m = 480, 300, 40
+    series = [s for s in (train_loss, val_loss) if len(s)]
+    values = [v for s in series for v in s] or [0.0]
+    lo, hi = min(values), max(values)
+    hi = hi if hi > lo else lo + 1.0
+    epochs = max(len(s) for s in series) if series else 1
+
+    def pt(i: int, v: float) -> str:
+        x = m + (w - 2 * m) * (i / max(epochs - 1, 1))
+        y = h - m - (h - 2 * m) * (v - lo) / (hi - lo)
+        return f"{x:.1f},{y:.1f}"
+
+    lines = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+             f'<rect width="{w}" height="{h}" fill="white"/>',
+             f'<line x1="{m}" y1="{h - m}" x2="{w - m}" y2="{h - m}" stroke="black"/>',
+             f'<line x1="{m}" y1="{m}" x2="{m}" y2="{h - m}" stroke="black"/>',
+             f'<text x="{m}" y="{m - 12}" font-family="sans-serif" font-size="13">{title}</text>',
+             f'<text x="4" y="{m + 4}" font-family="sans-serif" font-size="10">{hi:.3f}</text>',
+             f'<text x="4" y="{h - m}" font-family="sans-serif" font-size="10">{lo:.3f}</text>',
+             f'<text x="{w - m - 40}" y="{h - m + 16}" font-family="sans-serif" font-size="10">epoch {epochs}</text>']
+    for s, colour, name, row in ((train_loss, "#1f77b4", "training", 0), (val_loss, "#ff7f0e", "validation", 1)):
+        if len(s):
+            pts = " ".join(pt(i, v) for i, v in enumerate(s))
+            lines.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"/>')
+            lines.append(f'<text x="{w - m - 90}" y="{m + 14 * row}" fill="{colour}" font-family="sans-serif" '
+                         f'font-size="11">{name}</text>')
+    lines.append("</svg>")
+    return "\n".join(lines)
+
+
+def _write_curve(result: TrainResult, path: Path, say: Callable[[str], None]) -> Path:
+    from romecore.errors import PluginError
+    from romecore.picture import write
+
+    svg = loss_curve_svg(result.train_loss, result.val_loss, f"value loss ({result.weights.name})")
+    try:
+        write(svg, str(path))
+    except PluginError as e:  # no cairosvg: the SVG instead
+        path = path.with_suffix(".svg")
+        write(svg, str(path))
+        say(f"{e}; wrote {path}")
+    return path
