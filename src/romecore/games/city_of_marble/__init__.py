@@ -6,7 +6,7 @@ board table from it.  Modules: ``data`` (the one data table), ``kernel`` (the ru
 ``state`` (names, dict form, observations, drawing), ``plugin`` (registration).
 
 Action encoding (fixed ids in consecutive blocks; ``num_distinct_actions()`` is 108)
------------------------------------------------------------------------------------
+------------------------------------------------------------------------------------
 A turn is two actions (Imperium buys more; one in the final round), each taken in small
 steps.  A step with a single possible outcome (a forced action, the only site or place for
 a tile, the only direction for an aqueduct piece, a bridge value no one can doubt) is taken
@@ -44,7 +44,7 @@ ids        name                        meaning
 =========  ==========================  ===================================================
 
 Observation tensor (``state.observation_tensor(p)``: 2794 + 447 per player floats)
--------------------------------------------------------------------------------
+----------------------------------------------------------------------------------
 A common block, then one block of 447 per seat: p's own first, then each player in turn
 order after p (offsets below are within the block; ``kernel.TENSOR_BLOCKS`` lists them and
 a test checks this table against it).  Flags are 0/1; a count is divided by the bound in
@@ -91,7 +91,7 @@ offset  length  slice                 meaning                                   
 16      384     ``TP_MAG_TILES``      a magistrate stands on the tile at this placement    flag
 400     40      ``TP_BUILDINGS``      the player's civic building stands on the site       flag
 440     1       ``TP_BRIDGE_COUNT``   bridge tiles held                                    7
-441     4       ``TP_BRIDGE_VALUES` ` bridge tiles held of value 1-4 (p's own; all at the  2
+441     4       ``TP_BRIDGE_VALUES``  bridge tiles held of value 1-4 (p's own; all at the  2
                                       end; else 0)
 445     1       ``TP_TURN``           the turn player                                      flag
 446     1       ``TP_ACTOR``          the player to decide (``actor``)                     flag

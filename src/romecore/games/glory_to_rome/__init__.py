@@ -13,7 +13,7 @@ material (and role: Laborer, Craftsman, Architect, Legionary, Merchant, Patron).
 Jacks, sites, the Leader and the Merchant Bonus cards are counts and fields.
 
 Action encoding (``num_distinct_actions() == 205``; ids mean what the phase says)
------------------------------------------------------------------------------
+---------------------------------------------------------------------------------
 Consecutive blocks (``kernel.ACTION_BLOCKS`` lists them; a test checks this table against it):
 
 =====  ============  ====  ===================================================================
@@ -92,7 +92,7 @@ first, then buildings, then materials).  Cards no list places are in the draw pi
   ``revealed``: cards shown as Legionary demands being made.
 
 Observation tensor (``state.observation_tensor(p)``: 3224 + 218 per player floats)
--------------------------------------------------------------------------------
+----------------------------------------------------------------------------------
 A common block, then one block of 218 per seat: p's own first, then each player in turn
 order after p.  ``TC_STRUCTS`` repeats the ``TS_*`` slices for each structure slot (65
 floats a slot, zero past the last structure) and ``TC_FRAMES`` the ``TF_*`` slices for
