@@ -8,7 +8,8 @@ to the viewer (winners share 1, so the returns are a distribution over seats); w
 ``policy`` an extra head over the game's actions learns the search's root visit shares on
 the mover's rows.  Validation holds out whole games (``val_fraction``), so positions of one
 game never sit on both sides.  Writes the weights file (:mod:`romecore.learned.weights`)
-and the loss curve (PNG through cairosvg when installed, else SVG).
+(the epoch with the lowest validation loss: small self-play sets overfit fast) and the loss
+curve (PNG through cairosvg when installed, else SVG).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class TrainResult:
     val_accuracy: list[float] = field(default_factory=list)
     rows: int = 0
     val_rows: int = 0
+    best_epoch: int = 0
 
 
 def _torch() -> Any:
@@ -131,6 +133,8 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
         return total, logits
 
     result = TrainResult(Path(out), None, rows=len(tr), val_rows=len(va))
+    modules = [trunk, value, *([phead] if phead else [])]
+    best: tuple[float, int, list[Any]] | None = None
     gen = torch.Generator().manual_seed(seed)
     tr_t = torch.from_numpy(tr)
     for epoch in range(epochs):
@@ -152,10 +156,17 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
                 acc = float((logits.argmax(1) == Z[torch.from_numpy(va)].argmax(1)).float().mean())
             result.val_loss.append(float(vl))
             result.val_accuracy.append(acc)
+            if best is None or float(vl) < best[0]:
+                best = (float(vl), epoch, [{k: v.clone() for k, v in m.state_dict().items()} for m in modules])
         say(f"epoch {epoch + 1}/{epochs}: train loss {result.train_loss[-1]:.4f}"
             + (f", validation loss {result.val_loss[-1]:.4f}, winner picked {result.val_accuracy[-1]:.1%}"
                if len(va) else ""))
 
+    if best is not None:  # the epoch that judged held-out games best
+        for m, state in zip(modules, best[2]):
+            m.load_state_dict(state)
+        say(f"kept epoch {best[1] + 1} (validation loss {best[0]:.4f})")
+        result.best_epoch = best[1] + 1
     with torch.no_grad():
         layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
                   for m in [*trunk, value] if isinstance(m, torch.nn.Linear)]
@@ -164,7 +175,8 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
              "rows": len(tr), "val_rows": len(va), "epochs": epochs, "batch": batch, "lr": lr,
              "weight_decay": weight_decay, "seed": seed, "agents": meta.get("agents"),
              "final_train_loss": result.train_loss[-1],
-             "final_val_loss": result.val_loss[-1] if result.val_loss else None}
+             "best_epoch": result.best_epoch or epochs,
+             "val_loss": min(result.val_loss) if result.val_loss else None}
     w = Weights(game.game_id, dict(game.options), game.observation_tensor_size(), layout_fingerprint(game),
                 [(a.astype(np.float32), b.astype(np.float32)) for a, b in layers],
                 (ph[0].astype(np.float32), ph[1].astype(np.float32)) if ph else None, "relu", notes)

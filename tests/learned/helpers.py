@@ -1,0 +1,32 @@
+"""Random weights and an independent numpy forward pass for the learned-evaluator tests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from romecore.learned.weights import Weights, layout_fingerprint
+
+
+def random_weights(game, hidden=(24, 16), seed=0, scale=0.3) -> Weights:
+    rng = np.random.default_rng(seed)
+    sizes = [game.observation_tensor_size(), *hidden, game.num_players()]
+    layers = [(rng.normal(0, scale, (a, b)).astype(np.float32), rng.normal(0, scale, b).astype(np.float32))
+              for a, b in zip(sizes, sizes[1:])]
+    return Weights(game.game_id, dict(game.options), sizes[0], layout_fingerprint(game), layers)
+
+
+def oracle_view(weights: Weights, tensor: np.ndarray, viewer: int) -> np.ndarray:
+    """Absolute-seat values from ``viewer``'s tensor, in float64 with explicit loops over
+    layers (not Weights.forward): ReLU hidden layers, softmax, rotation back to seats."""
+    h = tensor.astype(np.float64)
+    for i, (w, b) in enumerate(weights.layers):
+        h = np.einsum("i,ij->j", h, w.astype(np.float64)) + b
+        if i < len(weights.layers) - 1:
+            h = np.where(h > 0, h, 0.0)
+    e = np.exp(h - h.max())
+    shares = e / e.sum()
+    n = len(shares)
+    out = np.zeros(n)
+    for j in range(n):
+        out[(viewer + j) % n] = shares[j]
+    return out

@@ -1,0 +1,91 @@
+"""The C forward pass of the learned evaluator against an independent numpy one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import romecore
+from romecore.learned.mlp import LearnedEvaluator
+from tests.learned.helpers import oracle_view, random_weights
+from tests.conftest import GAME_IDS
+
+
+def _positions(game, seed, limit=60):
+    """States along a seeded random game: decisions, chance nodes and the end."""
+    st = game.new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    out = []
+    while not st.is_terminal() and len(out) < limit:
+        out.append(st.clone())
+        if st.is_chance_node():
+            st.apply_random_chance()
+        else:
+            acts = st.legal_actions()
+            st.apply_action(acts[rng.integers(len(acts))])
+    return out
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("players", [2, 3])
+def test_c_forward_equals_numpy(game_id, players):
+    game = romecore.load_game(game_id, players=players)
+    w = random_weights(game, seed=players)
+    ev = LearnedEvaluator(game, w)
+    chance_seen = decision_seen = 0
+    for st in _positions(game, seed=11 * players):
+        got = np.array(ev(st))
+        cp = st.current_player()
+        if st.is_chance_node():
+            want = np.mean([oracle_view(w, st.observation_tensor(p), p) for p in range(players)], axis=0)
+            chance_seen += 1
+        else:
+            want = oracle_view(w, st.observation_tensor(cp), cp)
+            decision_seen += 1
+            for p in range(players):  # every view, not only the mover's
+                np.testing.assert_allclose(ev.view_values(st, p), oracle_view(w, st.observation_tensor(p), p),
+                                           rtol=0, atol=2e-5)
+        np.testing.assert_allclose(got, want, rtol=0, atol=2e-5)
+        assert ((got >= 0) & (got <= 1)).all() and abs(got.sum() - 1) < 1e-9
+    assert decision_seen and chance_seen
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_terminal_values_are_returns(game_id):
+    game = romecore.load_game(game_id, players=2)
+    st = game.new_initial_state(seed=3)
+    st.playout(3)
+    assert st.is_terminal()
+    assert LearnedEvaluator(game, random_weights(game))(st) == st.returns()
+
+
+def test_a_changed_weight_changes_the_value():
+    """The oracle comparison can fail: one weight of the value head moved is seen."""
+    game = romecore.load_game("rise_to_power", players=2)
+    w = random_weights(game)
+    st = [s for s in _positions(game, 5) if not s.is_chance_node()][3]
+    before = LearnedEvaluator(game, w)(st)
+    w.layers[-1][1][0] += 1.0
+    after = LearnedEvaluator(game, w)(st)
+    assert abs(after[st.current_player()] - before[st.current_player()]) > 1e-3
+
+
+def test_shared_between_threads():
+    """Two threads evaluating with one evaluator get what one thread gets."""
+    import threading
+
+    game = romecore.load_game("great_city_of_rome", players=2)
+    ev = LearnedEvaluator(game, random_weights(game))
+    states = _positions(game, 9, limit=40)
+    want = [ev(s) for s in states]
+    got: dict[int, list] = {}
+
+    def work(k):
+        got[k] = [ev(s) for _ in range(20) for s in states][-len(states):]
+
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert got[0] == want and got[1] == want

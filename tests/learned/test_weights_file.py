@@ -1,0 +1,117 @@
+"""Weights files: a round trip, and every kind of wrong file raising a named romecore error."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+import romecore
+from romecore.errors import EvaluatorError, SerializationError
+from romecore.learned.mlp import LearnedEvaluator
+from romecore.learned.weights import load_weights, save_weights
+from tests.learned.helpers import random_weights
+
+
+@pytest.fixture
+def game():
+    return romecore.load_game("great_city_of_rome", players=2)
+
+
+@pytest.fixture
+def saved(tmp_path, game):
+    path = tmp_path / "w.npz"
+    save_weights(random_weights(game), path)
+    return path
+
+
+def _rewrite(path, out, edit_meta=None, edit_arrays=None):
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays.pop("metadata")))
+    if edit_meta:
+        edit_meta(meta)
+    if edit_arrays:
+        edit_arrays(arrays)
+    np.savez(out, metadata=np.array(json.dumps(meta)), **arrays)
+    return out
+
+
+def test_round_trip(saved, game):
+    st = game.new_initial_state(seed=1)
+    st.apply_random_chance() if st.is_chance_node() else None
+    assert LearnedEvaluator(game, saved)(st) == LearnedEvaluator(game, random_weights(game))(st)
+    w = load_weights(saved, game)
+    assert w.hidden == [24, 16] and w.players == 2
+
+
+def _raises(path, game, *words):
+    with pytest.raises(SerializationError) as e:
+        LearnedEvaluator(game, path)
+    for word in (str(path), *words):
+        assert word in str(e.value)
+
+
+def test_another_game(saved):
+    _raises(saved, romecore.load_game("rise_to_power", players=2), "great_city_of_rome", "rise_to_power")
+
+
+def test_another_player_count(saved):
+    _raises(saved, romecore.load_game("great_city_of_rome", players=3), "options")
+
+
+def test_another_layout(tmp_path, saved, game):
+    _raises(_rewrite(saved, tmp_path / "l.npz", lambda m: m.update(layout="0123456789abcdef")), game, "layout")
+    _raises(_rewrite(saved, tmp_path / "s.npz", lambda m: m.update(tensor_size=1000)), game, "1000")
+
+
+def test_another_format_or_activation(tmp_path, saved, game):
+    _raises(_rewrite(saved, tmp_path / "f.npz", lambda m: m.update(format=99)), game, "format 99")
+    _raises(_rewrite(saved, tmp_path / "a.npz", lambda m: m.update(activation="tanh")), game, "tanh")
+
+
+def test_bad_arrays(tmp_path, saved, game):
+    def shape(a):
+        a["W1"] = a["W1"][:, :5]
+
+    def nan(a):
+        a["b0"][3] = np.nan
+
+    def dtype(a):
+        a["W0"] = a["W0"].astype(np.float64)
+
+    def missing(a):
+        del a["b2"]
+
+    for name, edit, word in (("shape", shape, "has shape"), ("nan", nan, "not finite"), ("dtype", dtype, "float64"),
+                             ("missing", missing, "arrays")):
+        _raises(_rewrite(saved, tmp_path / f"{name}.npz", edit_arrays=edit), game, word)
+
+
+def test_truncated_garbage_and_missing(tmp_path, saved, game):
+    blob = saved.read_bytes()
+    for i, cut in enumerate((0, 10, len(blob) // 2, len(blob) - 5)):
+        p = tmp_path / f"t{i}.npz"
+        p.write_bytes(blob[:cut])
+        _raises(p, game)
+    p = tmp_path / "g.npz"
+    p.write_bytes(bytes(range(256)) * 40)
+    _raises(p, game, "not a readable")
+    _raises(tmp_path / "absent.npz", game, "cannot be read")
+    p = tmp_path / "nometa.npz"
+    np.savez(p, W0=np.zeros((2, 2), np.float32))
+    _raises(p, game, "no metadata")
+    p = tmp_path / "pickle.npz"
+    with zipfile.ZipFile(p, "w") as z:
+        z.writestr("metadata.npy", b"\x93NUMPY garbage")
+    _raises(p, game)
+
+
+def test_weights_object_of_another_game(game):
+    other = romecore.load_game("city_of_marble", players=2)
+    with pytest.raises(EvaluatorError):
+        LearnedEvaluator(game, random_weights(other))
+    with pytest.raises(romecore.RomecoreError):
+        LearnedEvaluator(game, 42)
