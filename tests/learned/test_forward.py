@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from learned_helpers import oracle_view, random_weights
 
 import romecore
+from conftest import GAME_IDS
 from romecore.learned.mlp import LearnedEvaluator
-from tests.learned.helpers import oracle_view, random_weights
-from tests.conftest import GAME_IDS
 
 
 def _positions(game, seed, limit=60):

@@ -7,12 +7,12 @@ import zipfile
 
 import numpy as np
 import pytest
+from learned_helpers import random_weights
 
 import romecore
 from romecore.errors import EvaluatorError, SerializationError
 from romecore.learned.mlp import LearnedEvaluator
 from romecore.learned.weights import load_weights, save_weights
-from tests.learned.helpers import random_weights
 
 
 @pytest.fixture

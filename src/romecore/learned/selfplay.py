@@ -84,7 +84,8 @@ def _play_shard(task: dict[str, Any]) -> dict[str, np.ndarray]:
         pick = np.random.default_rng(gseed ^ 0x5E1F)
         start = len(cols["x"])
 
-        def on_step(state: Any, player: int, action: int, g: int = g) -> None:
+        def on_step(state: Any, player: int, action: int, g: int = g, pick: Any = pick,
+                    bots: list[Any] = bots) -> None:
             if player < 0 or pick.random() >= task["sample"]:
                 return
             root = (getattr(bots[player], "stats", None) or {}).get("root") or []
@@ -214,7 +215,8 @@ def _run_ray(todo: list[dict[str, Any]], finish: Callable[..., None], address: s
             finish(pending.pop(ref), ray.get(ref))
 
 
-def load_shards(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def load_shards(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+                ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The manifest and the concatenated arrays of a self-play directory (or of several
     directories of the same game and layout)."""
     dirs = [Path(data)] if isinstance(data, (str, os.PathLike)) else [Path(d) for d in data]
