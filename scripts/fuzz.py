@@ -240,6 +240,10 @@ def check_accepted(game: romecore.Game, s: romecore.State, rng: random.Random) -
                 assert game.deserialize(w.serialize()) == w, "resampled world refused"
                 assert game.state_from_dict(w.to_dict()) == w, "resampled world's dict refused"
                 assert w.observation_string(p) == s.observation_string(p), "resample changed a view"
+                x = s.observation_tensor(p)
+                assert ((x >= 0) & (x <= 1)).all(), "tensor value outside [0, 1] (or NaN)"
+                assert (w.observation_tensor(p) == x).all(), "resample changed the tensor"
+                s.to_svg(p)
             str(s)
             s.scores()
         step(s, rng)

@@ -218,3 +218,25 @@ def test_render_without_a_record_draws_a_new_game(gid, tmp_path):
     assert res.exit_code == 0, res.output
     st = romecore.load_game(gid, players=2).new_initial_state(seed=4)
     assert out.read_text() == picture.to_svg(st, None)
+
+
+def test_great_city_view_with_drawn_cards_unknown_to_the_viewer_draws_them_as_hidden():
+    """A seat's own drawn cards may include ones it has not seen (``None`` in its
+    observation); the picture shows them as hidden instead of failing (found by the fuzzer)."""
+    game = romecore.load_game("great_city_of_rome", players=3)
+    seen = 0
+    for seed in range(6):
+        s, rng = game.new_initial_state(seed=seed), random.Random(seed)
+        while not s.is_terminal() and seen < 5:
+            if s.is_chance_node():
+                s.apply_random_chance()
+                continue
+            for p in range(3):
+                drawn = s.observation(p)["drawn"]
+                if None in drawn:
+                    texts = _texts(_parse(s.to_svg(p)))
+                    line = next(t for t in texts if t.startswith("drawn: "))  # before the fix: TypeError
+                    assert line.count("hidden") == drawn.count(None)
+                    seen += 1
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert seen == 5

@@ -152,4 +152,5 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, h, score, player) -> None:
     if q in views and player is not None:
         own = views[q]
         if own.get("drawn"):
-            c.text(hx, cy + 14, "drawn: " + ", ".join(own["drawn"]), size=10, fill=INK, parent=g)
+            drawn = [nm if nm is not None else "hidden" for nm in own["drawn"]]  # None: unknown to p
+            c.text(hx, cy + 14, "drawn: " + ", ".join(drawn), size=10, fill=INK, parent=g)
