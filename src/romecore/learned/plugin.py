@@ -5,7 +5,8 @@ One generic plugin serves every game: the evaluator runs the same C forward pass
 whatever tensor the game's kernel writes, with the weights file of that game and player
 count.  A game gets ``GAME:learned`` when a weights file ``<game>-<n>p.npz`` exists for it
 (shipped as package data, or in ``$ROMECORE_LEARNED_WEIGHTS``), so no game is named here.
-It is registered after the games' own evaluators, so each game's default stays its heuristic.
+Its hook runs last (pluggy calls plugins newest first), so a game's default evaluator stays
+the one the game registers.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def games_with_weights() -> list[str]:
     return sorted(found)
 
 
-@hookimpl
+@hookimpl(trylast=True)  # after the games: their heuristics stay the defaults
 def romecore_evaluators() -> list[EvaluatorSpec]:
     """``GAME:learned`` for every game with weights (each player count has its own file)."""
     return [EvaluatorSpec(g, "learned", _factory,
