@@ -58,3 +58,21 @@ def test_no_weights_for_a_player_count():
         pytest.skip("4-player weights ship")
     with pytest.raises(romecore.errors.EvaluatorError, match="no learned weights"):
         romecore.make_evaluator(game, "learned")
+
+
+def test_plugin_package_registers_the_same_hook(monkeypatch):
+    """src/plugins/romecore_learned (the entry point) serves romecore.learned.plugin's hook."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    from romecore.learned import plugin
+
+    try:
+        mod = importlib.import_module("romecore_learned")
+    except ImportError:  # an editable install made before the package existed
+        monkeypatch.setattr(sys, "path", [str(Path(plugin.__file__).parents[2] / "plugins"), *sys.path])
+        mod = importlib.import_module("romecore_learned")
+    assert mod.romecore_evaluators is plugin.romecore_evaluators
+    names = {(s.game_id, s.name) for s in mod.romecore_evaluators()}
+    assert {(g, "learned") for g in GAME_IDS} <= names

@@ -76,7 +76,9 @@ def _play_shard(task: dict[str, Any]) -> dict[str, np.ndarray]:
     n = game.num_players()
     specs = task["agents"]
     cols: dict[str, list[Any]] = {k: [] for k in ("x", "returns", "viewer", "mover", "game", "move")}
-    offsets, p_actions, p_visits = [0], [], []
+    offsets: list[int] = [0]
+    p_actions: list[int] = []
+    p_visits: list[float] = []
     for g in range(task["first"], task["last"]):
         gseed = derive_seed(task["seed"], g) & 0x7FFFFFFFFFFFFFFF
         seated = [specs[(s + g) % len(specs)] for s in range(n)]
@@ -121,7 +123,7 @@ def _shard_path(out_dir: Path, i: int) -> Path:
 def _write_shard(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
     tmp = path.with_suffix(".tmp")
     with open(tmp, "wb") as f:
-        np.savez_compressed(f, metadata=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+        np.savez_compressed(f, metadata=np.array(json.dumps(meta, sort_keys=True)), **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
 
 

@@ -105,7 +105,7 @@ def save_weights(weights: Weights, path: str | os.PathLike[str]) -> None:
     path = os.fspath(path)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
-        np.savez(f, **arrays)
+        np.savez(f, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
 
 
@@ -182,8 +182,9 @@ def load_weights(path: str | os.PathLike[str], game: Any) -> Weights:
     hidden = [int(w.shape[1]) for w, _ in layers[:-1]]
     if meta.get("hidden") != hidden:
         raise _fail(path, f"metadata says hidden {meta.get('hidden')!r}, the arrays have {hidden}")
+    training = meta.get("training")
     return Weights(game.game_id, dict(game.options), size, layout, layers, policy, "relu",
-                   meta.get("training") if isinstance(meta.get("training"), dict) else {})
+                   training if isinstance(training, dict) else {})
 
 
 def _checked(path: str, name: str, a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
