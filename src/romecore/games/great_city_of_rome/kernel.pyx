@@ -60,6 +60,8 @@ cdef enum:
     MAX_VEG_CARDS = 8
     MAX_SHEEP_CARDS = 4
     MAX_TOKENS = 5        # a bath's point tokens: its four neighbours and its bonus
+    TYPE_NMASKS = 4       # M_* masks a building joins, at most (a vineyard's)
+    TYPE_NPLANES = 3      # of them up to M_TEMPLE, at most
     COLOUR_YELLOW = 0     # public buildings by colour (data.COLOURS): coins,
     COLOUR_RED = 1        # influence, School draws, bath tokens
     COLOUR_SCHOOL = 2
@@ -79,6 +81,8 @@ cdef uint8_t TYPE_VALUE[GC_NTYPES]
 cdef int8_t TYPE_COLOUR[GC_NTYPES]
 cdef uint8_t TYPE_BONUS[GC_NTYPES]
 cdef uint32_t TYPE_MASKS[GC_NTYPES]   # which M_* masks a building of the type joins
+cdef uint8_t TYPE_MASK_IDS[GC_NTYPES][TYPE_NMASKS]   # the same as indices, M_OCC repeated
+cdef uint8_t TYPE_PLANES[GC_NTYPES][TYPE_NPLANES]    # those up to M_TEMPLE (the tensor's planes)
 cdef uint8_t FACE_BRICKS[GC_NFACES][GC_NSPACES]   # bricks from space 0 through k, per face
 cdef uint8_t FACE_COGS[GC_NFACES][GC_NSPACES]
 cdef uint8_t OFFER_DECK[GC_MAXP + 1][GC_MAXOFFER]   # per player count
@@ -368,24 +372,25 @@ cdef inline int distinct_slots(const uint8_t *cards, int n, int32_t base, int32_
 # =======================================================================================
 # Scoring: one player's points by score-pad category (gc_score)
 
+cdef inline void city_add(uint64_t *m, int t, int cell) noexcept nogil:
+    """Adds a building of type t at cell to a city's masks m[M_*] (a fixed number of ORs,
+    no branch on the type)."""
+    cdef uint64_t b = (<uint64_t>1) << cell
+    cdef int i
+    for i in range(TYPE_NMASKS):
+        m[TYPE_MASK_IDS[t][i]] |= b
+    if TYPE_KIND[t] == K_TEMPLE:
+        m[M_TEMPLE_TYPES] |= (<uint64_t>1) << t
+    m[M_STARS] += TYPE_STARS[t]
+
+
 cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil:
-    cdef int c, t, i
-    cdef uint32_t bits
-    cdef uint64_t b
+    cdef int c
     cdef uint8_t z = Z_CITY + p
     memset(m, 0, sizeof(uint64_t) * M_N)
     for c in range(GC_NCARDS):
-        if s.loc[c] != z:
-            continue
-        t = CARD_TYPE[c]
-        b = (<uint64_t>1) << s.cell[c]
-        bits = TYPE_MASKS[t]
-        for i in range(M_TEMPLE + 2):
-            if (bits >> i) & 1:
-                m[i] |= b
-        if TYPE_KIND[t] == K_TEMPLE:
-            m[M_TEMPLE_TYPES] |= (<uint64_t>1) << t
-        m[M_STARS] += TYPE_STARS[t]
+        if s.loc[c] == z:
+            city_add(m, CARD_TYPE[c], s.cell[c])
 
 
 cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noexcept nogil:
@@ -427,10 +432,15 @@ cdef inline int bath_bonus(const GCState *s, int p, uint64_t around) noexcept no
 cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil:
     """Final-scoring points of player p by score-pad category (SC_*)."""
     cdef uint64_t m[M_N]
+    gc_city_masks(s, p, m)
+    score_masks(s, p, m, out)
+
+
+cdef void score_masks(const GCState *s, int p, const uint64_t *m, int32_t *out) noexcept nogil:
+    """gc_score from p's city masks (gc_city_masks)."""
     cdef uint64_t rem, comp, around
     cdef int v, colours, i, t
     cdef uint64_t temples
-    gc_city_masks(s, p, m)
     memset(out, 0, sizeof(int32_t) * SC_N)
     for v in range(2, 5):    # Residential 2, 3 and 4 (M_RES2.., SC_RES2..)
         rem = m[M_RES2 + v - 2]
@@ -1122,19 +1132,53 @@ cdef inline float scaled(int v, int scale) noexcept nogil:
     return 1.0 if v >= scale else <float>v / scale
 
 
+cdef enum:   # what the tensor reads of a card in a zone, two bits (ZONE_KIND)
+    ZK_NONE = 0
+    ZK_CITY = 1
+    ZK_HAND = 2
+    ZK_OTHER = 3          # the offer, the drawn cards, under decks II-IV
+
+cdef uint8_t ZONE_KIND[GC_MAXP + 1][256]   # [players][zone]: ZK_*
+
+
+cdef void fill_zone_kinds() noexcept nogil:
+    cdef int n, q
+    memset(ZONE_KIND, ZK_NONE, sizeof(ZONE_KIND))
+    for n in range(GC_MAXP + 1):
+        for q in range(n):
+            ZONE_KIND[n][Z_CITY + q] = ZK_CITY
+            ZONE_KIND[n][Z_HAND + q] = ZK_HAND
+        ZONE_KIND[n][Z_OFFER] = ZONE_KIND[n][Z_DRAWN] = ZK_OTHER
+        for q in range(Z_BOTTOM + 1, Z_BOTTOM + GC_NDECKS):
+            ZONE_KIND[n][q] = ZK_OTHER
+
+
+fill_zone_kinds()
+
+
 cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogil:
     """What p knows (the package docstring's table): public facts, p's own cards, and the
-    others' cards through the known bits (hidden ones as counts by deck), seat-relative."""
+    others' cards through the known bits (hidden ones as counts by deck), seat-relative.
+    The cards are read as sets by zone kind; one pass over a city's cards fills its
+    planes and its masks, which give its score."""
     cdef const GCState *s = <const GCState *>vs
-    cdef int n = s.nplayers, c, t, z, q, k, d, slot, cell, face, bricks
+    cdef int n = s.nplayers, c, t, z, q, k, d, i, w, slot, cell, face, bricks
     cdef int ph = s.phase
     cdef uint8_t pbit = 1 << p
-    cdef uint32_t bits
+    cdef uint64_t bits
+    cdef uint64_t lo[2]                 # ZONE_KIND's low bit of cards 0-63, 64-
+    cdef uint64_t hi[2]                 # and its high bit
+    cdef uint64_t m[GC_MAXP][M_N]       # each city's masks (gc_city_masks)
+    cdef const uint8_t *kind = ZONE_KIND[n]
+    cdef float *blk[GC_MAXP]            # each seat's block
     cdef int32_t sc[SC_N]
     cdef float *pb
     cdef float *common = out
     cdef float type_step = 1.0 / O_TYPE_BOUND
     memset(out, 0, sizeof(float) * (GC_TENSOR_COMMON + n * GC_TENSOR_PER_PLAYER))
+    memset(m, 0, sizeof(m))
+    for q in range(n):   # seat q's block is (q - p) mod n
+        blk[q] = out + GC_TENSOR_COMMON + (q - p + (n if q < p else 0)) * GC_TENSOR_PER_PLAYER
     # -- common block
     common[O_PHASE + (ph if ph < GC_NPHASES else PH_OVER)] = 1.0
     if 1 <= s.round <= GC_MAXROUNDS:
@@ -1168,50 +1212,62 @@ cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogi
     for k in range(GC_NINFL):
         if s.infl[k] == INFL_IN_PLAY:
             common[O_INFL_IN_PLAY + k] = 1.0
-    # -- per-player blocks: seat q's block is (q - p) mod n
+        elif s.infl[k] < n:
+            blk[s.infl[k]][P_INFL_CARDS + k] = 1.0
+    # -- per-player blocks
     for q in range(n):
-        pb = out + GC_TENSOR_COMMON + ((q - p + n) % n) * GC_TENSOR_PER_PLAYER
+        pb = blk[q]
         pb[P_FIRST] = q == s.first_player
         pb[P_COINS] = scaled(s.coins[q], O_COUNT_SCALE)
         pb[P_COINS + 1] = <float>s.coins[q] / GC_MAXCOUNT
         pb[P_INFLUENCE] = scaled(s.influence[q], O_COUNT_SCALE)
         pb[P_INFLUENCE + 1] = <float>s.influence[q] / GC_MAXCOUNT
-        gc_score(s, q, sc)
-        pb[P_SCORE] = scaled(sc[SC_TOTAL], O_SCORE_SCALE)
-        for k in range(GC_NINFL):
-            pb[P_INFL_CARDS + k] = s.infl[k] == q
     for k in range(GC_NSPACES):
         q = s.space_owner[k]
         if q < n:
-            out[GC_TENSOR_COMMON + ((q - p + n) % n) * GC_TENSOR_PER_PLAYER + P_EMISSARY + k] = 1.0
-    if gc_current_player(s) >= 0:
-        out[GC_TENSOR_COMMON + ((s.actor - p + n) % n) * GC_TENSOR_PER_PLAYER + P_ACTOR] = 1.0
-    # -- cards, in id order (so the k-th offer card is offer slot k)
+            blk[q][P_EMISSARY + k] = 1.0
+    if gc_current_player(s) >= 0 and s.actor < n:
+        blk[s.actor][P_ACTOR] = 1.0
+    # -- cards: two bits of ZONE_KIND per card, as sets of ids (start buildings count only
+    # in a city), then each set in id order (so the k-th offer card is offer slot k)
+    lo[0] = lo[1] = hi[0] = hi[1] = 0
+    for c in range(64):
+        k = kind[s.loc[c]]
+        lo[0] |= <uint64_t>(k & 1) << c
+        hi[0] |= <uint64_t>(k >> 1) << c
+    for c in range(64, GC_NDECKCARDS):
+        k = kind[s.loc[c]]
+        lo[1] |= <uint64_t>(k & 1) << (c - 64)
+        hi[1] |= <uint64_t>(k >> 1) << (c - 64)
+    for c in range(GC_NDECKCARDS, GC_NCARDS):
+        lo[1] |= <uint64_t>(kind[s.loc[c]] == ZK_CITY) << (c - 64)
     slot = 0
-    for c in range(GC_NCARDS):
-        z = s.loc[c]
-        t = CARD_TYPE[c]
-        if Z_CITY <= z < Z_CITY + n:
-            pb = out + GC_TENSOR_COMMON + ((z - Z_CITY - p + n) % n) * GC_TENSOR_PER_PLAYER
+    for w in range(2):
+        bits = lo[w] & ~hi[w]
+        while bits:
+            c = 64 * w + rc_pop_lsb64(&bits)
+            q = s.loc[c] - Z_CITY
+            t = CARD_TYPE[c]
+            pb = blk[q]
             pb[P_CITY_TYPES + t] += type_step
-            cell = s.cell[c] // BOARD_SIDE * GC_CITY_COLS + s.cell[c] % BOARD_SIDE
-            if s.cell[c] % BOARD_SIDE >= GC_CITY_COLS or cell >= GC_CITY_CELLS:
+            city_add(m[q], t, s.cell[c])
+            if s.cell[c] >= GC_NCELLS or not (BOARD >> s.cell[c]) & 1:
                 continue
-            bits = TYPE_MASKS[t]
-            for k in range(M_TEMPLE + 1):
-                if (bits >> k) & 1:
-                    pb[P_PLANES + k * GC_CITY_CELLS + cell] = 1.0
+            cell = s.cell[c] // BOARD_SIDE * GC_CITY_COLS + s.cell[c] % BOARD_SIDE
+            for i in range(TYPE_NPLANES):   # M_OCC repeated: a fixed number of stores
+                pb[P_PLANES + TYPE_PLANES[t][i] * GC_CITY_CELLS + cell] = 1.0
             k = TOK_SLOT[c]
             if k >= 0 and s.tok[k]:
                 if k < GC_NBRICKTOK:
                     pb[P_PLANES + PL_BRICK_TOKEN * GC_CITY_CELLS + cell] = 1.0
                 else:
                     pb[P_PLANES + PL_BATH_TOKENS * GC_CITY_CELLS + cell] = <float>s.tok[k] / MAX_TOKENS
-        elif c >= GC_NDECKCARDS:
-            continue
-        elif Z_HAND <= z < Z_HAND + n:
-            q = z - Z_HAND
-            pb = out + GC_TENSOR_COMMON + ((q - p + n) % n) * GC_TENSOR_PER_PLAYER
+        bits = hi[w] & ~lo[w]
+        while bits:
+            c = 64 * w + rc_pop_lsb64(&bits)
+            q = s.loc[c] - Z_HAND
+            t = CARD_TYPE[c]
+            pb = blk[q]
             if q == p or s.known[c] & pbit:
                 pb[P_HAND + t] += type_step
             elif c == s.draft_card[q] and q < p:
@@ -1220,20 +1276,29 @@ cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogi
             else:
                 d = CARD_DECK[c]
                 pb[P_HAND_HIDDEN + d] += 1.0 / (DECK_HI[d] - DECK_LO[d])
-        elif z == Z_OFFER:
-            if slot < GC_MAXOFFER:
-                common[O_OFFER + slot * GC_NTYPES + t] = 1.0
-            slot += 1
-        elif z == Z_DRAWN:
-            if s.known[c] & pbit:
-                common[O_DRAWN + t] += 1.0 / GC_MAXDRAWN
+        bits = hi[w] & lo[w]
+        while bits:
+            c = 64 * w + rc_pop_lsb64(&bits)
+            z = s.loc[c]
+            t = CARD_TYPE[c]
+            if z == Z_OFFER:
+                if slot < GC_MAXOFFER:
+                    common[O_OFFER + slot * GC_NTYPES + t] = 1.0
+                slot += 1
+            elif z == Z_DRAWN:
+                if s.known[c] & pbit:
+                    common[O_DRAWN + t] += 1.0 / GC_MAXDRAWN
+                else:
+                    common[O_DRAWN_HIDDEN] += 1.0 / GC_MAXDRAWN
+                    if ph == PH_DRAFT_PICK and s.actor < p:
+                        common[O_DRAFT_GROUP + t] += 1.0 / O_DRAFT_BOUND
             else:
-                common[O_DRAWN_HIDDEN] += 1.0 / GC_MAXDRAWN
-                if ph == PH_DRAFT_PICK and s.actor < p:
-                    common[O_DRAFT_GROUP + t] += 1.0 / O_DRAFT_BOUND
-        elif Z_BOTTOM + 1 <= z < Z_BOTTOM + GC_NDECKS:
-            k = O_BOTTOM + (z - Z_BOTTOM - 1) * (GC_NTYPES + 1)
-            common[k + (t if s.known[c] & pbit else GC_NTYPES)] += 1.0 / GC_BOTTOM
+                k = O_BOTTOM + (z - Z_BOTTOM - 1) * (GC_NTYPES + 1)
+                common[k + (t if s.known[c] & pbit else GC_NTYPES)] += 1.0 / GC_BOTTOM
+    # -- each seat's score, from its city's masks
+    for q in range(n):
+        score_masks(s, q, m[q], sc)
+        blk[q][P_SCORE] = scaled(sc[SC_TOTAL], O_SCORE_SCALE)
 
 
 # =======================================================================================
@@ -1717,6 +1782,13 @@ def _load_tables():
         if k == K_TEMPLE:
             m |= 1 << M_TEMPLE
         TYPE_MASKS[t] = m
+        ids = [i for i in range(M_TEMPLE + 2) if (m >> i) & 1]
+        planes = [i for i in ids if i <= M_TEMPLE]
+        assert ids[0] == M_OCC and len(ids) <= TYPE_NMASKS and len(planes) <= TYPE_NPLANES
+        for i in range(TYPE_NMASKS):
+            TYPE_MASK_IDS[t][i] = ids[i] if i < len(ids) else M_OCC
+        for i in range(TYPE_NPLANES):
+            TYPE_PLANES[t][i] = planes[i] if i < len(planes) else M_OCC
     cards = _data.card_table()
     assert len(cards) == GC_NCARDS
     for d in range(GC_NDECKS):
