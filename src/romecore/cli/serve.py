@@ -1,0 +1,44 @@
+"""``romecore serve``: the web app (:mod:`romecore.web`) on uvicorn."""
+
+from __future__ import annotations
+
+import threading
+import webbrowser
+
+import click
+
+from romecore.cli.play import DEFAULT_HINT
+
+__all__ = ["command"]
+
+WEB_HINT = "the web app needs its extra: pip install 'romecore[web]' (starlette, uvicorn with websockets)"
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="port")
+@click.option("--open", "open_browser", is_flag=True, help="open the page in a browser")
+@click.option("--records", "records_dir", default="romecore-games", show_default=True, metavar="DIR",
+              help="folder where finished games are saved as records (romecore replay reads them)")
+@click.option("--hint", "hint", default=DEFAULT_HINT, show_default=True, metavar="SPEC",
+              help="the agent that answers the hint button")
+@click.option("--delay", default=0.4, show_default=True, type=click.FloatRange(0, 10),
+              help="seconds an agent's move stays on screen at the least")
+@click.option("--max-games", default=200, show_default=True, type=click.IntRange(1, 100000),
+              help="games held at once")
+def command(host: str, port: int, open_browser: bool, records_dir: str, hint: str, delay: float,
+            max_games: int) -> None:
+    """Play in a browser: a local server where you pick a game, the players, your seat and
+    the agents, and play against them (hint, undo, the game saved as a record)."""
+    try:
+        import uvicorn
+
+        from romecore.web.app import create_app
+    except ImportError:
+        raise click.ClickException(WEB_HINT) from None
+    app = create_app(records_dir=records_dir, hint=hint, delay=delay, max_games=max_games)
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    click.echo(f"romecore serve: {url} (games saved to {records_dir}/; Ctrl-C stops)")
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16)

@@ -1,0 +1,226 @@
+"""The web app: a Starlette application serving one page and a websocket per tab.
+
+Routes:
+
+- ``GET /``: the page (``static/index.html``); ``/static/...`` its script and style, all
+  served from the package (no CDN, no build step).
+- ``GET /api/games``: the installed games (id, name, player counts), agents and the
+  default opponent, hint agent and delay, for the set-up form.
+- ``GET /api/record/{game}``: a finished game's record (JSON lines, format 2), the same
+  record the server saved in its records folder, which ``romecore replay`` reads.
+- ``WS /ws``: the game protocol below.
+
+Protocol (JSON text frames, one object each; ``game`` is a 32-hex-digit game id; ``ply`` is
+how many actions the game has had, taken from the last ``state`` message):
+
+page -> server
+
+- ``{"type": "new", "game_id": str, "players": int, "seat": int, "agents": [spec, ...],
+  "seed": int?, "delay": seconds?, "options": {name: value}?}``: starts a game and
+  subscribes this socket to it.  ``agents`` names one spec per other seat in seat order
+  (cycled), or one per seat (the human's ignored).
+- ``{"type": "join", "game": id}``: subscribes to an existing game (a reloaded tab).
+- ``{"type": "move", "game": id, "action": int, "ply": int?}``: the human's move, an action
+  id from the last ``moves`` list.
+- ``{"type": "hint", "game": id, "ply": int?}``: asks what the hint agent would play.
+- ``{"type": "undo", "game": id}``: back to the human's previous decision.
+- ``{"type": "resign", "game": id}``: ends the game as the human's forfeit.
+
+server -> page
+
+- ``{"type": "hello", "protocol": 1}`` on connecting.
+- ``{"type": "state", "game", "game_id", "name", "players", "seat", "agents", "seed",
+  "ply", "to_move": seat | "chance" | "over", "thinking": seat | null, "can_undo": bool,
+  "svg": the human's view as SVG, "moves": [{"id": int, "text": str}] (only on the
+  human's turn), "log": [{"ply", "player": seat | "chance" | "server", "text"}] (the
+  moves as the human perceived them), "over": bool, "result": null | {"returns",
+  "scores", "termination", "record": url}}`` after every change, to every tab on the game.
+- ``{"type": "hint", "game", "ply", "action", "text", "agent"}``.
+- ``{"type": "error", "code", "message", "request": the request's type or null}``: a
+  refused request; nothing changed.  Codes: ``malformed`` (not a JSON object, or too
+  long), ``bad_request``, ``unknown_game``, ``not_your_turn``, ``stale``, ``illegal``,
+  ``game_over``, ``full``, ``error`` (any other romecore error), ``internal``.
+
+The server holds the true state (:mod:`romecore.web.sessions`); nothing but the human's
+view is ever sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from importlib import resources
+from collections.abc import Awaitable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import romecore
+from romecore import records
+from romecore.errors import IllegalActionError, RomecoreError
+from romecore.plugins import registry
+from romecore.web.sessions import DEFAULT_DELAY, DEFAULT_HINT, DEFAULT_OPPONENT, Session, SessionError, Sessions
+
+__all__ = ["create_app", "STATIC", "MAX_MESSAGE", "PROTOCOL"]
+
+PROTOCOL = 1
+#: The longest message a page may send (a move is a few dozen bytes).
+MAX_MESSAGE = 16384
+STATIC = str(resources.files("romecore.web") / "static")
+
+log = logging.getLogger("romecore.web")
+
+
+def _error(code: str, message: str, request: Any = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message,
+            "request": request if isinstance(request, str) else None}
+
+
+class _Tab:
+    """One websocket: the game it watches, and the requests it makes."""
+
+    def __init__(self, ws: WebSocket, sessions: Sessions) -> None:
+        self.ws = ws
+        self.sessions = sessions
+        self.session: Session | None = None
+        self.tasks: set[asyncio.Task] = set()
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.ws.send_text(json.dumps(msg))
+
+    def watch(self, session: Session) -> None:
+        self.unwatch()
+        self.session = session
+        session.listeners.append(self.send)
+
+    def unwatch(self) -> None:
+        if self.session is not None and self.send in self.session.listeners:
+            self.session.listeners.remove(self.send)
+        self.session = None
+
+    async def handle(self, text: str | None) -> None:
+        """One message from the page; any refusal goes back as an ``error`` message."""
+        msg: Any = None
+        if text is not None and len(text) <= MAX_MESSAGE:
+            try:
+                msg = json.loads(text)
+            except ValueError as e:
+                await self.send(_error("malformed", f"not JSON: {e}"))
+                return
+        if not isinstance(msg, dict):
+            await self.send(_error("malformed", "a message is one JSON object in a text frame of at most "
+                                                f"{MAX_MESSAGE} characters"))
+            return
+        await self.guarded(msg.get("type"), self.dispatch(msg.get("type"), msg))
+
+    async def guarded(self, kind: Any, request: Awaitable[None]) -> None:
+        """Runs a request; a refusal (or a bug of ours) is answered, never raised."""
+        try:
+            await request
+        except SessionError as e:
+            await self.send(_error(e.code, str(e), kind))
+        except IllegalActionError as e:
+            await self.send(_error("illegal", str(e), kind))
+        except RomecoreError as e:
+            await self.send(_error("error", str(e), kind))
+        except Exception as e:  # a bug of ours: say so, keep serving
+            log.exception("request failed")
+            await self.send(_error("internal", f"internal error: {type(e).__name__}: {e}", kind))
+
+    async def _hint(self, session: Session, ply: Any) -> None:
+        await self.send(await session.hint(ply))
+
+    async def dispatch(self, kind: Any, msg: dict[str, Any]) -> None:
+        if kind == "new":
+            session = self.sessions.create(msg)
+            self.watch(session)
+            await self.send(session.update())
+            session.kick()
+            return
+        if kind not in ("join", "move", "hint", "undo", "resign"):
+            raise SessionError("bad_request", f"unknown message type {repr(kind)[:40]} "
+                                              "(new, join, move, hint, undo, resign)")
+        session = self.sessions.get(msg.get("game"))
+        if self.session is not session:
+            self.watch(session)
+        if kind == "join":
+            await self.send(session.update())
+            session.kick()
+        elif kind == "move":
+            await session.move(msg.get("action"), msg.get("ply"))
+        elif kind == "hint":  # thought in the background: this tab may move meanwhile
+            self.tasks.add(task := asyncio.get_running_loop().create_task(
+                self.guarded("hint", self._hint(session, msg.get("ply")))))
+            task.add_done_callback(self.tasks.discard)
+        elif kind == "undo":
+            await session.undo()
+        else:
+            await session.resign()
+
+
+async def _socket(ws: WebSocket) -> None:
+    tab = _Tab(ws, ws.app.state.sessions)
+    await ws.accept()
+    try:
+        await tab.send({"type": "hello", "protocol": PROTOCOL})
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await tab.handle(message.get("text"))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        tab.unwatch()
+        for task in list(tab.tasks):
+            task.cancel()
+
+
+async def _index(request: Request) -> Response:
+    return FileResponse(os.path.join(STATIC, "index.html"), headers={"Cache-Control": "no-cache"})
+
+
+async def _games(request: Request) -> Response:
+    sessions: Sessions = request.app.state.sessions
+    games = [{"id": gid, "name": spec.name, "min_players": spec.min_players,
+              "max_players": spec.max_players, "default_players": spec.default_players}
+             for gid, spec in registry.games().items()]
+    return JSONResponse({"games": games, "agents": romecore.list_agents(),
+                         "default_opponent": DEFAULT_OPPONENT, "hint": sessions.hint,
+                         "delay": sessions.delay})
+
+
+async def _record(request: Request) -> Response:
+    sessions: Sessions = request.app.state.sessions
+    try:
+        session = sessions.get(request.path_params["game"])
+    except SessionError as e:
+        return JSONResponse(_error(e.code, str(e)), status_code=404)
+    if session.record is None:
+        return JSONResponse(_error("bad_request", "the game is not over yet"), status_code=409)
+    name = f"{session.game.game_id}-{session.id}.jsonl"
+    return Response(records.dumps_json(session.record) + "\n", media_type="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: float = DEFAULT_DELAY,
+               max_games: int = 200) -> Starlette:
+    """The app: finished games are saved to ``records_dir`` (None: kept in memory only,
+    still downloadable), ``hint`` is the hint agent's spec, ``delay`` the least time an
+    agent's move stays on screen before the next (seconds; a game may ask for its own)."""
+    app = Starlette(routes=[
+        Route("/", _index),
+        Route("/api/games", _games),
+        Route("/api/record/{game}", _record),
+        WebSocketRoute("/ws", _socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ])
+    app.state.sessions = Sessions(records_dir, hint, delay, max_games)
+    return app
