@@ -63,6 +63,10 @@ cdef float COPIES_FRAC[GR_NBUILD][GR_PER_MAT + 1]   # k / copies of the building
 cdef enum:
     T_NONE = GR_MAX_TENSOR            # the observation tensor's counts: a scratch cell past
                                       # every offset, where cards that count nowhere go
+    T_JUNK = T_NONE + GR_NBUILD       # + card: a scratch count of its own for each card
+                                      # (no chain of increments through one cell)
+cdef uint8_t ZONE_READ[256]           # zone: 1 where a card there counts somewhere for some
+                                      # observer (not the deck, not a foundation)
 cdef int16_t ZONE_SLICE[2][Z_END]     # [knows][zone]: tensor offset of the zone's by-building
                                       # slice (the seats' zones are set per observer), T_NONE none
 cdef int16_t ZONE_COUNT[2][Z_END]     # [knows][zone]: the cell counting a card there, T_NONE none
@@ -1777,21 +1781,31 @@ cdef inline void put_count(float *out, const uint8_t *cnt, int d, int b, float *
     w[0] = COPIES_FRAC[b][cnt[d]]
 
 
+cdef inline int or_junk(int d, int i, int c) noexcept nogil:
+    """d + i, or card c's scratch count where d is T_NONE (a mask, not a branch)."""
+    cdef int none = -(d >= T_NONE)
+    return ((d + i) & ~none) | ((T_JUNK + c) & none)
+
+
 cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept nogil:
     """What player knows as the layout of kernel.pxd's TC_* / TS_* / TF_* / TP_* slices:
     every public zone by building, the hand and vault cards player knows (the rest as
     counts), and the turn, frame and demand fields.  Cards are counted through tables of
-    offsets by zone and knowledge (no branch per card)."""
+    offsets by zone and knowledge (no branch per card), only those in zones that count."""
     cdef const GRState *s = <const GRState *>vs
     cdef int n = s.nplayers, c, z, b, k, j, q, m, top, cur, d, base
     cdef float *o
     cdef float *t
     cdef int size = GR_TENSOR_COMMON + n * GR_TENSOR_PLAYER
-    cdef uint8_t cnt[T_NONE + GR_NBUILD]   # cards counted at each offset (T_NONE: nowhere)
+    cdef uint8_t cnt[T_JUNK + GR_NCARDS]   # cards counted at each offset (T_NONE: nowhere)
     cdef int16_t slice_of[2][Z_END]        # [knows][zone]: its by-building slice
     cdef int16_t count_of[2][Z_END]        # [knows][zone]: the cell counting it as a card
     cdef int16_t dst[GR_NCARDS]            # each card's offset in its by-building slice
     cdef float junk
+    cdef uint8_t revealed = 0
+    cdef uint64_t bits
+    cdef uint64_t read[3]
+    read[0] = read[1] = read[2] = 0
     memset(out, 0, sizeof(float) * size)
     memset(cnt, 0, sizeof(cnt))
     memcpy(slice_of, ZONE_SLICE, sizeof(slice_of))
@@ -1811,18 +1825,38 @@ cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept
         slice_of[0][Z_CAMP + q] = base + TP_CAMP
         slice_of[1][Z_CAMP + q] = base + TP_CAMP
     for c in range(GR_NCARDS):
-        b = CARD_B[c]
-        z = s.loc[c]
-        k = (s.known[c] >> player) & 1
-        dst[c] = slice_of[k][z] + b
-        cnt[dst[c]] += 1
-        cnt[count_of[k][z]] += 1
-        cnt[ZONE_MATERIAL[z] + CARD_M[c]] += 1
-        cnt[(TC_REVEALED if s.known[c] & KN_REVEALED else T_NONE) + b] += 1
-    for c in range(GR_NCARDS):
-        b = CARD_B[c]
-        put_count(out, cnt, dst[c], b, &junk)
-        put_count(out, cnt, (TC_REVEALED if s.known[c] & KN_REVEALED else T_NONE) + b, b, &junk)
+        revealed |= s.known[c]
+    # the cards in zones that count (ZONE_READ) as a set of ids: the deck and the
+    # foundations, most cards, are skipped
+    for c in range(64):
+        read[0] |= <uint64_t>ZONE_READ[s.loc[c]] << c
+    for c in range(64, 128):
+        read[1] |= <uint64_t>ZONE_READ[s.loc[c]] << (c - 64)
+    for c in range(128, GR_NCARDS):
+        read[2] |= <uint64_t>ZONE_READ[s.loc[c]] << (c - 128)
+    for j in range(3):
+        bits = read[j]
+        while bits:
+            c = 64 * j + rc_pop_lsb64(&bits)
+            b = CARD_B[c]
+            z = s.loc[c]
+            k = (s.known[c] >> player) & 1
+            dst[c] = slice_of[k][z] + b
+            cnt[dst[c]] += 1
+            cnt[or_junk(count_of[k][z], 0, c)] += 1
+            cnt[or_junk(ZONE_MATERIAL[z], CARD_M[c], c)] += 1
+    for j in range(3):
+        bits = read[j]
+        while bits:
+            c = 64 * j + rc_pop_lsb64(&bits)
+            put_count(out, cnt, dst[c], CARD_B[c], &junk)
+    if revealed & KN_REVEALED:   # only while a demand is being made
+        for c in range(GR_NCARDS):
+            if s.known[c] & KN_REVEALED:
+                cnt[TC_REVEALED + CARD_B[c]] += 1
+        for c in range(GR_NCARDS):
+            if s.known[c] & KN_REVEALED:
+                put_count(out, cnt, TC_REVEALED + CARD_B[c], CARD_B[c], &junk)
     out[TC_DRAWN_HIDDEN] = cnt[TC_DRAWN_HIDDEN] / <float>GR_NCARDS
     out[TC_PHASE + s.phase] = 1
     if s.role < GR_NMAT:
@@ -2364,6 +2398,9 @@ def _load_tables():
     for k in range(GR_NSLOTS):
         ZONE_SLICE[0][Z_MAT + k] = ZONE_SLICE[1][Z_MAT + k] = TC_STRUCT_MATS
         ZONE_MATERIAL[Z_MAT + k] = TC_STRUCTS + GR_TENSOR_SLOT * k + TS_MATERIALS
+    for z in range(256):
+        ZONE_READ[z] = z < Z_END and (Z_HAND <= z < Z_CAMP + GR_MAXP or ZONE_MATERIAL[z] != T_NONE or any(
+            ZONE_SLICE[k][z] != T_NONE or ZONE_COUNT[k][z] != T_NONE for k in range(2)))
     for b, bd in enumerate(_data.BUILDINGS):
         for k in range(GR_PER_MAT + 1):
             COPIES_FRAC[b][k] = min(k, bd.copies) / bd.copies
