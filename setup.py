@@ -71,7 +71,10 @@ for pkg in plugin_packages:
 setup(
     packages=find_packages(SRC, exclude=["plugins", "plugins.*"]) + plugin_packages,
     package_dir=package_dir,
-    package_data={"": ["*.pxd", "*.pyi", "*.h", "*.json", "py.typed"]},
+    # stubs and headers for plugin builds, the record schema, shipped learned weights and their
+    # loss curves, the web app's static page
+    package_data={"": ["*.pxd", "*.pyi", "*.h", "*.json", "py.typed", "*.npz", "*.png",
+                       "static/*.html", "static/*.js", "static/*.css"]},
     ext_modules=extensions(),
     zip_safe=False,
 )

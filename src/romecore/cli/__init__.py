@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from romecore.cli import bench, export, games, ladder, play, render, replay, simulate, tournament
+from romecore.cli import (bench, export, games, ladder, play, render, replay, selfplay, simulate,
+                          tournament, train)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -14,5 +15,5 @@ def main() -> None:
     """romecore: four Rome-themed games at engine speed, with strong AI agents."""
 
 
-for _module in (games, simulate, play, bench, tournament, ladder, replay, export, render):
+for _module in (games, simulate, play, bench, tournament, ladder, replay, export, render, selfplay, train):
     main.add_command(_module.command)
