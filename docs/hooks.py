@@ -5,11 +5,17 @@
   row's meaning read from the package docstring's table, each example name from
   ``action_to_string``), the package docstring itself, the observation tensor, a picture
   and the rulings from ``docs/rules/`` (each part appears as soon as the code has it).
+- Each game page's observation tensor table: every slice of ``kernel.TENSOR_BLOCKS``
+  (offsets and lengths from the kernel), its bound and meaning from the package
+  docstring's "Observation tensor" table.
 - Markers in hand-written pages, a line ``<!-- gen:NAME ARGS -->`` each: ``agents``
   (every registered agent's parameter table), ``evaluators``, ``include PATH`` (a file of
-  the repository, e.g. ``bench/results/strength.md``), ``code PATH`` (a file as a code
-  block), ``cli`` (every command's help), ``api-batch`` (the batched API's reference, once ``romecore.batch`` exists).
-- ``contributing.md`` from ``CONTRIBUTING.md``.
+  the repository, e.g. ``bench/results/strength.md``), ``include-rest GLOB`` (every file
+  matching GLOB that the page does not include by name, so new results appear by
+  themselves), ``code PATH`` (a file as a code block), ``cli`` (every command's help),
+  ``cli-command NAME`` (one command's help), ``api-batch`` (the batched API's reference).
+- ``contributing.md`` from ``CONTRIBUTING.md``; the JSON Schemas of
+  ``src/romecore/schemas/`` published as ``schemas/<name>.schema.json``.
 
 Anything missing (a block the docstring does not document, a file to include, an unknown
 marker) is logged as a warning, which fails ``mkdocs build --strict``.
@@ -93,6 +99,8 @@ def _inline_md(node: nodes.Node) -> str:
     out: list[str] = []
 
     def walk(n: nodes.Node) -> None:
+        if isinstance(n, nodes.system_message):     # docutils' remarks, not the cell's text
+            return
         if isinstance(n, nodes.literal):
             out.append(f"`{n.astext()}`")
         elif isinstance(n, nodes.Text):
@@ -183,15 +191,114 @@ def _options_table(spec: Any) -> str:
     return "\n".join(rows)
 
 
-def _tensor_section(game: Any) -> str:
+#: What each ``kernel.TENSOR_<NAME>`` size constant is a block of, for the section headings.
+TENSOR_SECTIONS = {
+    "COMMON": "the common block",
+    "PER_PLAYER": "each seat's block (p's own first, then the seats after p)",
+    "PLAYER": "each seat's block (p's own first, then the seats after p)",
+    "SLOT": "each structure slot",
+    "FRAME": "each action frame",
+}
+
+
+def _tensor_sections(kernel: Any) -> list[tuple[str, int, list[tuple[str, int, int]]]]:
+    """(heading, size, [(name, offset, length)]) of each block of ``kernel.TENSOR_BLOCKS``:
+    a block starts where offsets start again at 0, and is named by the ``TENSOR_*``
+    constant equal to its size."""
+    sections: list[list[tuple[str, int, int]]] = []
+    for name, (offset, length) in kernel.TENSOR_BLOCKS.items():
+        if not sections or (offset == 0 and sections[-1]):
+            sections.append([])
+        sections[-1].append((name, int(offset), int(length)))
+    sizes = {key[len("TENSOR_"):]: getattr(kernel, key) for key in dir(kernel)
+             if key.startswith("TENSOR_") and key != "TENSOR_BLOCKS"}
+    out = []
+    for blocks in sections:
+        size = max(o + n for _, o, n in blocks)
+        kind = next((k for k, v in sizes.items() if v == size), None)
+        if kind is None:
+            log.warning("%s: a tensor block of %d floats matches no TENSOR_* size",
+                        kernel.__name__, size)
+        heading = TENSOR_SECTIONS.get(kind or "", f"a block of {size} floats")
+        out.append((heading, size, blocks))
+    return out
+
+
+def _header(table: nodes.table) -> list[str]:
+    head = next(table.findall(nodes.thead), None)
+    row = next(head.findall(nodes.row), None) if head is not None else None
+    if row is None:
+        return []
+    return [c.astext().strip().lower() for c in row.children if isinstance(c, nodes.entry)]
+
+
+def tensor_table(game_id: str, doc: nodes.document) -> str:
+    """The observation tensor's layout (Markdown): every slice of ``kernel.TENSOR_BLOCKS``
+    (offset and length from the kernel), its bound and meaning read from the package
+    docstring's table, which is taken out of ``doc`` (a note stands in its place).
+    A slice the docstring does not describe, or describes at another offset or length,
+    is a warning."""
+    kernel = importlib.import_module(f"romecore.games.{game_id}.kernel")
+    blocks = getattr(kernel, "TENSOR_BLOCKS", None)
+    if not blocks:
+        return ""
+    names = list(blocks)
+    table = _action_table_node(doc, names)
+    header = _header(table) if table is not None else []
+    col = {h: i for i, h in enumerate(header)}
+    meaning_col = col.get("meaning", -1)
+    bound_col = col.get("by", col.get("bound"))
+    found: dict[str, list[str]] = {}
+    for row in table.findall(nodes.row) if table is not None else []:
+        cells = [c for c in row.children if isinstance(c, nodes.entry)]
+        for name in names:
+            if name not in found and any(re.fullmatch(rf"\s*{name}\s*", c.astext())
+                                         for c in cells):
+                found[name] = [c.astext().strip() for c in cells] + [_inline_md(c) for c in cells]
+    out = []
+    for heading, size, section in _tensor_sections(kernel):
+        out.append(f"**{heading[0].upper()}{heading[1:]}**: {size} floats\n")
+        out.append("| offset | length | slice | divided by | meaning |\n| --- | --- | --- | --- | --- |")
+        for name, offset, length in section:
+            cells = found.get(name)
+            if cells is None:
+                log.warning("%s: tensor slice %s is not in the package docstring's table",
+                            game_id, name)
+                cells = [""] * 2 * max(len(header), 1)
+            half = len(cells) // 2
+            text, md = cells[:half], cells[half:]
+            if cells[0] and (text[0:2] != [str(offset), str(length)]):
+                log.warning("%s: the package docstring gives %s offset %s, length %s; the "
+                            "kernel %d, %d", game_id, name, text[0], text[1], offset, length)
+            bound = md[bound_col] if bound_col is not None and bound_col < half else ""
+            bound = "" if bound in ("`-`", "-", "flag", "--") else bound
+            meaning = md[meaning_col] if half else ""
+            out.append(f"| {offset} | {length} | `{name}` | {bound} | {meaning} |")
+        out.append("")
+    if table is not None:
+        note = nodes.paragraph(text="(The table of slices is under \"Observation tensor\" "
+                                    "below, generated from kernel.TENSOR_BLOCKS.)")
+        table.replace_self(note)
+    return "\n".join(out)
+
+
+def _tensor_section(game: Any, table: str) -> str:
     try:
         shape = game.observation_tensor_shape()
     except romecore.RomecoreError:
         return ("This game does not provide an observation tensor yet; when its kernel "
                 "fills the slot, its shape appears here and its layout (the package "
                 "docstring's \"Observation tensor\" table) in the reference above.")
-    return (f"`state.observation_tensor(p)` is a float32 array of shape `{tuple(shape)}`; "
-            "its layout is the \"Observation tensor\" table in the reference above.")
+    sizes = ", ".join(
+        f"{p} players: {romecore.load_game(game.game_id, players=p).observation_tensor_size()}"
+        for p in range(game.spec.min_players, game.spec.max_players + 1))
+    return (f"`state.observation_tensor(p)` is a float32 array of shape `{tuple(shape)}` "
+            f"at {game.num_players()} players ({sizes} floats), every value in [0, 1]; "
+            "`game.observation_tensor_shape()` gives it.  The slices below: offsets and "
+            "lengths from the kernel (`kernel.TENSOR_BLOCKS`, offsets within their block), "
+            "the bound each count is divided by and the meaning from the package docstring "
+            "(blank: a flag or one-hot).  The whole tensor is the common block, then one "
+            "seat block per player.\n\n" + table)
 
 
 def _picture_section(game: Any) -> str:
@@ -244,6 +351,7 @@ def game_page(game_id: str) -> str:
     spec = registry.game(game_id)
     game = romecore.load_game(game_id)
     table, doc = action_table(game_id)
+    tensors = tensor_table(game_id, doc)
     defaults = "".join(
         f"\n- `{agent}`: " + ", ".join(f"`{k}={v}`" for k, v in params.items())
         for agent, params in spec.agent_defaults.items()) or " none."
@@ -285,7 +393,7 @@ From the package docstring of `romecore.games.{game_id}`: the encoding details, 
 
 ## Observation tensor
 
-{_tensor_section(game)}
+{_tensor_section(game, tensors)}
 
 ## Picture
 
@@ -346,13 +454,24 @@ def include(path: str) -> str:
     return re.sub(r"^(#+) ", lambda m: "#" + m.group(0), text, flags=re.M)
 
 
+def include_rest(pattern: str, page: str = "") -> str:
+    """Every repository file matching ``pattern`` (a glob) that the page does not already
+    include by name, in name order: new result files appear without editing the page."""
+    named = {m.group(2) for m in MARKER.finditer(page) if m.group(1) == "include"}
+    paths = sorted(f.relative_to(ROOT).as_posix() for f in ROOT.glob(pattern) if f.is_file())
+    if not paths:
+        log.warning("include-rest: nothing matches %s", pattern)
+    return "\n\n".join(include(path) for path in paths if path not in named)
+
+
 def code(path: str) -> str:
     """A repository file as a code block, verbatim."""
     file = ROOT / path
     if not file.is_file():
         log.warning("code: %s does not exist", path)
         return ""
-    lang = {".py": "python", ".toml": "toml", ".sh": "sh", ".md": "markdown"}.get(file.suffix, "text")
+    lang = {".py": "python", ".toml": "toml", ".sh": "sh", ".md": "markdown",
+            ".json": "json"}.get(file.suffix, "text")
     return f"```{lang} title=\"{path}\"\n{file.read_text(encoding='utf-8').rstrip()}\n```"
 
 
@@ -367,6 +486,16 @@ def cli_section() -> str:
     return "\n".join(out)
 
 
+def cli_command(name: str) -> str:
+    """One command's help, from its module ``romecore.cli.<name>`` (registered or not)."""
+    from romecore.cli import main
+
+    cmd = main.commands.get(name) or importlib.import_module(f"romecore.cli.{name}").command
+    ctx = click.Context(main, info_name="romecore")
+    sub = click.Context(cmd, info_name=name, parent=ctx, terminal_width=100)
+    return f"```text\n{cmd.get_help(sub)}\n```"
+
+
 def api_batch() -> str:
     if importlib.util.find_spec("romecore.batch") is None:
         return ("The batched API (`romecore.batch`: many states stepped at once, numpy in "
@@ -379,6 +508,8 @@ GENERATORS = {
     "agents": agents_section,
     "evaluators": evaluators_section,
     "include": include,
+    "include-rest": include_rest,
+    "cli-command": cli_command,
     "code": code,
     "cli": cli_section,
     "api-batch": api_batch,
@@ -392,6 +523,8 @@ def _expand(markdown: str, where: str) -> str:
         if gen is None:
             log.warning("%s: unknown marker gen:%s", where, name)
             return ""
+        if name == "include-rest":
+            return include_rest(arg, markdown)
         return gen(arg) if arg else gen()  # type: ignore[operator]
 
     return MARKER.sub(one, markdown)
@@ -405,6 +538,10 @@ def on_files(files: Files, config: Any) -> Files:
         files.append(File.generated(config, f"games/{game_id}.md", content=game_page(game_id)))
     contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     files.append(File.generated(config, "contributing.md", content=contributing))
+    for schema in sorted((ROOT / "src" / "romecore" / "schemas").glob("*.schema.json")):
+        # published as they ship, so other programs can fetch them from the site
+        files.append(File.generated(config, f"schemas/{schema.name}",
+                                    content=schema.read_text(encoding="utf-8")))
     return files
 
 
