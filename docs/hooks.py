@@ -41,6 +41,12 @@ import romecore
 from romecore.plugins import registry
 
 log = logging.getLogger("mkdocs.plugins.romecore")
+try:  # the learned evaluators, as an installed romecore has them (a checkout may predate
+    from romecore.learned import ensure_registered  # the entry point)
+except ImportError:  # pragma: no cover - a build without numpy
+    pass
+else:
+    ensure_registered()
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"^<!-- gen:(\S+)(?: (.*?))? -->$", re.M)
 SPHINX_ROLES = ("mod", "class", "meth", "func", "data", "attr", "exc", "obj", "const")
