@@ -3,7 +3,8 @@
 Rule for the examples: every ```python block of a hand-written page under docs/ runs, the
 blocks of one page in order in one namespace (a page reads as one session).  The only
 blocks skipped are those a ``<!-- docs: requires ... -->`` line just above declares to need
-what this environment lacks: an optional package (``pyspiel``, ``pettingzoo``) or a game's
+what this environment lacks: an optional package (``pyspiel``, ``pettingzoo``,
+``gymnasium``, ``torch``, ``starlette``, ``jsonschema``, ``cairosvg``, ...) or a game's
 observation tensor (``observation-tensor GAME``).  Shell blocks are not run here (CI runs
 the commands they show: the README's, the example plugin's, ``mkdocs build --strict``).
 """
@@ -11,8 +12,10 @@ the commands they show: the README's, the example plugin's, ``mkdocs build --str
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -64,7 +67,8 @@ def page_blocks(text: str) -> list[tuple[str, list[str]]]:
 def test_pages_have_examples():
     counted = {p.relative_to(DOCS).as_posix(): len(page_blocks(p.read_text())) for p in _pages()}
     assert sum(counted.values()) >= 10, counted
-    for page in ("getting-started.md", "tournaments.md", "embedding.md", "plugins.md"):
+    for page in ("getting-started.md", "tournaments.md", "embedding.md", "plugins.md",
+                 "learning.md", "records.md", "pictures-and-browser.md", "agents.md"):
         assert counted[page] >= 1, page
 
 
@@ -140,6 +144,92 @@ def test_undocumented_block_warns(hooks, monkeypatch, caplog):
     assert "A_PRODUCE is not in the package docstring" in caplog.text
 
 
+def _tensor_kernel(game_id):
+    kernel = importlib.import_module(f"romecore.games.{game_id}.kernel")
+    if not getattr(kernel, "TENSOR_BLOCKS", None):
+        pytest.skip(f"{game_id} has no TENSOR_BLOCKS")
+    return kernel
+
+
+@pytest.mark.parametrize("game_id", romecore.list_games())
+def test_tensor_table_covers_every_slice(hooks, game_id, caplog):
+    """Every slice of TENSOR_BLOCKS is one row with a meaning, no warning; each block's
+    slices tile it from 0 with no gap; the common block plus one seat block per player is
+    the tensor's size at every player count."""
+    kernel = _tensor_kernel(game_id)
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.romecore"):
+        _table, doc = hooks.action_table(game_id)
+        markdown = hooks.tensor_table(game_id, doc)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    rows = [r for r in _table_rows(markdown) if r[0] not in ("---", "offset")]  # one table a block
+    assert [r[2].strip("`") for r in rows] == list(kernel.TENSOR_BLOCKS), game_id
+    assert all(r[4] for r in rows), [r for r in rows if not r[4]]
+    sizes = {}
+    for heading, size, blocks in hooks._tensor_sections(kernel):
+        end = 0
+        for name, offset, length in blocks:
+            assert offset == end, (game_id, name, offset, end)
+            end = offset + length
+        assert end == size
+        sizes[heading] = size
+    common = sizes["the common block"]
+    seat = next(v for k, v in sizes.items() if k.startswith("each seat"))
+    spec = registry.game(game_id)
+    for players in range(spec.min_players, spec.max_players + 1):
+        game = romecore.load_game(game_id, players=players)
+        assert game.observation_tensor_size() == common + players * seat, (game_id, players)
+    assert "\"Observation tensor\" below" in doc.astext()  # the table left the reference
+
+
+def test_undocumented_or_misplaced_tensor_slice_warns(hooks, monkeypatch, caplog):
+    """A slice the docstring leaves out, or gives at another offset, fails a strict build."""
+    _tensor_kernel("great_city_of_rome")
+    package = importlib.import_module("romecore.games.great_city_of_rome")
+    original = package.__doc__
+    row = re.search(r"^13(\s+)14(\s+)``O_ROUND``", original, re.M)
+    assert row, "the docstring's O_ROUND row moved: update this test"
+    moved = original.replace(row.group(0), f"13{row.group(1)}15{row.group(2)}``O_ROUND``")
+    for doc, expected in ((original.replace("``O_FACE_SHOWN``", "``O_FACE_SHOWX``"),
+                           "tensor slice O_FACE_SHOWN is not in the package docstring"),
+                          (moved, "gives O_ROUND offset 13, length 15; the kernel 13, 14")):
+        monkeypatch.setattr(package, "__doc__", doc)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.romecore"):
+            _table, tree = hooks.action_table("great_city_of_rome")
+            hooks.tensor_table("great_city_of_rome", tree)
+        assert expected in caplog.text, caplog.text
+
+
+def test_include_rest_picks_up_new_files(hooks, monkeypatch, tmp_path):
+    """A new results file appears on the page without editing it; one the page names is
+    not included twice."""
+    monkeypatch.setattr(hooks, "ROOT", tmp_path)
+    (tmp_path / "results").mkdir()
+    for name in ("strength", "ladder-x", "strength-rows"):
+        (tmp_path / "results" / f"{name}.md").write_text(f"# Title {name}\n\nbody\n")
+    page = "<!-- gen:include results/strength.md -->\n\n<!-- gen:include-rest results/*.md -->\n"
+    out = hooks._expand(page, "strength.md")
+    assert out.count("## Title strength\n") == 1
+    assert "## Title ladder-x" in out and "## Title strength-rows" in out
+    assert out.index("Title strength\n") < out.index("Title ladder-x")
+
+
+def test_every_command_is_documented(hooks):
+    """Every command module's help is on the site: registered commands on the command-line
+    page, any other (not yet added to the group) through a cli-command marker."""
+    from romecore import cli
+    from romecore.cli import main
+
+    marked = {m.group(2) for page in _pages() for m in hooks.MARKER.finditer(page.read_text())
+              if m.group(1) == "cli-command"}
+    registered = {cmd.callback.__module__.rpartition(".")[2] for cmd in main.commands.values()}
+    for info in pkgutil.iter_modules(cli.__path__):
+        module = importlib.import_module(f"romecore.cli.{info.name}")
+        if hasattr(module, "command"):
+            assert info.name in registered or info.name in marked, info.name
+    assert "Usage: romecore serve" in hooks.cli_command("serve")
+
+
 def test_agent_tables_list_every_parameter(hooks):
     text = hooks.agents_section()
     for name, spec in registry.agents().items():
@@ -154,6 +244,8 @@ def test_markers_are_known_and_includes_exist(hooks):
             assert m.group(1) in hooks.GENERATORS, (page, m.group(0))
             if m.group(1) in ("include", "code"):
                 assert (ROOT / m.group(2)).is_file(), (page, m.group(2))
+            if m.group(1) == "include-rest":
+                assert list(ROOT.glob(m.group(2))), (page, m.group(2))
 
 
 # -- the example plugin (its install-and-run is scripts/check_example_plugin.sh) ------------
@@ -199,3 +291,8 @@ def test_site_builds_strict(tmp_path):
     for game_id in romecore.list_games():
         page = (tmp_path / "site" / "games" / game_id / "index.html").read_text()
         assert "action ids in all" in page
+        assert "The common block</strong>" in page, game_id
+    from romecore import records
+
+    published = (tmp_path / "site" / "schemas" / "record-v2.schema.json").read_text()
+    assert json.loads(published) == records.record_schema()
