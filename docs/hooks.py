@@ -13,7 +13,9 @@
   the repository, e.g. ``bench/results/strength.md``), ``include-rest GLOB`` (every file
   matching GLOB that the page does not include by name, so new results appear by
   themselves), ``code PATH`` (a file as a code block), ``cli`` (every command's help),
-  ``cli-command NAME`` (one command's help), ``api-batch`` (the batched API's reference).
+  ``cli-command NAME`` (one command's help), ``images DIR`` (every picture in ``docs/DIR``,
+  e.g. the web app's screenshots once there are some), ``api-batch`` (the batched API's
+  reference).
 - ``contributing.md`` from ``CONTRIBUTING.md``; the JSON Schemas of
   ``src/romecore/schemas/`` published as ``schemas/<name>.schema.json``.
 
@@ -470,6 +472,14 @@ def include_rest(pattern: str, page: str = "") -> str:
     return "\n\n".join(include(path) for path in paths if path not in named)
 
 
+def images(folder: str) -> str:
+    """Every picture in ``docs/<folder>/`` (e.g. the web app's screenshots), in name order,
+    each with its name as the caption; nothing while the folder does not exist."""
+    pictures = sorted(f for f in (ROOT / "docs" / folder).glob("*")
+                      if f.suffix.lower() in (".png", ".svg", ".jpg", ".jpeg", ".webp"))
+    return "\n\n".join(f"![{f.stem.replace('-', ' ')}]({folder}/{f.name})" for f in pictures)
+
+
 def code(path: str) -> str:
     """A repository file as a code block, verbatim."""
     file = ROOT / path
@@ -516,6 +526,7 @@ GENERATORS = {
     "include": include,
     "include-rest": include_rest,
     "cli-command": cli_command,
+    "images": images,
     "code": code,
     "cli": cli_section,
     "api-batch": api_batch,

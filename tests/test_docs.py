@@ -214,6 +214,16 @@ def test_include_rest_picks_up_new_files(hooks, monkeypatch, tmp_path):
     assert out.index("Title strength\n") < out.index("Title ladder-x")
 
 
+def test_images_embeds_each_picture_of_a_folder(hooks, monkeypatch, tmp_path):
+    monkeypatch.setattr(hooks, "ROOT", tmp_path)
+    assert hooks.images("screenshots") == ""           # no folder yet: nothing, no warning
+    (tmp_path / "docs" / "screenshots").mkdir(parents=True)
+    for name in ("b-game.png", "a-setup.png", "notes.txt"):
+        (tmp_path / "docs" / "screenshots" / name).write_bytes(b"x")
+    assert hooks.images("screenshots") == ("![a setup](screenshots/a-setup.png)\n\n"
+                                           "![b game](screenshots/b-game.png)")
+
+
 def test_every_command_is_documented(hooks):
     """Every command module's help is on the site: registered commands on the command-line
     page, any other (not yet added to the group) through a cli-command marker."""
