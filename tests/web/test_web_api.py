@@ -73,7 +73,7 @@ def _play_out(sock, m, rng):
         action = rng.choice(m["moves"])["id"]
         mine.append(action)
         sock.send_json({"type": "move", "game": m["game"], "action": action, "ply": m["ply"]})
-        m = _until(sock, lambda x: _my_turn(x) and x["ply"] > m["ply"])
+        m = _until(sock, lambda x, at=m["ply"]: _my_turn(x) and x["ply"] > at)
     return m, mine
 
 
@@ -283,6 +283,7 @@ def test_the_view_sent_is_the_same_in_every_world_the_human_cannot_tell_apart(ga
                 a = json.dumps(session.update())
                 session.state = w2
                 assert json.dumps(session.update()) == a
+                assert '"seed"' not in a  # the seed deals every hidden card: not before the end
                 checked += 1
                 differ += w1.to_dict() != w2.to_dict()
         state.apply_action(rng.choice(state.legal_actions()))

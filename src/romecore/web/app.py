@@ -29,12 +29,13 @@ page -> server
 server -> page
 
 - ``{"type": "hello", "protocol": 1}`` on connecting.
-- ``{"type": "state", "game", "game_id", "name", "players", "seat", "agents", "seed",
-  "ply", "to_move": seat | "chance" | "over", "thinking": seat | null, "can_undo": bool,
+- ``{"type": "state", "game", "game_id", "name", "players", "seat", "agents", "ply",
+  "to_move": seat | "chance" | "over", "thinking": seat | null, "can_undo": bool,
   "svg": the human's view as SVG, "moves": [{"id": int, "text": str}] (only on the
   human's turn), "log": [{"ply", "player": seat | "chance" | "server", "text"}] (the
   moves as the human perceived them), "over": bool, "result": null | {"returns",
-  "scores", "termination", "record": url}}`` after every change, to every tab on the game.
+  "scores", "termination", "record": url}, "seed": only once the game is over (it deals
+  every hidden card)}`` after every change, to every tab on the game.
 - ``{"type": "hint", "game", "ply", "action", "text", "agent"}``.
 - ``{"type": "error", "code", "message", "request": the request's type or null}``: a
   refused request; nothing changed.  Codes: ``malformed`` (not a JSON object, or too
@@ -51,8 +52,8 @@ import asyncio
 import json
 import logging
 import os
-from importlib import resources
 from collections.abc import Awaitable
+from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette

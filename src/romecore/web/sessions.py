@@ -176,7 +176,7 @@ class Session:
         msg: dict[str, Any] = {
             "type": "state", "game": self.id, "game_id": self.game.game_id,
             "name": registry.game(self.game.game_id).name, "players": self.game.num_players(),
-            "seat": self.seat, "agents": list(self.specs), "seed": self.seed, "ply": self.ply(),
+            "seat": self.seat, "agents": list(self.specs), "ply": self.ply(),
             "to_move": ("over" if self.over() else "chance" if to_move == romecore.CHANCE else to_move),
             "thinking": self.thinking, "can_undo": bool(self._points), "log": list(self.log),
             "over": self.over(), "result": None,
@@ -186,6 +186,7 @@ class Session:
             msg["moves"] = []
             rec = self.record
             assert rec is not None
+            msg["seed"] = self.seed  # only now: the seed deals every card still hidden
             msg["result"] = {"returns": list(rec.returns), "scores": list(rec.scores),
                              "termination": rec.termination(), "record": f"/api/record/{self.id}"}
         return msg

@@ -178,7 +178,7 @@ function render(msg) {
   $("hint").disabled = !mine;
   $("resign").disabled = msg.over;
   $("hint-text").textContent = "";
-  setStatus(msg.name + ", seed " + msg.seed + ", move " + msg.ply);
+  setStatus(msg.name + (msg.seed !== undefined ? ", seed " + msg.seed : "") + ", move " + msg.ply);
 }
 
 function play(action) {
