@@ -305,3 +305,20 @@ def test_serve_command_builds_the_app_and_runs_uvicorn(monkeypatch, tmp_path):
     assert "http://127.0.0.1:8123/" in res.output
     bad = CliRunner().invoke(serve.command, ["--port", "99999"])
     assert bad.exit_code == 2
+
+
+def test_a_failing_picture_falls_back_to_the_seats_text_view(monkeypatch):
+    """A renderer bug must not end a game: the page gets the seat's text drawing instead."""
+    from romecore.web import sessions
+
+    game = romecore.load_game("glory_to_rome", players=2)
+    state = game.new_initial_state(seed=1)
+
+    def broken(state, player):
+        raise ValueError("renderer <bug>")
+
+    monkeypatch.setattr(sessions, "to_svg", broken)
+    svg = sessions.render_svg(state, 1)
+    assert svg.startswith("<svg") and "renderer &lt;bug&gt;" in svg
+    assert all(line.strip()[:20] in svg for line in state.render(1).splitlines() if "<" not in line)
+    assert sessions.render_svg(state.resample(1, 5), 1) == svg
