@@ -165,7 +165,7 @@ def test_bad_input_is_refused_and_changes_nothing(client, app):
 
 def test_a_move_out_of_turn_is_refused(client, app):
     with _tab(client) as sock:
-        m = _new(sock, "great_city_of_rome", seed=4, delay=5)  # the agent's move waits 5 s
+        m = _new(sock, "great_city_of_rome", seed=4, delay=1)  # the agent's move waits a second
         sock.send_json({"type": "move", "game": m["game"], "action": m["moves"][0]["id"], "ply": m["ply"]})
         moved = _until(sock, lambda x: x["type"] == "state")
         assert moved["to_move"] == 1 and moved["moves"] == []

@@ -116,13 +116,15 @@ def start_game(driver: Any, url: str, game_id: str, players: int = 2, seat: int 
 
 def wait_turn(driver: Any, after: int = -1, timeout: float = 30) -> dict[str, Any]:
     """Waits for the human's turn (moves listed) at a ply past ``after``, or the end;
-    returns ``{"ply", "over", "moves"}`` as the page shows them."""
+    returns ``{"ply", "over", "buttons", "picks"}``: the move list's buttons and the
+    board's elements that name exactly one move (one round trip to the page a poll)."""
     return _wait(driver, f"""(() => {{
         const b = document.body.dataset;
         if (b.ply === undefined || Number(b.ply) <= {after}) return null;
-        if (b.over === 'true') return {{ply: Number(b.ply), over: true, moves: 0}};
-        const n = document.querySelectorAll('#moves button').length;
-        return n ? {{ply: Number(b.ply), over: false, moves: n}} : null;
+        if (b.over === 'true') return {{ply: Number(b.ply), over: true, buttons: [], picks: []}};
+        const buttons = Array.from(document.querySelectorAll('#moves button'));
+        const picks = Array.from(document.querySelectorAll("#board [data-picks]:not([data-picks*=' '])"));
+        return buttons.length ? {{ply: Number(b.ply), over: false, buttons: buttons, picks: picks}} : null;
     }})()""", timeout)
 
 
@@ -132,14 +134,12 @@ def play_random(driver: Any, rng: random.Random, max_moves: int | None = None, b
     where the picture offers exactly one move for an element, now and then that element is
     clicked on the board, else a button of the move list.  Returns counts of each."""
     from selenium.common.exceptions import WebDriverException
-    from selenium.webdriver.common.by import By
 
     clicks = {"list": 0, "board": 0}
     turn = wait_turn(driver, timeout=timeout)
     while not turn["over"] and (max_moves is None or clicks["list"] + clicks["board"] < max_moves):
-        single = driver.find_elements(By.CSS_SELECTOR, "#board [data-picks]:not([data-picks*=' '])") if board else []
-        if single and rng.random() < 0.3:
-            target = rng.choice(single)
+        if board and turn["picks"] and rng.random() < 0.3:
+            target = rng.choice(turn["picks"])
             try:
                 target.click()
             except WebDriverException:  # a group with no box of its own: click it in the page
@@ -147,8 +147,7 @@ def play_random(driver: Any, rng: random.Random, max_moves: int | None = None, b
                                       target)
             clicks["board"] += 1
         else:
-            buttons = driver.find_elements(By.CSS_SELECTOR, "#moves button")
-            rng.choice(buttons).click()
+            rng.choice(turn["buttons"]).click()
             clicks["list"] += 1
         turn = wait_turn(driver, after=turn["ply"], timeout=timeout)
     return clicks
