@@ -30,7 +30,7 @@ server -> page
 
 - ``{"type": "hello", "protocol": 1}`` on connecting.
 - ``{"type": "state", "game", "game_id", "name", "players", "seat", "agents", "ply",
-  "to_move": seat | "chance" | "over", "thinking": seat | null, "can_undo": bool,
+  "to_move": seat (an agent's seat: it is thinking) | "chance" | "over", "can_undo": bool,
   "svg": the human's view as SVG, "moves": [{"id": int, "text": str}] (only on the
   human's turn), "log": [{"ply", "player": seat | "chance" | "server", "text"}] (the
   moves as the human perceived them), "over": bool, "result": null | {"returns",

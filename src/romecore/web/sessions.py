@@ -151,7 +151,6 @@ class Session:
         self._points: list[tuple] = []  # undo points: what was, just before each human move
         self.lock = asyncio.Lock()
         self.gen = 0  # bumped by undo: agent moves thought before it are dropped
-        self.thinking: int | None = None
         self.forfeit: dict[str, Any] | None = None
         self.record: records.GameRecord | None = None
         self.record_path: str | None = None
@@ -178,7 +177,7 @@ class Session:
             "name": registry.game(self.game.game_id).name, "players": self.game.num_players(),
             "seat": self.seat, "agents": list(self.specs), "ply": self.ply(),
             "to_move": ("over" if self.over() else "chance" if to_move == romecore.CHANCE else to_move),
-            "thinking": self.thinking, "can_undo": bool(self._points), "log": list(self.log),
+            "can_undo": bool(self._points), "log": list(self.log),
             "over": self.over(), "result": None,
         }
         msg.update(human_view(self.state, self.seat))
@@ -194,7 +193,7 @@ class Session:
     # -- talking to the pages ------------------------------------------------------------------
     async def broadcast(self) -> None:
         """Sends the state to every page on this game, unless they have it already."""
-        key = (self.ply(), self.gen, self.thinking, self.over())
+        key = (self.ply(), self.gen, self.over())
         if key == self._sent:
             return
         self._sent = key
@@ -228,12 +227,10 @@ class Session:
                     continue
                 if player == self.seat:
                     self._turn_t0 = time.perf_counter()
-                    self.thinking = None
                     await self.broadcast()
                     return
                 gen, agent = self.gen, self.agents[player]
                 view = state.resample(player, view_seed(self.seed, state.move_number()))
-                self.thinking = player
             t0 = time.perf_counter()
             fault = None
             try:
@@ -245,7 +242,6 @@ class Session:
             if self.delay > spent:
                 await asyncio.sleep(self.delay - spent)
             async with self.lock:
-                self.thinking = None
                 if gen != self.gen or self.over():
                     continue  # the human undid meanwhile: this move answers a position gone
                 self.think[player] += spent
@@ -287,7 +283,6 @@ class Session:
             rec.returns = self.state.returns()
         rec.scores = self.state.scores()
         self.record = rec
-        self.thinking = None
         if self.records_dir is not None:
             path = os.path.join(self.records_dir, f"{self.game.game_id}-{self.id}.jsonl")
             try:
@@ -340,7 +335,7 @@ class Session:
             del self.actions[n_actions:], self.players[n_actions:], self.texts[n_actions:]
             del self.log[n_log:]
             self.think, self.moves = think, moves
-            self.record, self.record_path, self.forfeit, self.thinking = None, None, None, None
+            self.record, self.record_path, self.forfeit = None, None, None
             for agent in self.agents:
                 restart = getattr(agent, "restart", None)
                 if restart is not None:
