@@ -5,8 +5,20 @@ from __future__ import annotations
 
 import click
 
-from romecore.cli import (bench, export, games, ladder, play, render, replay, selfplay, simulate,
-                          tournament, train)
+from romecore.cli import (
+    bench,
+    export,
+    games,
+    ladder,
+    play,
+    render,
+    replay,
+    selfplay,
+    serve,
+    simulate,
+    tournament,
+    train,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -15,5 +27,6 @@ def main() -> None:
     """romecore: four Rome-themed games at engine speed, with strong AI agents."""
 
 
-for _module in (games, simulate, play, bench, tournament, ladder, replay, export, render, selfplay, train):
+for _module in (games, simulate, play, bench, tournament, ladder, replay, export, render, selfplay, train,
+                serve):
     main.add_command(_module.command)
