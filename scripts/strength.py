@@ -85,9 +85,28 @@ def _save(path: str | None, r: MatchResult, extra: dict | None = None) -> None:
             f.write(json.dumps({**asdict(r), **(extra or {})}) + "\n")
 
 
+def table(path: str) -> str:
+    """The matches saved in ``path`` (JSON lines) as one Markdown table, with the command that
+    reproduces each row."""
+    out = ["| game | players | agent | opponent | games | win rate | 95% interval | par | ms a move | forfeits |",
+           "| --- | ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: |"]
+    cmds = []
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            out.append(f"| {r['game']} | {r['players']} | `{r['agent']}` | `{r['opponent']}` | {r['games']} "
+                       f"| {r['win_rate']:.3f} | {r['ci_low']:.3f}-{r['ci_high']:.3f} | {r['par']:.2f} "
+                       f"| {1000 * r['agent_seconds_per_move']:.0f} | {r['forfeits']} |")
+            cmds.append(f"python scripts/strength.py match --game {r['game']} --players {r['players']} "
+                        f"--agent {r['agent']} --opponent {r['opponent']} --games {r['games']} --seed {r['seed']}")
+    return "\n".join(out) + "\n\nCommands:\n\n```sh\n" + "\n".join(cmds) + "\n```\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
+    tp = sub.add_parser("table", help="print the matches of a --out file as a Markdown table")
+    tp.add_argument("path")
     for name in ("match", "curve"):
         p = sub.add_parser(name)
         p.add_argument("--game", default="great_city_of_rome")
@@ -102,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--points", default="10,30,100,300,1000,3000",
                            help="comma-separated budgets substituted for {} in --agent")
     args = ap.parse_args(argv)
+    if args.cmd == "table":
+        print(table(args.path), end="")
+        return 0
     if args.cmd == "match":
         r = match(args.game, args.players, args.agent, args.opponent, args.games, args.jobs, args.seed)
         print(report(r), flush=True)
