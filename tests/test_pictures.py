@@ -240,3 +240,26 @@ def test_great_city_view_with_drawn_cards_unknown_to_the_viewer_draws_them_as_hi
                     seen += 1
             s.apply_action(rng.choice(s.legal_actions()))
     assert seen == 5
+
+
+def test_great_city_names_every_cell_a_build_may_use_so_a_click_can_pick_it():
+    """Every coordinate a legal move names (an open cell to build on, a building) is an element
+    of the mover's picture titled with it (the web page narrows the moves to those naming a
+    clicked element's coordinates); before open cells had their own elements, builds failed."""
+    import re
+
+    game = romecore.load_game("great_city_of_rome", players=2)
+    s, rng, checked = game.new_initial_state(seed=3), random.Random(3), 0
+    while not s.is_terminal() and checked < 40:
+        if s.is_chance_node():
+            s.apply_random_chance()
+            continue
+        p = s.current_player()
+        wanted = {m for a in s.legal_actions() for m in re.findall(r"\(\d+,\d+\)", s.action_to_string(a))}
+        if wanted:
+            titles = {t.text for t in _parse(s.to_svg(p)).iter(SVG + "title")}
+            named = {m for t in titles for m in re.findall(r"\(\d+,\d+\)", t or "")}  # open cells, buildings
+            assert wanted <= named, wanted - named
+            checked += 1
+        s.apply_action(rng.choice(s.legal_actions()))
+    assert checked >= 10

@@ -127,8 +127,12 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, h, score, player) -> None:
     for r in range(BOARD):
         c.text(bx - 6, by + r * CELL + CELL / 2 + 4, r, size=10, anchor="end", fill=MUTED, parent=g)
     c.rect(bx, by, BOARD * CELL, BOARD * CELL, fill="#e6e1d6", stroke=None, parent=g)
-    c.rect(bx + c0 * CELL, by + r0 * CELL, (c1 - c0 + 1) * CELL, (r1 - r0 + 1) * CELL, fill="#ffffff",
-           stroke=None, parent=g, title="cells the city may still grow onto")
+    taken = {(b[1], b[2]) for b in city}
+    for r in range(r0, r1 + 1):  # each open cell on its own, named, so a click can pick it
+        for col in range(c0, c1 + 1):
+            if (r, col) not in taken:
+                c.rect(bx + col * CELL, by + r * CELL, CELL, CELL, fill="#ffffff", stroke=None, parent=g,
+                       title=f"open cell ({r},{col}): the city may still grow here")
     c.grid(bx, by, BOARD, BOARD, CELL, parent=g)
     c.text(bx + BOARD * CELL / 2, by + BOARD * CELL + 14, "(row, col)", size=10, anchor="middle",
            fill=MUTED, parent=g)
