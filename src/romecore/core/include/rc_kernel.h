@@ -25,6 +25,8 @@
  *     a itself when p sees it, otherwise RC_HIDDEN | (whatever part is public).
  *   - validate(s) checks every field of a struct that came from outside (a snapshot) and
  *     returns NULL when it is sound, else a static message naming the first fault.
+ *   - The tensor slots are optional (NULL: the game has no tensor, and the Python calls
+ *     raise PluginError); every built-in game fills them.
  *   - tensor_size(params) is the number of floats observation_tensor() writes for a game
  *     made with these params (params[0] = players); never above max_tensor_size.
  *   - observation_tensor(s, p, out) writes what player p knows at s as tensor_size floats,
