@@ -4,7 +4,6 @@ tensor, equality across resampled worlds, sensitivity to what p sees, and bad in
 
 from __future__ import annotations
 
-import random
 import re
 
 import numpy as np
@@ -12,8 +11,9 @@ import pytest
 from cm_helpers import game
 
 import action_tables
-import romecore
+import robustness
 import romecore.games.city_of_marble as pkg
+from robustness import assert_tensor_follows_observation
 from romecore.games.city_of_marble import data, kernel
 from romecore.games.city_of_marble.state import PHASES
 
@@ -175,20 +175,7 @@ def encode(obs: dict, players: int) -> np.ndarray:
 # -- walks -------------------------------------------------------------------------------
 
 def walk(players: int, seed: int, every: int = 1):
-    """States along a random seeded game (every ``every``-th, the last included)."""
-    state = game(players).new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    k = 0
-    while True:
-        if k % every == 0 or state.is_terminal():
-            yield state.clone()
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            state.apply_random_chance()
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        k += 1
+    return robustness.walk(game(players), seed, every)
 
 
 PLAYERS = [2, 3, 4]
@@ -235,18 +222,12 @@ def test_tensor_changes_when_the_observation_does(players):
     """Along random games, every change in what p sees changes p's tensor (nothing is left
     out but what the docstring names as derivable)."""
     derived = ("current_player", "bridge_spaces_open", "scores")
-    changes = 0
-    for seed in range(4):
-        prev = None
-        for state in walk(players, 400 + seed):
-            cur = [({k: v for k, v in state.observation(p).items() if k not in derived},
-                    state.observation_tensor(p)) for p in range(players)]
-            if prev is not None:
-                for (o1, t1), (o2, t2) in zip(prev, cur):
-                    if o1 != o2:
-                        changes += 1
-                        assert not np.array_equal(t1, t2)
-            prev = cur
+
+    def seen(obs):
+        return {k: v for k, v in obs.items() if k not in derived}
+
+    changes = sum(assert_tensor_follows_observation(walk(players, 400 + seed), players, seen)
+                  for seed in range(4))
     assert changes > 100
 
 
@@ -282,20 +263,3 @@ def test_hidden_bridge_values():
         if seen > 10:
             break
     assert seen > 10
-
-
-def test_bad_input():
-    state = game(3).new_initial_state(seed=1)
-    size = game(3).observation_tensor_size()
-    for p in (-1, 3, 99):
-        with pytest.raises(romecore.InvalidArgumentError):
-            state.observation_tensor(p)
-    for p in ("0", 1.0, None):
-        with pytest.raises(romecore.ArgumentTypeError):
-            state.observation_tensor(p)
-    for out in (np.zeros(size, dtype=np.float64), np.zeros(size + 1, dtype=np.float32),
-                np.zeros((1, size), dtype=np.float32), np.zeros(2 * size, dtype=np.float32)[::2]):
-        with pytest.raises(romecore.RomecoreError):
-            state.observation_tensor(0, out=out)
-    with pytest.raises(romecore.ArgumentTypeError):
-        state.observation_tensor(0, out=[0.0] * size)

@@ -4,7 +4,6 @@ tensor, equality across resampled worlds, sensitivity to what p sees, and bad in
 
 from __future__ import annotations
 
-import random
 import re
 
 import numpy as np
@@ -12,8 +11,9 @@ import pytest
 from gtr_helpers import game
 
 import action_tables
-import romecore
+import robustness
 import romecore.games.glory_to_rome as pkg
+from robustness import assert_tensor_follows_observation
 from romecore.games.glory_to_rome import data, kernel
 from romecore.games.glory_to_rome.state import DRAWS, PHASES, RETURNS, SOURCES, STAGES
 
@@ -188,18 +188,7 @@ def encode(obs: dict, players: int) -> np.ndarray:
 # -- walks -------------------------------------------------------------------------------
 
 def walk(players: int, training: bool, seed: int, every: int = 1, limit: int = 400):
-    """States along a random seeded game (every ``every``-th, at most ``limit`` steps)."""
-    state = game(players, training).new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    for k in range(limit):
-        if k % every == 0 or state.is_terminal():
-            yield state.clone()
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            state.apply_random_chance()
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    return robustness.walk(game(players, training), seed, every, limit)
 
 
 @pytest.mark.parametrize("players,training", CONFIGS)
@@ -256,21 +245,9 @@ def test_tensor_changes_when_the_observation_does(players, training):
     """Along random games, every change in what p sees (but the left-out tie-breakers and
     the step counter) changes p's tensor outside the step slice."""
     steps = kernel.TENSOR_BLOCKS["TC_STEPS"][0]
-    changes = 0
-    for seed in range(2):
-        prev = None
-        for state in walk(players, training, 400 + seed):
-            cur = []
-            for p in range(players):
-                t = state.observation_tensor(p)
-                t[steps] = 0
-                cur.append((seen(state.observation(p)), t))
-            if prev is not None:
-                for (o1, t1), (o2, t2) in zip(prev, cur):
-                    if o1 != o2:
-                        changes += 1
-                        assert not np.array_equal(t1, t2)
-            prev = cur
+    changes = sum(assert_tensor_follows_observation(walk(players, training, 400 + seed), players, seen,
+                                                    masked=steps)
+                  for seed in range(2))
     assert changes > 100
 
 
@@ -299,20 +276,3 @@ def test_hidden_hands_are_counts():
         assert round(sum(other[off + b] * copies(b) for b in range(n))) == known
         checked += known < obs["hand_sizes"][1]
     assert checked
-
-
-def test_bad_input():
-    state = game(3).new_initial_state(seed=1)
-    size = game(3).observation_tensor_size()
-    for p in (-1, 3, 99):
-        with pytest.raises(romecore.InvalidArgumentError):
-            state.observation_tensor(p)
-    for p in ("0", 1.0, None):
-        with pytest.raises(romecore.ArgumentTypeError):
-            state.observation_tensor(p)
-    for out in (np.zeros(size, dtype=np.float64), np.zeros(size + 1, dtype=np.float32),
-                np.zeros((1, size), dtype=np.float32), np.zeros(2 * size, dtype=np.float32)[::2]):
-        with pytest.raises(romecore.RomecoreError):
-            state.observation_tensor(0, out=out)
-    with pytest.raises(romecore.ArgumentTypeError):
-        state.observation_tensor(0, out=[0.0] * size)

@@ -2,7 +2,6 @@
 every player count and Intrigue set it equals an independent encoding of ``observation(p)``
 written from that table and data.py, is equal across the worlds ``resample(p)`` draws, stays in
 [0, 1], sets every float and changes whenever the observation does."""
-import random
 import re
 
 import numpy as np
@@ -11,6 +10,7 @@ import pytest
 import action_tables
 import romecore
 import romecore.games.rise_to_power as pkg
+from robustness import assert_tensor_follows_observation, nan_filled_tensor, walk
 from romecore.games.rise_to_power import data, kernel
 
 ROW = re.compile(r"^(\d+)\s+(\d+)\s+``((?:O|PP)_\w+)``\s+(\S+)\s")
@@ -164,27 +164,10 @@ def expected(obs, n, intrigue):
 
 
 def states(n, intrigue, seed, every=1):
-    """States along a random seeded game (every `every`-th), the first and last included."""
-    game = romecore.load_game("rise_to_power", players=n, intrigue=intrigue)
-    state = game.new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    k = 0
-    yield state.clone()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance()
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        k += 1
-        if k % every == 0 or state.is_terminal():
-            yield state.clone()
+    return walk(romecore.load_game("rise_to_power", players=n, intrigue=intrigue), seed, every)
 
 
-def tensor(state, p):
-    """The tensor written over a NaN-filled buffer (a float left unset stays NaN)."""
-    out = np.full(state.game.observation_tensor_size(), np.nan, dtype=np.float32)
-    assert state.observation_tensor(p, out=out) is out
-    return out
+tensor = nan_filled_tensor
 
 
 @pytest.mark.parametrize("n,intrigue", OPTIONS)
@@ -211,29 +194,4 @@ def test_tensor_is_equal_across_resampled_worlds(n, intrigue):
 
 @pytest.mark.parametrize("n,intrigue", OPTIONS)
 def test_tensor_changes_when_the_observation_does(n, intrigue):
-    prev = None
-    for state in states(n, intrigue, 4):
-        cur = [(state.observation(p), state.observation_tensor(p)) for p in range(n)]
-        if prev is not None:
-            for (o0, t0), (o1, t1) in zip(prev, cur):
-                if o0 != o1:
-                    assert not np.array_equal(t0, t1), (o0, o1)
-        prev = cur
-
-
-def test_bad_input_raises_romecore_errors():
-    game = romecore.load_game("rise_to_power", players=3)
-    state = game.new_initial_state(seed=1)
-    size = game.observation_tensor_size()
-    for player in (-1, 3, 99):
-        with pytest.raises(romecore.InvalidArgumentError):
-            state.observation_tensor(player)
-    for player in ("0", 1.5, None):
-        with pytest.raises(romecore.ArgumentTypeError):
-            state.observation_tensor(player)
-    for out in (np.zeros(size, dtype=np.float64), np.zeros(size + 1, dtype=np.float32),
-                np.zeros((1, size), dtype=np.float32), np.zeros(2 * size, dtype=np.float32)[::2]):
-        with pytest.raises(romecore.InvalidArgumentError):
-            state.observation_tensor(0, out=out)
-    with pytest.raises(romecore.ArgumentTypeError):
-        state.observation_tensor(0, out=[0.0] * size)
+    assert assert_tensor_follows_observation(states(n, intrigue, 4), n) > 50
