@@ -73,7 +73,8 @@ setup(
     package_dir=package_dir,
     # stubs and headers for plugin builds, the record schema, shipped learned weights and their
     # loss curves, the web app's static page
-    package_data={"": ["*.pxd", "*.pyi", "*.h", "*.json", "py.typed", "*.npz", "*.png",
+    package_data={"": ["*.pxd", "*.pyi", "*.h", "*.json", "py.typed",
+                       "weights/*.npz", "weights/*.png", "weights/*.md",
                        "static/*.html", "static/*.js", "static/*.css"]},
     ext_modules=extensions(),
     zip_safe=False,
