@@ -30,3 +30,14 @@ def documented_slices(doc: str, row: re.Pattern[str]) -> list[tuple[int, int, st
         if m:
             rows.append((int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)))
     return rows
+
+
+def assert_blocks_tile(rows: list[tuple[int, int, str, str]], sizes: dict[str, int]) -> None:
+    """The documented slices whose names start with each prefix of ``sizes`` run from
+    offset 0 without gap or overlap to that block's size."""
+    for prefix, size in sizes.items():
+        block = [(off, length) for off, length, name, _ in rows if name.startswith(prefix)]
+        assert block[0][0] == 0, prefix
+        for (off, length), (nxt, _) in zip(block, block[1:]):
+            assert nxt == off + length, prefix
+        assert block[-1][0] + block[-1][1] == size, prefix

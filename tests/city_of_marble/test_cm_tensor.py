@@ -47,12 +47,7 @@ def test_table_matches_kernel_blocks():
     assert [name for _, _, name, _ in rows] == list(kernel.TENSOR_BLOCKS)
     for off, n, name, _ in rows:
         assert kernel.TENSOR_BLOCKS[name] == (off, n), name
-    for prefix, size in (("TC_", kernel.TENSOR_COMMON), ("TP_", kernel.TENSOR_PLAYER)):
-        block = [(off, n) for off, n, name, _ in rows if name.startswith(prefix)]
-        assert block[0][0] == 0
-        for (o1, n1), (o2, _) in zip(block, block[1:]):
-            assert o2 == o1 + n1
-        assert block[-1][0] + block[-1][1] == size
+    action_tables.assert_blocks_tile(rows, {"TC_": kernel.TENSOR_COMMON, "TP_": kernel.TENSOR_PLAYER})
     head = f"``state.observation_tensor(p)``: {kernel.TENSOR_COMMON} + {kernel.TENSOR_PLAYER} per player"
     assert head in pkg.__doc__
 

@@ -52,12 +52,7 @@ def test_table_matches_kernel_blocks():
         assert kernel.TENSOR_BLOCKS[name] == (off, n), name
     sizes = {"TC_": kernel.TENSOR_COMMON, "TS_": kernel.TENSOR_SLOT, "TF_": kernel.TENSOR_FRAME,
              "TP_": kernel.TENSOR_PLAYER}
-    for prefix, size in sizes.items():
-        block = [(off, n) for off, n, name, _ in rows if name.startswith(prefix)]
-        assert block[0][0] == 0
-        for (o1, n1), (o2, _) in zip(block, block[1:]):
-            assert o2 == o1 + n1
-        assert block[-1][0] + block[-1][1] == size
+    action_tables.assert_blocks_tile(rows, sizes)
     L = layout()
     assert L["TC_STRUCTS"][1] == SLOTS * kernel.TENSOR_SLOT
     assert L["TC_FRAMES"][1] == MAX_FRAMES * kernel.TENSOR_FRAME

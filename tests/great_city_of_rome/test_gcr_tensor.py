@@ -33,12 +33,7 @@ def test_table_matches_the_kernel_and_tiles_each_block():
     rows = action_tables.documented_slices(pkg.__doc__, ROW)
     assert {name: (off, length) for off, length, name, _ in rows} == kernel.TENSOR_BLOCKS
     assert [name for _, _, name, _ in rows] == list(kernel.TENSOR_BLOCKS)
-    for prefix, size in (("O_", COMMON), ("P_", PER_PLAYER)):
-        block = [(off, length) for off, length, name, _ in rows if name.startswith(prefix)]
-        assert block[0][0] == 0
-        for (off, length), (nxt, _) in zip(block, block[1:]):
-            assert nxt == off + length
-        assert block[-1][0] + block[-1][1] == size
+    action_tables.assert_blocks_tile(rows, {"O_": COMMON, "P_": PER_PLAYER})
     assert (kernel.TENSOR_COMMON, kernel.TENSOR_PER_PLAYER) == (COMMON, PER_PLAYER)
     for n in (2, 3, 4):
         game = romecore.load_game("great_city_of_rome", players=n)
