@@ -62,13 +62,10 @@ cdef inline int64_t _at(const _ints *v, Py_ssize_t i) noexcept nogil:
     return (<const uint8_t *>base)[i]
 
 
-cdef class _IntArg:
-    """A read-only view of a 1-d integer (or bool) array argument of length n: its buffer
-    held for the duration of one call."""
+cdef class _Held:
+    """An array's buffer held for the duration of one call, released with the holder."""
     cdef Py_buffer buf
     cdef bint held
-    cdef _ints v
-    cdef object arr
 
     def __cinit__(self):
         self.held = False
@@ -76,6 +73,17 @@ cdef class _IntArg:
     def __dealloc__(self):
         if self.held:
             PyBuffer_Release(&self.buf)
+
+    cdef char *hold(self, object arr, int flags) except NULL:
+        PyObject_GetBuffer(arr, &self.buf, flags)
+        self.held = True
+        return <char *>self.buf.buf
+
+
+cdef class _IntArg(_Held):
+    """A read-only view of a 1-d integer (or bool) array argument of length n."""
+    cdef _ints v
+    cdef object arr
 
     cdef int open(self, object x, Py_ssize_t n, str what, bint allow_bool) except -1:
         arr = x if type(x) is np.ndarray else _as_array(x, what)
@@ -87,9 +95,7 @@ cdef class _IntArg:
         if not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr)
         self.arr = arr
-        PyObject_GetBuffer(arr, &self.buf, PyBUF_C_CONTIGUOUS)
-        self.held = True
-        self.v.data = <const char *>self.buf.buf
+        self.v.data = self.hold(arr, PyBUF_C_CONTIGUOUS)
         self.v.itemsize = arr.dtype.itemsize
         self.v.signed = kind == "i"
         return 0
@@ -102,18 +108,9 @@ cdef object _as_array(object x, str what):
         raise ArgumentTypeError(f"{what} must be an integer array: {e}") from None
 
 
-cdef class _OutArg:
-    """A writable C-contiguous output array checked for dtype and shape, its buffer held."""
-    cdef Py_buffer buf
-    cdef bint held
+cdef class _OutArg(_Held):
+    """A writable C-contiguous output array checked for dtype and shape."""
     cdef char *data
-
-    def __cinit__(self):
-        self.held = False
-
-    def __dealloc__(self):
-        if self.held:
-            PyBuffer_Release(&self.buf)
 
     cdef int open(self, object out, tuple shape, tuple dtypes, str what) except -1:
         if type(out) is not np.ndarray:
@@ -125,9 +122,7 @@ cdef class _OutArg:
             raise InvalidArgumentError(f"{what} must have shape {shape}, got {out.shape}")
         if not out.flags.c_contiguous or not out.flags.writeable:
             raise InvalidArgumentError(f"{what} must be C-contiguous and writable")
-        PyObject_GetBuffer(out, &self.buf, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
-        self.held = True
-        self.data = <char *>self.buf.buf
+        self.data = self.hold(out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
         return 0
 
 
