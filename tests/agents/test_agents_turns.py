@@ -61,7 +61,9 @@ def test_turn_walk_expands_the_rest_of_the_turn(name):
     """expand=node adds at most one decision node per iteration; expand=turn goes on to
     the turn's end (a City of Marble turn is four or more decisions)."""
     state = marble_turn_start()
-    extra = ",reuse=0" if name == "mcts" else ""
+    # bias=0: without priors (City of Marble's defaults turn them on) a node's children
+    # appear one by one as they are tried.
+    extra = ",reuse=0,bias=0" if name == "mcts" else ",bias=0"
     node = romecore.make_agent(f"{name}:simulations=200,expand=node{extra}", game=state.game, seed=1)
     turn = romecore.make_agent(f"{name}:simulations=200,expand=turn{extra}", game=state.game, seed=1)
     node.step(state)
@@ -71,6 +73,27 @@ def test_turn_walk_expands_the_rest_of_the_turn(name):
         assert turn.tree_size > 2 * 200
     else:
         assert turn.tree_size > node.tree_size
+
+
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+def test_priors_judge_each_edge_once(name):
+    """With priors on, an edge's prior is computed when its child is made, once: the
+    evaluator (used here for priors alone: no cut-off) runs at most once per tree node,
+    not again for every untried edge each time its parent expands."""
+    state = marble_turn_start()
+    calls = []
+
+    def evaluator(s):
+        calls.append(1)
+        return [0.5, 0.5]
+
+    cls = {"ismcts": "romecore_ismcts.ismcts.ISMCTSAgent", "mcts": "romecore_mcts.mcts.MCTSAgent"}[name]
+    module, _, attr = cls.rpartition(".")
+    agent = getattr(__import__(module, fromlist=[attr]), attr)(
+        state.game, 1, simulations=300, cutoff=0, bias=1.0, evaluator=evaluator)
+    agent.step(state)
+    assert len(calls) > 300
+    assert len(calls) <= agent.tree_size
 
 
 def game_with_defaults(defaults) -> Game:

@@ -16,3 +16,6 @@ cdef class ISMCTSAgent(TreeAgent):
     cdef int _hidden_index(self, uint32_t key, int nh) noexcept nogil
     cdef int _first_with(self, uint32_t key, int n) noexcept nogil
     cdef int32_t _concrete(self, uint32_t key, int n) noexcept nogil
+    cdef bint _legal_child(self, uint32_t key, int nh, uint32_t S) noexcept nogil
+    cdef int32_t _add_with_priors(self, void *s, int32_t node, int p, int n, int untried,
+                                  int32_t fresh) noexcept nogil

@@ -101,15 +101,18 @@ cdef class ISMCTSAgent(TreeAgent):
 
     cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil:
         """Among the edges legal in this world: an untried one (expanded, then the walk
-        stops; the best-prior one when priors are on, and only while progressive widening
-        allows another child), else UCB with availability counts; a hidden edge is played
-        as a random action that looks like it."""
+        stops), else UCB with availability counts; a hidden edge is played as a random
+        action that looks like it.  Without priors the untried edge is a random one.  With
+        priors on, every edge legal here without a child gets one at once with the
+        evaluator's prior (each edge is judged once, not at every expansion of its
+        parent), and the untried edge taken is the unvisited child of best prior, while
+        progressive widening allows another."""
         cdef const rc_kernel *k = self.k
         cdef rc_node *nodes
-        cdef int32_t ch, best, a
+        cdef int32_t ch, best, a, fresh = -1
         cdef uint32_t key, S
         cdef int n, i, j, nh, untried, m
-        cdef double v, bv, prior
+        cdef double v, bv
         # The observer's view of this world's legal actions.
         n = k.legal_actions(s, self.acts)
         if self.stamp >= 0xFFFFFFF0u:
@@ -130,24 +133,21 @@ cdef class ISMCTSAgent(TreeAgent):
                     nh += 1
             else:
                 self.mark[key] = S
-        # Availability: every existing child whose edge is legal here.
+        # Availability: every existing child whose edge is legal here.  ``m`` counts the
+        # visited ones (what widening limits); ``fresh`` is the best-prior unvisited one.
         nodes = self.tree.nodes
         ch = nodes[node].first_child
         m = 0
         while ch >= 0:
             key = nodes[ch].key
-            if key & RC_HIDDEN:
-                j = self._hidden_index(key, nh)
-                if j >= 0:
-                    self.hidden_seen[j] = 1
-                    nodes[ch].avail += 1
-                    m += 1
-            elif self.mark[key] == S:
-                self.mark[key] = S + 1
+            if self._legal_child(key, nh, S):
                 nodes[ch].avail += 1
-                m += 1
+                if nodes[ch].visits > 0:
+                    m += 1
+                elif fresh < 0 or nodes[ch].prior > nodes[fresh].prior:
+                    fresh = ch
             ch = nodes[ch].next_sibling
-        # Untried edges: legal here, no child yet.  Expand one and roll out.
+        # Untried edges: legal here, no child yet.
         untried = 0
         for i in range(n):
             if not (self.keys[i] & RC_HIDDEN) and self.mark[self.keys[i]] == S:
@@ -157,38 +157,35 @@ cdef class ISMCTSAgent(TreeAgent):
             if not self.hidden_seen[j]:
                 self.pick[untried] = -1 - j
                 untried += 1
-        if untried and (m == 0 or m < self._widen_limit(nodes[node].visits)):
-            if self.use_priors:
-                for i in range(untried):  # one concrete action per candidate edge
-                    j = self.pick[i]
-                    self.cand[i] = self.acts[j] if j >= 0 else self.acts[self._first_with(self.hidden[-1 - j], n)]
-                self._priors(s, self.cand, untried, p)
-                best = 0
-                for i in range(1, untried):
-                    if self.pri[i] > self.pri[best]:
-                        best = i
-                j = self.pick[best]
-                prior = self.pri[best]
+        if untried and self.use_priors:
+            fresh = self._add_with_priors(s, node, p, n, untried, fresh)
+            nodes = self.tree.nodes
+            if fresh >= 0:
+                untried = 0  # else the arena is full: a random untried edge, no child
+        if (untried or fresh >= 0) and (m == 0 or m < self._widen_limit(nodes[node].visits)):
+            if fresh >= 0:
+                ch = fresh
+                key = nodes[ch].key
             else:
                 j = self.pick[rc_rng_below(&self.rng, untried) if untried > 1 else 0]
-                prior = 0.0
-            key = self.keys[j] if j >= 0 else self.hidden[-1 - j]
+                key = self.keys[j] if j >= 0 else self.hidden[-1 - j]
+                ch = tree_add_child(&self.tree, node, key, p)
+                if ch >= 0:
+                    self.tree.nodes[ch].avail = 1
             a = self._concrete(key, n)
             k.apply(s, a)
-            ch = tree_add_child(&self.tree, node, key, p)
             if ch >= 0:
-                self.tree.nodes[ch].avail = 1
-                self.tree.nodes[ch].prior = <uint16_t>(prior * 65535.0 + 0.5)
                 self._push(ch)
             return -1
-        # Every legal edge has a child, or widening allows no more: UCB with availability
-        # counts over those legal here.
+        # Every legal edge has a visited child, or widening allows no more: UCB with
+        # availability counts over the visited ones legal here.
         best = -1
         bv = -1e300
         ch = nodes[node].first_child
         while ch >= 0:
             key = nodes[ch].key
-            if (self.mark[key] == S + 1) if not (key & RC_HIDDEN) else (self._hidden_index(key, nh) >= 0):
+            if nodes[ch].visits > 0 and ((self.mark[key] == S + 1) if not (key & RC_HIDDEN)
+                                         else (self._hidden_index(key, nh) >= 0)):
                 v = self._score(&nodes[ch], log(<double>nodes[ch].avail))
                 if v > bv:
                     bv = v
@@ -198,3 +195,56 @@ cdef class ISMCTSAgent(TreeAgent):
         k.apply(s, a)
         self._push(best)
         return best
+
+    cdef bint _legal_child(self, uint32_t key, int nh, uint32_t S) noexcept nogil:
+        """Whether a child's edge is legal in this world, for the availability pass of
+        the visit stamped ``S``: an open edge is marked from ``S`` (legal, no child seen
+        yet) to ``S + 1`` (legal, has a child); a hidden edge is legal while its key is
+        among this world's hidden keys, and is marked as having a child."""
+        cdef int j
+        if key & RC_HIDDEN:
+            j = self._hidden_index(key, nh)
+            if j < 0:
+                return False
+            self.hidden_seen[j] = 1
+            return True
+        if self.mark[key] == S:
+            self.mark[key] = S + 1
+            return True
+        return False
+
+    cdef int32_t _add_with_priors(self, void *s, int32_t node, int p, int n, int untried,
+                                  int32_t fresh) noexcept nogil:
+        """Gives every untried edge (``pick``) a child with its evaluator prior, best
+        first, available once; returns the best-prior unvisited legal child (``fresh``
+        or a new one).  Stops quietly where the arena is full."""
+        cdef int i, j, r
+        cdef int32_t ch
+        cdef uint32_t key
+        cdef double v
+        for i in range(untried):  # one concrete action per candidate edge
+            j = self.pick[i]
+            self.cand[i] = self.acts[j] if j >= 0 else self.acts[self._first_with(self.hidden[-1 - j], n)]
+        self._priors(s, self.cand, untried, p)
+        # Order the candidates by prior (insertion sort on pick and pri together).
+        for i in range(1, untried):
+            j = self.pick[i]
+            v = self.pri[i]
+            r = i - 1
+            while r >= 0 and self.pri[r] < v:
+                self.pick[r + 1] = self.pick[r]
+                self.pri[r + 1] = self.pri[r]
+                r -= 1
+            self.pick[r + 1] = j
+            self.pri[r + 1] = v
+        for i in range(untried):
+            j = self.pick[i]
+            key = self.keys[j] if j >= 0 else self.hidden[-1 - j]
+            ch = tree_add_child(&self.tree, node, key, p)
+            if ch < 0:
+                break
+            self.tree.nodes[ch].avail = 1
+            self.tree.nodes[ch].prior = <uint16_t>(self.pri[i] * 65535.0 + 0.5)
+            if fresh < 0 or self.tree.nodes[ch].prior > self.tree.nodes[fresh].prior:
+                fresh = ch
+        return fresh
