@@ -96,6 +96,16 @@ def test_priors_judge_each_edge_once(name):
     assert len(calls) <= agent.tree_size
 
 
+def test_priors_with_a_full_arena_still_play():
+    """When the arena fills while an expansion is giving children their priors, the walk
+    goes on without a child (a random untried edge) and the move is legal."""
+    state = marble_turn_start()
+    agent = romecore.make_agent("ismcts:simulations=300,bias=1,max_nodes=16", game=state.game, seed=1)
+    assert agent.step(state) in state.legal_actions()
+    assert agent.tree_size <= 16
+    assert agent.stats["iterations"] == 300
+
+
 def game_with_defaults(defaults) -> Game:
     base = romecore.load_game("great_city_of_rome", players=2)
     spec = dataclasses.replace(base.spec, agent_defaults=defaults)
