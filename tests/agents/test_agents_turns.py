@@ -36,6 +36,14 @@ def test_the_oracle_sees_a_half_made_turn():
     assert mid_turn(state)
 
 
+def agent_class(name):
+    """The tree agent's class itself, to hand it a Python evaluator function."""
+    from romecore_ismcts.ismcts import ISMCTSAgent
+    from romecore_mcts.mcts import MCTSAgent
+
+    return {"ismcts": ISMCTSAgent, "mcts": MCTSAgent}[name]
+
+
 @pytest.mark.parametrize("name", ["ismcts", "mcts"])
 @pytest.mark.parametrize("expand", ["turn", "node"])
 @pytest.mark.parametrize("cutoff", [1, 2])
@@ -47,9 +55,7 @@ def test_cutoff_judges_only_where_a_turn_ends(name, expand, cutoff):
         judged.append(mid_turn(s))
         return [0.5, 0.5]
 
-    cls = {"ismcts": "romecore_ismcts.ismcts.ISMCTSAgent", "mcts": "romecore_mcts.mcts.MCTSAgent"}[name]
-    module, _, attr = cls.rpartition(".")
-    agent = getattr(__import__(module, fromlist=[attr]), attr)(
+    agent = agent_class(name)(
         state.game, 1, simulations=150, cutoff=cutoff, expand=expand, evaluator=evaluator)
     agent.step(state)
     assert len(judged) > 100
@@ -87,9 +93,7 @@ def test_priors_judge_each_edge_once(name):
         calls.append(1)
         return [0.5, 0.5]
 
-    cls = {"ismcts": "romecore_ismcts.ismcts.ISMCTSAgent", "mcts": "romecore_mcts.mcts.MCTSAgent"}[name]
-    module, _, attr = cls.rpartition(".")
-    agent = getattr(__import__(module, fromlist=[attr]), attr)(
+    agent = agent_class(name)(
         state.game, 1, simulations=300, cutoff=0, bias=1.0, evaluator=evaluator)
     agent.step(state)
     assert len(calls) > 300

@@ -218,25 +218,14 @@ cdef class ISMCTSAgent(TreeAgent):
         """Gives every untried edge (``pick``) a child with its evaluator prior, best
         first, available once; returns the best-prior unvisited legal child (``fresh``
         or a new one).  Stops quietly where the arena is full."""
-        cdef int i, j, r
+        cdef int i, j
         cdef int32_t ch
         cdef uint32_t key
-        cdef double v
         for i in range(untried):  # one concrete action per candidate edge
             j = self.pick[i]
             self.cand[i] = self.acts[j] if j >= 0 else self.acts[self._first_with(self.hidden[-1 - j], n)]
         self._priors(s, self.cand, untried, p)
-        # Order the candidates by prior (insertion sort on pick and pri together).
-        for i in range(1, untried):
-            j = self.pick[i]
-            v = self.pri[i]
-            r = i - 1
-            while r >= 0 and self.pri[r] < v:
-                self.pick[r + 1] = self.pick[r]
-                self.pri[r + 1] = self.pri[r]
-                r -= 1
-            self.pick[r + 1] = j
-            self.pri[r + 1] = v
+        self._sort_by_prior(self.pick, untried)  # best first, so a full arena keeps the best
         for i in range(untried):
             j = self.pick[i]
             key = self.keys[j] if j >= 0 else self.hidden[-1 - j]
