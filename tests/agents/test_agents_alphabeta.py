@@ -9,6 +9,7 @@ import agent_positions as ap
 import pytest
 
 import romecore
+from romecore_alphabeta.alphabeta import AlphaBetaAgent
 
 VARIANTS = ["paranoid,chance=star2", "paranoid,chance=star1", "paranoid,chance=sample",
             "brs,chance=star2", "brs,chance=sample"]
@@ -72,14 +73,16 @@ def expectiminimax(state: romecore.State, depth: int, root: int, ev) -> float:
 def test_star_pruning_is_exact(chance, seed):
     state = end_of_round_position(seed)
     root = state.current_player()
-    ev = romecore.make_evaluator(state.game)
+    # Blind to the emissaries still to act, so to the next strip and offer: a chance leaf,
+    # which the agent judges by sampled outcomes, then has one value however it is drawn.
+    ev = romecore.make_evaluator(state.game, pending_take=0.0, pending_brick=0.0, pending_produce=0.0)
     depth = 3
     reference = {}
     for a in state.legal_actions():
         child = state.clone()
         child.apply_action(a)
         reference[a] = expectiminimax(child, depth - 1, root, ev)
-    agent = romecore.make_agent(f"alphabeta:depth={depth},chance={chance},extend=0", game=state.game, seed=1)
+    agent = AlphaBetaAgent(state.game, seed=1, depth=depth, chance=chance, extend=0, evaluator=ev)
     action = agent.step(state)
     best_value = dict(agent.stats["values"])[action]
     assert agent.stats["depth"] == depth

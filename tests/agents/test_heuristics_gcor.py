@@ -46,7 +46,8 @@ def test_exact_at_the_end(game):
 
 def test_more_points_more_value():
     state = ap.last_turn(2)  # player 0: 12 points, player 1: 15
-    ev = romecore.make_evaluator(state.game)
+    # Points alone: player 0's unspent bricks (the pending-emissary term) are tested apart.
+    ev = romecore.make_evaluator(state.game, pending_take=0.0, pending_brick=0.0, pending_produce=0.0)
     est = ev.estimates(state)
     v = ev(state)
     assert est[1] > est[0] and v[1] > v[0]
@@ -91,3 +92,73 @@ def test_more_coins_or_influence_is_better(field, more, less):
         return ap.last_turn(2).game.state_from_dict(d)
     assert ev.estimates(with_(more))[0] > ev.estimates(with_(less))[0]
     assert ev(with_(more))[0] > ev(with_(less))[0]
+
+
+PENDING = ("pending_take", "pending_brick", "pending_produce")
+
+
+def face_bricks(d: dict, space: int) -> int:
+    """Bricks of strip spaces 1..space+1 this round, from the rulings: the game walks
+    through the six fronts in the shuffled order, then the six backs (fronts reversed)."""
+    from romecore.games.great_city_of_rome import data
+    idx = (d["round"] - 1) % 12
+    front = data.STRIP_FRONTS[d["strip_order"][idx % 6]]
+    face = front if idx < 6 else front[::-1]
+    return face[:space + 1].count("B")
+
+
+def positions(players: int, phases: set[str], count: int):
+    game = romecore.load_game("great_city_of_rome", players=players)
+    for seed in range(200):
+        s = game.new_initial_state(seed=seed)
+        rng = __import__("random").Random(seed)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_random_chance()
+                continue
+            if s.to_dict()["phase"] in phases and rng.random() < 0.1:
+                yield s.clone()
+                count -= 1
+                if count == 0:
+                    return
+            s.apply_action(rng.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_emissaries_still_to_act_bring_their_bricks(players):
+    """In the action phase every player's estimate grows by the bricks its emissaries
+    still to act will get (and the acting one's unspent bricks), recomputed here from
+    the strips."""
+    game = romecore.load_game("great_city_of_rome", players=players)
+    off = romecore.make_evaluator(game, **{w: 0.0 for w in PENDING})
+    bricks = romecore.make_evaluator(game, pending_take=0.0, pending_brick=1.0, pending_produce=0.0)
+    seen = 0
+    for s in positions(players, {"take", "main", "place"}, 30):
+        d = s.to_dict()
+        turn = d["turn"]
+        want = [0] * players
+        if not turn["built"]:
+            want[d["actor"]] += turn["bricks"]
+        for k, owner in enumerate(d["emissaries"]):
+            if owner is not None and k > turn["space"]:
+                want[owner] += face_bricks(d, k)
+        got = [a - b for a, b in zip(bricks.estimates(s), off.estimates(s))]
+        assert got == pytest.approx(want)
+        seen += any(want)
+    assert seen > 10
+
+
+def test_emissary_placements_are_told_apart():
+    """Where an emissary goes changes the value: without the pending term every
+    placement looked alike (a search then saw only who had acted first)."""
+    ev = romecore.make_evaluator(romecore.load_game("great_city_of_rome", players=2))
+    told_apart = 0
+    for s in positions(2, {"emissary"}, 20):
+        me = s.current_player()
+        values = set()
+        for a in s.legal_actions():
+            child = s.clone()
+            child.apply_action(a)
+            values.add(round(ev.estimates(child)[me], 9))
+        told_apart += len(values) > 1
+    assert told_apart == 20

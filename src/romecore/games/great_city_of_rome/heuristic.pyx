@@ -11,12 +11,17 @@ Each player's expected final score is estimated as
       grain: brick tokens), per remaining round,
   + influence cards: those in play go to the strict influence leader (who returns their
     tokens); those still to surface are shared in proportion to influence,
+  + the emissaries still to act this round: the offer card each will take (the offer
+    ranked by hand worth, taken in strip order), the strip's bricks it will get, and
+    what a produce will bring, less the cogs it must buy.  Without this term every
+    emissary placement looks alike, and a search that stops after one player's turn
+    but before another's sees the one who acted ahead,
 
 and the estimates become return estimates by a softmax whose temperature shrinks as the
 game nears its end.  At the end the values are the exact returns.  The weights live in
 ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
 """
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.string cimport memset
 
 from romecore.core.kernel cimport rc_popcount64, RC_MAX_PLAYERS
@@ -24,8 +29,9 @@ from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.great_city_of_rome.kernel cimport (
-    GCState, GC_NTYPES, GC_NDECKCARDS, GC_NINFL, GC_MAXP, Z_HAND, Z_CITY, PH_OVER,
-    gc_returns,
+    GCState, GC_NTYPES, GC_NDECKCARDS, GC_NINFL, GC_MAXP, GC_NSPACES, GC_MAXOFFER, GC_NONE,
+    Z_HAND, Z_CITY, PH_OVER, PH_EMISSARY, PH_TAKE, PH_SCHOOL_BOTTOM, F_TOOK, F_BUILT, F_PRODUCED,
+    gc_returns, gc_offer, gc_tokens, gc_space_bricks, gc_space_cogs, gc_emissaries,
     INFL_IN_PLAY, INFL_NONE, M_N, M_RES2, M_YELLOW, M_RED, M_GREEN, M_BLUE,
     M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, gc_scores, gc_city_masks, gc_card_type, gc_infl_round,
 )
@@ -50,6 +56,9 @@ WEIGHTS = {
     "sheep_per_round": 0.25,        # points (via influence) a sheep farm yields a round
     "grain_per_round": 0.35,        # points a grain farm's brick tokens save a round
     "future_influence_share": 0.6,  # weight of influence cards still to surface
+    "pending_take": 1.0,            # x the hand worth of the offer card an emissary will take
+    "pending_brick": 1.5,           # per strip brick an emissary still to act will get
+    "pending_produce": 0.5,         # x the net yield of the produce it can still make
     "temperature": 4.0,             # softmax temperature at the end of the game (points)
     "temperature_per_round": 1.5,   # + this per round left
 }
@@ -57,24 +66,131 @@ WEIGHTS = {
 
 cdef struct gc_weights:
     double hand[GC_NTYPES]
+    double offer[GC_NTYPES]        # hand worth of an offer card, for ranking the offer
+    int brick_holder[GC_NTYPES]    # grain farms and the vineyard: a produce gives a brick token
     double aqueduct_in_hand
     double unscored_house
     double veg, sheep, grain
     double future_influence
+    double pending_take, pending_brick, pending_produce
     double temperature, temperature_per_round
     int aq_points[5]
     int aqueduct_type[GC_NTYPES]
     int infl_value[GC_NINFL]
 
 
+cdef inline double offer_worth(const double *worth, int n, double rank) noexcept nogil:
+    """Worth of the offer card taken at (fractional) ``rank``: ``worth`` best first,
+    linearly between ranks; the last card past the end."""
+    cdef int i = <int>rank
+    if n <= 0:
+        return 0.0
+    if i >= n - 1:
+        return worth[n - 1]
+    return worth[i] + (rank - i) * (worth[i + 1] - worth[i])
+
+
+cdef inline double emissary_worth(const GCState *s, const gc_weights *w, double left,
+                                  const double *worth, int noffer, double rank,
+                                  int bricks, int cogs, double income) noexcept nogil:
+    """What an emissary still to act adds: its offer card, its bricks, a produce."""
+    cdef double produce = income - (2 - (cogs if cogs < 2 else 2))  # 1 coin a missing cog
+    return (w.pending_take * left * offer_worth(worth, noffer, rank)
+            + w.pending_brick * bricks
+            + (w.pending_produce * produce if produce > 0.0 else 0.0))
+
+
+cdef void add_pending(const GCState *s, const gc_weights *w, double left,
+                      const double *income, double *est) noexcept nogil:
+    """Adds to ``est`` the worth of the emissaries still to act this round (see the
+    module docstring).  In the emissary phase a placed emissary's take rank counts the
+    emissaries still to come in proportion to the free spaces before it, and one still
+    to be placed is worth the mean over the free spaces."""
+    cdef uint8_t cards[GC_MAXOFFER]
+    cdef double worth[GC_MAXOFFER]
+    cdef double tmp, rank, mean, share
+    cdef int noffer, i, j, k, p, nfree = 0, before_occ, before_free, unplaced
+    cdef int placed[GC_MAXP]
+    if s.phase < PH_EMISSARY or s.phase > PH_SCHOOL_BOTTOM:
+        return
+    noffer = gc_offer(s, cards)
+    for i in range(noffer):
+        worth[i] = w.offer[gc_card_type(cards[i])]
+    for i in range(1, noffer):  # best first
+        tmp = worth[i]
+        j = i - 1
+        while j >= 0 and worth[j] < tmp:
+            worth[j + 1] = worth[j]
+            j -= 1
+        worth[j + 1] = tmp
+    if s.phase == PH_EMISSARY:
+        memset(placed, 0, sizeof(placed))
+        for k in range(GC_NSPACES):
+            if s.space_owner[k] == GC_NONE:
+                nfree += 1
+            else:
+                placed[s.space_owner[k]] += 1
+        unplaced = gc_emissaries(s) - s.place_idx
+        share = (<double>unplaced / nfree) if nfree > 0 else 0.0
+        before_occ = 0
+        before_free = 0
+        for k in range(GC_NSPACES):
+            if s.space_owner[k] == GC_NONE:
+                before_free += 1
+                continue
+            p = s.space_owner[k]
+            est[p] += emissary_worth(s, w, left, worth, noffer, before_occ + share * before_free,
+                                     gc_space_bricks(s, k), gc_space_cogs(s, k), income[p])
+            before_occ += 1
+        if unplaced <= 0 or nfree <= 0:
+            return
+        share = (<double>(unplaced - 1) / (nfree - 1)) if nfree > 1 else 0.0
+        for p in range(s.nplayers):
+            k = gc_emissaries(s) // s.nplayers - placed[p]
+            if k <= 0:
+                continue
+            mean = 0.0
+            before_occ = 0
+            before_free = 0
+            for i in range(GC_NSPACES):
+                if s.space_owner[i] != GC_NONE:
+                    before_occ += 1
+                    continue
+                mean += emissary_worth(s, w, left, worth, noffer, before_occ + share * before_free,
+                                       gc_space_bricks(s, i), gc_space_cogs(s, i), income[p])
+                before_free += 1
+            est[p] += k * mean / nfree
+        return
+    # The action phase: the acting emissary's unused part, then the ones after it.
+    p = s.actor
+    rank = 0.0
+    if not s.flags & F_TOOK:
+        est[p] += w.pending_take * left * offer_worth(worth, noffer, 0.0)
+        rank = 1.0
+    if not s.flags & F_BUILT:
+        est[p] += w.pending_brick * s.bricks
+    if not s.flags & F_PRODUCED:
+        tmp = income[p] - (2 - (s.cogs if s.cogs < 2 else 2))
+        if tmp > 0.0:
+            est[p] += w.pending_produce * tmp
+    for k in range(s.turn_space + 1, GC_NSPACES):
+        if s.space_owner[k] == GC_NONE:
+            continue
+        p = s.space_owner[k]
+        est[p] += emissary_worth(s, w, left, worth, noffer, rank,
+                                 gc_space_bricks(s, k), gc_space_cogs(s, k), income[p])
+        rank += 1.0
+
+
 cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexcept nogil:
     """Expected final score of every player (see the module docstring)."""
     cdef int32_t pts[RC_MAX_PLAYERS]
     cdef uint64_t m[M_N]
-    cdef int n = s.nplayers, p, c, t, i, naq, leader, best, tied, total_infl
+    cdef int n = s.nplayers, p, c, t, i, naq, leader, best, tied, total_infl, holders
     cdef double left = (s.nrounds - s.round + 0.5) / s.nrounds
     cdef int rounds_left = s.nrounds - s.round
     cdef double hand, unscored
+    cdef double income[GC_MAXP]
     cdef uint64_t houses, touched
     gc_scores(s, pts)
     for p in range(n):
@@ -82,8 +198,12 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
         est[p] = pts[p]
         naq = rc_popcount64(m[M_AQUEDUCT])
         hand = 0.0
+        holders = 0
         for c in range(GC_NDECKCARDS):
-            if s.loc[c] == Z_HAND + p:
+            if s.loc[c] == Z_CITY + p:
+                if w.brick_holder[gc_card_type(c)] and gc_tokens(s, c) == 0:
+                    holders += 1
+            elif s.loc[c] == Z_HAND + p:
                 t = gc_card_type(c)
                 if w.aqueduct_type[t]:
                     hand += w.aqueduct_in_hand * (w.aq_points[naq + 1 if naq < 4 else 4] - w.aq_points[naq])
@@ -100,6 +220,10 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
         est[p] += rounds_left * (w.veg * rc_popcount64(m[M_VEG])   # the vineyard counts here
                                  + w.sheep * rc_popcount64(m[M_SHEEP])
                                  + w.grain * rc_popcount64(m[M_GRAIN] & ~m[M_VEG]))
+        # One produce now: coins, influence (a point per 2), brick tokens on the farms
+        # without one (each saves 2 coins).
+        income[p] = rc_popcount64(m[M_VEG]) + 0.5 * rc_popcount64(m[M_SHEEP]) + 2.0 * holders
+    add_pending(s, w, left, income, est)
     # Influence cards in play go to the strict leader at the round's end.
     best = -1
     leader = -1
@@ -161,6 +285,11 @@ cdef class GreatCityHeuristic(Evaluator):
             else:
                 v = wt["farm_in_hand"]
             self.w.hand[t] = v + wt["star_in_hand"] * bt.stars
+            self.w.brick_holder[t] = bt.kind in (_data.FARM_GRAIN, _data.VINEYARD)
+            # An aqueduct's worth depends on the city: rank it as a second one.
+            self.w.offer[t] = self.w.hand[t] + (
+                wt["aqueduct_in_hand"] * (_data.AQUEDUCT_POINTS[2] - _data.AQUEDUCT_POINTS[1])
+                if bt.kind == _data.AQUEDUCT else 0.0)
         for i, pts in enumerate(_data.AQUEDUCT_POINTS):
             self.w.aq_points[i] = pts
         for i, val in enumerate(_data.INFLUENCE_VALUES):
@@ -171,6 +300,9 @@ cdef class GreatCityHeuristic(Evaluator):
         self.w.sheep = wt["sheep_per_round"]
         self.w.grain = wt["grain_per_round"]
         self.w.future_influence = wt["future_influence_share"]
+        self.w.pending_take = wt["pending_take"]
+        self.w.pending_brick = wt["pending_brick"]
+        self.w.pending_produce = wt["pending_produce"]
         self.w.temperature = wt["temperature"]
         self.w.temperature_per_round = wt["temperature_per_round"]
         self.fn = gc_heuristic

@@ -213,6 +213,9 @@ cdef int gc_tokens(const GCState *s, int card) noexcept nogil
 cdef int gc_face(const GCState *s) noexcept nogil
 cdef int gc_turn_bricks(const GCState *s) noexcept nogil
 cdef int gc_turn_cogs(const GCState *s) noexcept nogil
+cdef int gc_space_bricks(const GCState *s, int space) noexcept nogil
+cdef int gc_space_cogs(const GCState *s, int space) noexcept nogil
+cdef int gc_emissaries(const GCState *s) noexcept nogil
 cdef int gc_infl_round(int nplayers, int infl) noexcept nogil
 cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil  # out holds GC_MAXOFFER
 cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil

@@ -223,6 +223,20 @@ cdef int gc_turn_cogs(const GCState *s) noexcept nogil:
     return FACE_COGS[gc_face(s)][s.turn_space]
 
 
+cdef int gc_space_bricks(const GCState *s, int space) noexcept nogil:
+    """Bricks an emissary on ``space`` of this round's face gets (spaces 0..space)."""
+    return FACE_BRICKS[gc_face(s)][space]
+
+
+cdef int gc_space_cogs(const GCState *s, int space) noexcept nogil:
+    return FACE_COGS[gc_face(s)][space]
+
+
+cdef int gc_emissaries(const GCState *s) noexcept nogil:
+    """Emissaries placed in a round, all seats together."""
+    return emissaries(s)
+
+
 cdef int gc_infl_round(int nplayers, int infl) noexcept nogil:
     return INFL_ROUND[nplayers][infl]
 
