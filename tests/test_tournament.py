@@ -350,8 +350,11 @@ def test_cli_interrupted_then_resumed(tmp_path):
     import time
 
     out = tmp_path / "int.jsonl"
+    # 2,000 random games last a few seconds, so the signal lands mid-run; should it land in
+    # the last instant instead, the run has finished and must say so with exit code 0.
+    n = 2000
     args = [sys.executable, "-W", "ignore", "-c", "from romecore.cli import main; main()",
-            "tournament", GAME, "-a", "random", "-a", "random", "-g", "400", "-w", "2",
+            "tournament", GAME, "-a", "random", "-a", "random", "-g", str(n), "-w", "2",
             "--seed", "5", "--out", str(out), "--no-progress"]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
@@ -359,18 +362,19 @@ def test_cli_interrupted_then_resumed(tmp_path):
         if out.exists() and out.read_bytes().count(b"\n") > 20:
             break
         time.sleep(0.02)
-    interrupted = proc.poll() is None
-    if interrupted:
+    if proc.poll() is None:
         os.kill(proc.pid, signal.SIGINT)
     _stdout, stderr = proc.communicate(timeout=60)
-    if interrupted:
-        assert proc.returncode != 0 and "continue with --resume" in stderr
-        assert out.read_bytes().count(b"\n") < 401
+    if proc.returncode != 0:
+        assert "continue with --resume" in stderr, stderr
+        assert out.read_bytes().count(b"\n") < n + 1
+    else:
+        assert sorted(_game_lines(out)) == list(range(n)), "exit code 0 before every game"
     res = subprocess.run(args + ["--resume", "--json"], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert json.loads(res.stdout)["games_played"] == 400
-    assert sorted(_game_lines(out)) == list(range(400))
-    full = tournament.run(GAME, ["random", "random"], games=400, seed=5, backend="inline")
-    resumed = tournament.run(GAME, ["random", "random"], games=400, seed=5, backend="inline",
+    assert json.loads(res.stdout)["games_played"] == n
+    assert sorted(_game_lines(out)) == list(range(n))
+    full = tournament.run(GAME, ["random", "random"], games=n, seed=5, backend="inline")
+    resumed = tournament.run(GAME, ["random", "random"], games=n, seed=5, backend="inline",
                              out=str(out), resume=True)
     assert resumed.games_this_run == 0 and _table(resumed) == _table(full)
