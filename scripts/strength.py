@@ -94,11 +94,15 @@ def table(path: str) -> str:
     with open(path) as f:
         for line in f:
             r = json.loads(line)
-            out.append(f"| {r['game']} | {r['players']} | `{r['agent']}` | `{r['opponent']}` | {r['games']} "
+            # A game the pool dropped (past its time limit) is not in "games"; the command
+            # must still ask for the games that were asked for.
+            asked = r.get("asked", r["games"])
+            played = r["games"] if asked == r["games"] else f"{r['games']} of {asked}"
+            out.append(f"| {r['game']} | {r['players']} | `{r['agent']}` | `{r['opponent']}` | {played} "
                        f"| {r['win_rate']:.3f} | {r['ci_low']:.3f}-{r['ci_high']:.3f} | {r['par']:.2f} "
                        f"| {1000 * r['agent_seconds_per_move']:.0f} | {r['forfeits']} |")
             cmds.append(f"python scripts/strength.py match --game {r['game']} --players {r['players']} "
-                        f"--agent {r['agent']} --opponent {r['opponent']} --games {r['games']} --seed {r['seed']}")
+                        f"--agent {r['agent']} --opponent {r['opponent']} --games {asked} --seed {r['seed']}")
     return "\n".join(out) + "\n\nCommands:\n\n```sh\n" + "\n".join(cmds) + "\n```\n"
 
 
@@ -127,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "match":
         r = match(args.game, args.players, args.agent, args.opponent, args.games, args.jobs, args.seed)
         print(report(r), flush=True)
-        _save(args.out, r)
+        _save(args.out, r, {"asked": args.games})
         return 0
     if "{}" not in args.agent:
         ap.error("curve: --agent needs {} where the budget goes, e.g. ismcts:simulations={}")
@@ -136,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         spec = args.agent.format(point.strip())
         r = match(args.game, args.players, spec, args.opponent, args.games, args.jobs, args.seed)
         print(report(r), flush=True)
-        _save(args.out, r, {"curve_point": point.strip()})
+        _save(args.out, r, {"curve_point": point.strip(), "asked": args.games})
         rows.append((point.strip(), r))
     print(f"\nsimulations vs win rate ({args.opponent}, {args.players}p):")
     for point, r in rows:
