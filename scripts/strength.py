@@ -53,15 +53,24 @@ class MatchResult:
     seed: int
 
 
+#: Seconds one game may take on the local pool before it is abandoned (and retried).  The
+#: tournament default (600 s) is for agents at play speed; a 10,000-simulation search plays
+#: a long game for longer, and a game dropped for its length would bias the rate.
+GAME_TIME_LIMIT = 6 * 3600.0
+
+
 def match(game_id: str, players: int, agent: str, opponent: str, games: int, jobs: int,
-          seed: int = 0, progress: bool = True) -> MatchResult:
-    """Plays ``games`` seat-rotated games (rounded up to whole rotations) as a tournament."""
+          seed: int = 0, progress: bool = True,
+          game_time_limit: float = GAME_TIME_LIMIT) -> MatchResult:
+    """Plays ``games`` seat-rotated games (rounded up to whole rotations) as a tournament;
+    a game abandoned after ``game_time_limit`` seconds (and its retries) is missing from the
+    result's ``games``."""
     games = -(-games // players) * players
     specs = [agent] + [opponent] * (players - 1)
     t0 = time.perf_counter()
     result = tournament.run(game_id, specs, games=games, players=players, seed=seed,
                             workers=jobs, backend="local" if jobs > 1 else "inline",
-                            progress=progress)
+                            progress=progress, time_limit=game_time_limit)
     labels = agent_labels(specs)
     rows = {row.agent: row for row in result.rows}
     tested = rows[labels[0]]
@@ -97,7 +106,8 @@ def table(path: str) -> str:
             # A game the pool dropped (past its time limit) is not in "games"; the command
             # must still ask for the games that were asked for.
             asked = r.get("asked", r["games"])
-            played = r["games"] if asked == r["games"] else f"{r['games']} of {asked}"
+            due = -(-asked // r["players"]) * r["players"]  # rounded up to whole rotations
+            played = r["games"] if due == r["games"] else f"{r['games']} of {due}"
             out.append(f"| {r['game']} | {r['players']} | `{r['agent']}` | `{r['opponent']}` | {played} "
                        f"| {r['win_rate']:.3f} | {r['ci_low']:.3f}-{r['ci_high']:.3f} | {r['par']:.2f} "
                        f"| {1000 * r['agent_seconds_per_move']:.0f} | {r['forfeits']} |")
@@ -121,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--out", default=None, help="append one JSON line per match here")
+        p.add_argument("--game-time-limit", type=float, default=GAME_TIME_LIMIT,
+                       help="seconds one game may run on the local pool before it is abandoned "
+                            "(default: %(default)g)")
         if name == "curve":
             p.add_argument("--points", default="10,30,100,300,1000,3000",
                            help="comma-separated budgets substituted for {} in --agent")
@@ -129,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         print(table(args.path), end="")
         return 0
     if args.cmd == "match":
-        r = match(args.game, args.players, args.agent, args.opponent, args.games, args.jobs, args.seed)
+        r = match(args.game, args.players, args.agent, args.opponent, args.games, args.jobs, args.seed,
+                  game_time_limit=args.game_time_limit)
         print(report(r), flush=True)
         _save(args.out, r, {"asked": args.games})
         return 0
@@ -138,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for point in args.points.split(","):
         spec = args.agent.format(point.strip())
-        r = match(args.game, args.players, spec, args.opponent, args.games, args.jobs, args.seed)
+        r = match(args.game, args.players, spec, args.opponent, args.games, args.jobs, args.seed,
+                  game_time_limit=args.game_time_limit)
         print(report(r), flush=True)
         _save(args.out, r, {"curve_point": point.strip(), "asked": args.games})
         rows.append((point.strip(), r))
