@@ -162,6 +162,8 @@ cdef class ISMCTSAgent(TreeAgent):
             nodes = self.tree.nodes
             if fresh >= 0:
                 untried = 0  # else the arena is full: a random untried edge, no child
+        if fresh >= 0 and self.prior_visits > 0:
+            fresh = -1  # by prior: the unvisited children compete in UCB below
         if (untried or fresh >= 0) and (m == 0 or m < self._widen_limit(nodes[node].visits)):
             if fresh >= 0:
                 ch = fresh
@@ -178,14 +180,17 @@ cdef class ISMCTSAgent(TreeAgent):
                 self._push(ch)
             return -1
         # Every legal edge has a visited child, or widening allows no more: UCB with
-        # availability counts over the visited ones legal here.
+        # availability counts over the visited ones legal here (by prior: over every child
+        # legal here, and an unvisited one chosen is this iteration's expansion).
         best = -1
         bv = -1e300
         ch = nodes[node].first_child
         while ch >= 0:
             key = nodes[ch].key
-            if nodes[ch].visits > 0 and ((self.mark[key] == S + 1) if not (key & RC_HIDDEN)
-                                         else (self._hidden_index(key, nh) >= 0)):
+            # (a child made by _add_with_priors in this visit is still marked S)
+            if ((nodes[ch].visits > 0 or self.prior_visits > 0)
+                    and ((self.mark[key] >= S) if not (key & RC_HIDDEN)
+                         else (self._hidden_index(key, nh) >= 0))):
                 v = self._score(&nodes[ch], log(<double>nodes[ch].avail))
                 if v > bv:
                     bv = v
@@ -194,7 +199,7 @@ cdef class ISMCTSAgent(TreeAgent):
         a = self._concrete(nodes[best].key, n)
         k.apply(s, a)
         self._push(best)
-        return best
+        return best if nodes[best].visits > 0 else -1
 
     cdef bint _legal_child(self, uint32_t key, int nh, uint32_t S) noexcept nogil:
         """Whether a child's edge is legal in this world, for the availability pass of

@@ -55,6 +55,10 @@ TREE_PARAMS: ParamTable = {
     "widen": (float, 0.0, "progressive widening: a node visited n times offers its "
                           "ceil(widen_k * (n + 1) ** widen) best-prior children (0: off)"),
     "widen_k": (float, 2.0, "progressive widening: children offered at the first visit"),
+    "prior_visits": (float, 0.0, "a child's prior counts as this many visits of that value (Gelly "
+                                 "and Silver 2007), so an unvisited child competes in UCB by its "
+                                 "prior instead of being tried before any is revisited; turns "
+                                 "priors on, and widening off (0: off)"),
     "max_nodes": (int, 1_000_000, "cap on tree nodes (32 bytes each); search goes on without growing"),
 }
 

@@ -21,6 +21,7 @@ cdef class TreeAgent(SearchAgent):
     cdef readonly double bias         # progressive bias: weight of prior / (visits + 1)
     cdef readonly double widen        # progressive widening exponent (0: off)
     cdef readonly double widen_k      # children considered: ceil(widen_k * (visits + 1) ** widen)
+    cdef readonly double prior_visits # virtual visits of a child's prior value (0: off)
     cdef bint use_priors              # children get evaluator priors when created
     cdef double *pri                  # scratch: priors of the legal actions at a node
 

@@ -11,6 +11,7 @@ class TreeAgent(SearchAgent):
     bias: float
     widen: float
     widen_k: float
+    prior_visits: float
     def _configure_tree(self, game: Game, seed: int | None, p: dict[str, Any]) -> None: ...
     @property
     def tree_size(self) -> int: ...

@@ -30,14 +30,18 @@ cdef class TreeAgent(SearchAgent):
         progressive strategies (Chaslot et al. 2008): ``bias`` (UCB plus bias * prior /
         (visits + 1), the prior being the evaluator's value for the mover one decision on)
         and ``widen`` (a node visited n times offers only its ceil(widen_k * (n + 1) **
-        widen) best-prior children)."""
+        widen) best-prior children); and ``prior_visits`` (Gelly and Silver 2007: a child
+        starts as if visited that many times at its prior, so UCB weighs an unvisited
+        child by its prior instead of trying every child once before revisiting any; with
+        it, widening is off)."""
         cdef double c = p["c"]
         cdef int max_nodes = p["max_nodes"]
         cdef double bias = p["bias"], widen = p["widen"], widen_k = p["widen_k"]
+        cdef double prior_visits = p["prior_visits"]
         evaluator = p["evaluator"]
         if evaluator == "auto":
             evaluator = "default" if (p["cutoff"] > 0 or p["rollout"] == "greedy"
-                                      or bias > 0 or widen > 0) else None
+                                      or bias > 0 or widen > 0 or prior_visits > 0) else None
         self._configure(game, seed, p["simulations"], p["time"], evaluator, p["clock"])
         self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"])
         if c < 0:
@@ -52,10 +56,15 @@ cdef class TreeAgent(SearchAgent):
         if bias < 0 or not 0 <= widen < 1 or widen_k < 1:
             raise AgentSpecError(f"bias={bias}, widen={widen}, widen_k={widen_k}: need bias >= 0, "
                                  f"0 <= widen < 1 and widen_k >= 1")
+        if not prior_visits >= 0:
+            raise AgentSpecError(f"prior_visits={prior_visits} must not be negative")
+        if prior_visits > 0 and self.evaluator is None:
+            raise AgentSpecError("prior_visits needs an evaluator for the priors")
         self.bias = bias
-        self.widen = widen
+        self.widen = widen if prior_visits == 0 else 0.0
         self.widen_k = widen_k
-        self.use_priors = (bias > 0 or widen > 0) and self.evaluator is not None
+        self.prior_visits = prior_visits
+        self.use_priors = (bias > 0 or widen > 0 or prior_visits > 0) and self.evaluator is not None
         self.pri = <double *>malloc(sizeof(double) * self.k.max_legal)
         self.path = <int32_t *>malloc(sizeof(int32_t) * (self.k.max_game_length + 2))
         self.rewards = <double *>malloc(sizeof(double) * RC_MAX_PLAYERS)
@@ -176,10 +185,15 @@ cdef class TreeAgent(SearchAgent):
         return -1
 
     cdef double _score(self, const rc_node *nd, double lg) noexcept nogil:
-        """UCB1 of a visited child (``lg``: log of its parent's or its availability count)
-        plus the progressive bias of its prior."""
-        return (nd.value / nd.visits + self.c * sqrt(lg / nd.visits)
-                + self.bias * (nd.prior * (1.0 / 65535.0)) / (nd.visits + 1))
+        """UCB1 of a child (``lg``: log of its parent's or its availability count) plus
+        the progressive bias of its prior; with ``prior_visits`` the prior also counts as
+        that many visits of its value (then an unvisited child has a score too)."""
+        cdef double prior = nd.prior * (1.0 / 65535.0), n = nd.visits
+        if self.prior_visits > 0 and self.use_priors:
+            n += self.prior_visits
+            return ((nd.value + self.prior_visits * prior) / n + self.c * sqrt(lg / n)
+                    + self.bias * prior / (nd.visits + 1))
+        return nd.value / n + self.c * sqrt(lg / n) + self.bias * prior / (n + 1)
 
     cdef int32_t _widen_limit(self, int32_t visits) noexcept nogil:
         """How many children a node visited ``visits`` times may offer."""
@@ -221,13 +235,15 @@ cdef class TreeAgent(SearchAgent):
     cdef int32_t _select_ucb(self, int32_t node) noexcept nogil:
         """A child of an expanded node among the first ``_widen_limit`` (children are in
         prior order when priors are on): a random unvisited one while any is left, else
-        the best ``_score`` (ties: the first)."""
+        the best ``_score`` (ties: the first).  With ``prior_visits`` every child competes
+        by its score at once."""
         cdef rc_node *nodes = self.tree.nodes
         cdef int32_t ch = nodes[node].first_child, best = -1
         cdef int32_t limit = self._widen_limit(nodes[node].visits), m = 0
         cdef int unvisited = 0, r
         cdef double lg, v, bv = -1e300
-        while ch >= 0 and m < limit:
+        cdef bint by_prior = self.prior_visits > 0 and self.use_priors
+        while ch >= 0 and m < limit and not by_prior:
             if nodes[ch].visits == 0:
                 unvisited += 1
             ch = nodes[ch].next_sibling
@@ -243,7 +259,7 @@ cdef class TreeAgent(SearchAgent):
                 ch = nodes[ch].next_sibling
                 m -= 1
             return -1
-        lg = log(<double>nodes[node].visits)
+        lg = log(<double>nodes[node].visits) if nodes[node].visits > 1 else 0.0
         m = 0
         while ch >= 0 and m < limit:
             v = self._score(&nodes[ch], lg)
