@@ -210,7 +210,7 @@ def test_prior_visits_revisit_the_best_prior_child(name):
 
 
 def test_prior_visits_need_an_evaluator_and_a_count():
-    game = romecore.load_game("city_of_marble", players=2)
+    game = romecore.load_game("great_city_of_rome", players=2)  # no agent defaults
     for spec in ("ismcts:prior_visits=-1", "mcts:prior_visits=-0.5",
                  "ismcts:prior_visits=1,evaluator=none", "mcts:prior_visits=2,evaluator=none"):
         with pytest.raises(AgentSpecError):
