@@ -30,9 +30,11 @@ SPEC = GameSpec(
     description="Grow Rome tile by tile on a triangular grid around three hills, commission "
     "civic buildings, lay aqueducts and gather Imperium (Brett Myers, 2015).",
     # A turn is several small decisions: let the heuristic's priors order the tree, play the
-    # next player's turn half greedily, half at random, and judge where that turn ends
-    # (2 players, 0.1 s a move against greedy: 65 of 80 won, against 0.670 of 200 judging
-    # where one's own turn ends; scripts/strength.py, see bench/results/).
+    # next player's turn half greedily, half at random, and judge where that turn ends.
+    # Against greedy at 0.1 s a move, judging where one's own turn ended instead (cutoff 1)
+    # won 0.670 of 200 2-player games and 0.410 of 200 4-player ones; these defaults win
+    # 0.682 and 0.468 (same seeds), and 65 of 80 against 53 of 80 on two more seeds
+    # (scripts/strength.py; bench/results/strength-rows.md and turn-aware-search.md).
     agent_defaults={"ismcts": {"cutoff": 2, "rollout": "greedy", "eps": 0.5, "bias": 1.0,
                                "c": 0.1}},
 )
