@@ -154,9 +154,9 @@ def test_progressive_widening_limits_the_children(name, widen, widen_k):
     assert len(tried) == math.ceil(widen_k * sims ** widen)
 
 
-def test_widening_offers_the_best_prior_first():
-    """With priors from an evaluator that likes one action's result best, that action is
-    among the first children offered at the root."""
+def one_liked_action():
+    """A turn start, its last legal action, and an evaluator that values the searching
+    player at 0.9 right after that action and at 0.4 anywhere else."""
     state = marble_turn_start()
     favourite = state.legal_actions()[-1]
     target = state.clone()
@@ -167,6 +167,14 @@ def test_widening_offers_the_best_prior_first():
     def evaluator(s):
         liked = 0.9 if s.observation(me) == seen else 0.4
         return [liked if p == me else 1 - liked for p in range(2)]
+
+    return state, favourite, evaluator
+
+
+def test_widening_offers_the_best_prior_first():
+    """With priors from an evaluator that likes one action's result best, that action is
+    among the first children offered at the root."""
+    state, favourite, evaluator = one_liked_action()
 
     from romecore_ismcts.ismcts import ISMCTSAgent
 
@@ -184,16 +192,7 @@ def test_prior_visits_revisit_the_best_prior_child(name):
     prior 0.9 against 0.4, every result 0.4, c = 0.1 and 4 virtual visits, the favourite's
     UCB score stays above the others' over 20 iterations (worked out by hand:
     (0.4 n + 3.6) / (n + 4) + 0.1 sqrt(ln(n + 1) / (n + 4)) > 0.4 + 0.1 sqrt(ln(n + 1) / 4))."""
-    state = marble_turn_start()
-    favourite = state.legal_actions()[-1]
-    target = state.clone()
-    target.apply_action(favourite)
-    me = state.current_player()
-    seen = target.observation(me)
-
-    def evaluator(s):
-        liked = 0.9 if s.observation(me) == seen else 0.4
-        return [liked if p == me else 1 - liked for p in range(2)]
+    state, favourite, evaluator = one_liked_action()
 
     extra = {"reuse": 0} if name == "mcts" else {}
     sims = 20
