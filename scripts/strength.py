@@ -59,13 +59,18 @@ class MatchResult:
 GAME_TIME_LIMIT = 6 * 3600.0
 
 
+def whole_rotations(games: int, players: int) -> int:
+    """``games`` rounded up to whole seat rotations: what a match of ``games`` plays."""
+    return -(-games // players) * players
+
+
 def match(game_id: str, players: int, agent: str, opponent: str, games: int, jobs: int,
           seed: int = 0, progress: bool = True,
           game_time_limit: float = GAME_TIME_LIMIT) -> MatchResult:
     """Plays ``games`` seat-rotated games (rounded up to whole rotations) as a tournament;
     a game abandoned after ``game_time_limit`` seconds (and its retries) is missing from the
     result's ``games``."""
-    games = -(-games // players) * players
+    games = whole_rotations(games, players)
     specs = [agent] + [opponent] * (players - 1)
     t0 = time.perf_counter()
     result = tournament.run(game_id, specs, games=games, players=players, seed=seed,
@@ -106,7 +111,7 @@ def table(path: str) -> str:
             # A game the pool dropped (past its time limit) is not in "games"; the command
             # must still ask for the games that were asked for.
             asked = r.get("asked", r["games"])
-            due = -(-asked // r["players"]) * r["players"]  # rounded up to whole rotations
+            due = whole_rotations(asked, r["players"])
             played = r["games"] if due == r["games"] else f"{r['games']} of {due}"
             out.append(f"| {r['game']} | {r['players']} | `{r['agent']}` | `{r['opponent']}` | {played} "
                        f"| {r['win_rate']:.3f} | {r['ci_low']:.3f}-{r['ci_high']:.3f} | {r['par']:.2f} "

@@ -189,7 +189,7 @@ cdef class TreeAgent(SearchAgent):
         the progressive bias of its prior; with ``prior_visits`` the prior also counts as
         that many visits of its value (then an unvisited child has a score too)."""
         cdef double prior = nd.prior * (1.0 / 65535.0), n = nd.visits
-        if self.prior_visits > 0 and self.use_priors:
+        if self.prior_visits > 0:  # (configured only with an evaluator: priors are on)
             n += self.prior_visits
             return ((nd.value + self.prior_visits * prior) / n + self.c * sqrt(lg / n)
                     + self.bias * prior / (nd.visits + 1))
@@ -242,8 +242,7 @@ cdef class TreeAgent(SearchAgent):
         cdef int32_t limit = self._widen_limit(nodes[node].visits), m = 0
         cdef int unvisited = 0, r
         cdef double lg, v, bv = -1e300
-        cdef bint by_prior = self.prior_visits > 0 and self.use_priors
-        while ch >= 0 and m < limit and not by_prior:
+        while ch >= 0 and m < limit and self.prior_visits == 0:
             if nodes[ch].visits == 0:
                 unvisited += 1
             ch = nodes[ch].next_sibling
