@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
-import math
 import multiprocessing
 import sys
 import time
