@@ -111,7 +111,7 @@ def test_priors_with_a_full_arena_still_play():
 
 
 def game_with_defaults(defaults) -> Game:
-    base = romecore.load_game("great_city_of_rome", players=2)
+    base = romecore.load_game("rise_to_power", players=2)  # a game with no defaults of its own
     spec = dataclasses.replace(base.spec, agent_defaults=defaults)
     opts = spec.normalise_options({"players": 2})
     return Game(spec, opts, list(spec.encode_options(opts)))
@@ -122,7 +122,7 @@ def test_game_defaults_apply_under_the_users_parameters():
     assert romecore.make_agent("ismcts:simulations=10", game=game).c == pytest.approx(0.3)
     assert romecore.make_agent("ismcts:simulations=10,c=0.9", game=game).c == pytest.approx(0.9)
     assert romecore.make_agent("mcts", game=game).c == pytest.approx(1.5)
-    plain = romecore.load_game("great_city_of_rome", players=2)
+    plain = romecore.load_game("rise_to_power", players=2)
     from romecore_ismcts import PARAMS
 
     assert romecore.make_agent("ismcts", game=plain).c == pytest.approx(PARAMS["c"][1])
