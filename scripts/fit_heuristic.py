@@ -8,17 +8,17 @@ keeps a share of the positions where a player is to move, and fits
 
 * the **linear weights** (those whose effect on ``estimates`` is linear: a weight at 0, 1
   and 2 moves each player's estimate by 0, x and 2x), by least squares of every player's
-  final score on the features, both centred over the players of the position (a part every
-  player shares does not change who wins, so it is not fitted); weights that come out
-  negative are held at 0 and the rest fitted again (the evaluators assume no negative
-  worth);
+  score still to come (the final score less the estimate with those weights at 0) on the
+  features, both centred over the players of the position (a part every player shares
+  does not change who wins, so it is not fitted); weights that come out negative are held
+  at 0 and the rest fitted again (the evaluators assume no negative worth);
 * then the **softmax temperatures** (``temperature`` and ``temperature_*``), by a grid
   search over the log-likelihood of the final returns under the evaluator's values.
 
 Weights neither linear nor temperatures (for example a share that sets a site's expected
 size) keep their values.  Games are split by index: the first four fifths fit, the rest
 report how well the old and new tables predict (R^2 of the centred scores, log-loss of the
-returns).  Same arguments, same table:
+returns).  Same arguments, same table (``bench/results/fitted-weights.md`` has the runs):
 
     python scripts/fit_heuristic.py city_of_marble --players 2 --games 400 --seed 1
 """
