@@ -108,6 +108,19 @@ def test_bad_player_field_is_refused_by_the_loader_itself(field, value):
     assert "Error:" not in str(err.value)
 
 
+@pytest.mark.parametrize("players,training", [(2, False), (3, True)])
+def test_cards_still_to_give_beyond_the_demand_are_refused(players, training):
+    """A Legionary's cards still to give (``give_left``) at 128 once loaded outside the give
+    step, and its tensor share came out 5.3, outside [0, 1] (``fuzz.py --seed 1``, case
+    6366 of Glory to Rome at 3 players with Training)."""
+    g = game(players, training)
+    for st in states_along(g, 5)[:6]:
+        d = st.to_dict()
+        d["legionary"]["give_left"] = 128
+        with pytest.raises(romecore.SerializationError, match="give_left"):
+            g.state_from_dict(d)
+
+
 def test_seat_lists_are_sets_not_sums():
     """did_craft [0, 0] once summed to seat 1's bit."""
     d = a_dict(3)

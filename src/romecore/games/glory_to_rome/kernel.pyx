@@ -2157,6 +2157,10 @@ cdef const char *check_demands(const GRState *s) noexcept nogil:
             return "demands do not match the revealed cards"
         if s.col_taken[m] > s.dem[m]:
             return "Coliseum took more than demanded"
+    # The cards still to give of the demanded material: at most its demand (none once every
+    # material is done), so the tensor's share stays in [0, 1].
+    if s.give_left > (s.dem[s.leg_m] if s.leg_m < GR_NMAT else 0):
+        return "give_left beyond the demand"
     if s.did_craft & ~a:
         return "did_craft out of range"
     return NULL
