@@ -2280,7 +2280,7 @@ cdef const char *check_phase(const GRState *s) noexcept nogil:
     elif s.phase == PH_GIVE:
         if s.leg_stage != LEG_HANDS or s.leg_v == 0 or s.leg_m >= GR_NMAT or s.nframes == 0 \
                 or s.actor != (actp(s) + s.leg_v) % n or s.give_left == 0 \
-                or s.give_left > s.dem[s.leg_m] or s.give_left > s.cnt[Z_HAND + s.actor][s.leg_m]:
+                or s.give_left > s.cnt[Z_HAND + s.actor][s.leg_m]:  # the demand: check_demands
             return "give fields out of step"
     elif s.phase == PH_COLISEUM:
         if s.leg_stage != LEG_COLISEUM or s.leg_v == 0 or s.nframes == 0 or s.actor != actp(s) or s.leg_last >= GR_NMAT:
