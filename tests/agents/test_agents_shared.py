@@ -28,7 +28,7 @@ AGENTS = ["mcts", "ismcts", "alphabeta", "greedy"]
 #: A readable attribute per agent and the parameter it comes from.
 ATTRIBUTES = {"mcts": [("c", "c"), ("max_nodes", "max_nodes"), ("reuse", "reuse"),
                        ("reuse_states", "reuse_states"), ("worlds", "pimc")],
-              "ismcts": [("c", "c"), ("max_nodes", "max_nodes")],
+              "ismcts": [("c", "c"), ("max_nodes", "max_nodes"), ("reuse", "reuse")],
               "alphabeta": [("chance_samples", "chance_samples"), ("ordering", "ordering"),
                             ("extend", "extend"), ("worlds", "pimc")],
               "greedy": [("samples", "samples"), ("max_depth", "max_depth")]}

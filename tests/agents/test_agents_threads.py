@@ -29,14 +29,15 @@ JOIN_TIMEOUT = 60.0  # a hang fails the test instead of blocking the run
 
 #: name -> (spec, deterministic when shared).  A shared agent's move is a function of its
 #: seed and the position except where it keeps something between calls: mcts's kept tree
-#: (reuse) and random's single stream make the move depend on the order of the calls,
-#: so there only legality is checked.
+#: and ismcts's subtree kept within a turn (reuse) and random's single stream make the
+#: move depend on the order of the calls, so there only legality is checked.
 AGENTS = {
     "random": ("random", False),
     "greedy": ("greedy:evaluator={ev}", True),
     "mcts": ("mcts:simulations=50,reuse=0", True),
     "mcts-reuse": ("mcts:simulations=50", False),
-    "ismcts": ("ismcts:simulations=50", True),
+    "ismcts": ("ismcts:simulations=50,reuse=0", True),
+    "ismcts-reuse": ("ismcts:simulations=50", False),
     "alphabeta": ("alphabeta:depth=2,nodes=500,evaluator={ev}", True),
 }
 

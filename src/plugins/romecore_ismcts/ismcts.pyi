@@ -8,4 +8,5 @@ from romecore_search.tree import TreeAgent
 PARAMS: dict[str, tuple[type, Any, str]]
 
 class ISMCTSAgent(TreeAgent):
+    reuse: bool
     def __init__(self, game: Game, seed: int | None = ..., **params: Any) -> None: ...

@@ -11,6 +11,15 @@ uses it in place of the parent's visits.  A hidden edge is played as a uniformly
 action of those that look like it.  Chance outcomes are drawn with the kernel's
 probabilities and keyed by what the observer sees of them.
 
+Tree reuse within a turn (``reuse``): when the action played leaves the same player to
+decide (a turn of several decisions, nothing drawn in between), the chosen child's subtree
+is kept, and the next call starts from it if the position handed in is that same
+information set for the player (its observation tensor is the one the kept child's
+position gives; a kernel without tensors compares whole positions).  A view handed in is a
+fresh resample, so whole positions differ where anything is hidden; the tensor holds
+exactly what the player knows.  Across other players' moves nothing is kept: the handed-in
+view says nothing about what was observed on the way.
+
 Turns: with ``expand=turn`` (shared with MCTS, see ``romecore_search.tree``) a new node in
 the middle of the mover's turn is expanded on to the turn's end, and a ``cutoff`` judges
 only where turns end.  With priors on (``bias``, ``widen``) the untried edge expanded is
@@ -18,7 +27,7 @@ the one the evaluator rates best one decision on.
 """
 from libc.stdint cimport uint8_t, uint16_t, int32_t, uint32_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy, memcmp
 from libc.math cimport log, sqrt
 
 from romecore.core.kernel cimport rc_kernel, rc_rng_below, RC_HIDDEN
@@ -28,17 +37,29 @@ from romecore.spec import param_values
 from romecore_search import TREE_PARAMS
 
 #: The parameters and their defaults (the ``ismcts`` spec's table; ``workers`` is added there).
-PARAMS = dict(TREE_PARAMS)
+PARAMS = {
+    **TREE_PARAMS,
+    "reuse": (bool, True, "keep the chosen action's subtree while the same player decides again "
+                          "(the decisions of one turn)"),
+}
 
 
 cdef class ISMCTSAgent(TreeAgent):
-    """SO-ISMCTS; parameters as MCTS (no PIMC, no tree reuse: every iteration already
-    samples a world, and the handed-in view says nothing about past observations);
-    defaults: :data:`PARAMS`."""
+    """SO-ISMCTS; parameters as MCTS (no PIMC: every iteration already samples a world;
+    tree reuse only within the mover's turn, see the module docstring); defaults:
+    :data:`PARAMS`."""
 
     def __init__(self, game, seed=None, **params):
-        self._configure_tree(game, seed, param_values("ismcts", PARAMS, params))
+        p = param_values("ismcts", PARAMS, params)
+        self._configure_tree(game, seed, p)
+        self.reuse = p["reuse"]
         cdef int ml = self.k.max_legal
+        cdef size_t nt = <size_t>(self.k.max_tensor_size if self._has_tensor() else 0)
+        self.next_seen = <float *>malloc(sizeof(float) * (nt if nt else 1))
+        self.seen = <float *>malloc(sizeof(float) * (nt if nt else 1))
+        self.next_state = <char *>malloc(self.k.state_size)
+        if self.next_seen == NULL or self.seen == NULL or self.next_state == NULL:
+            raise MemoryError()
         self.keys = <uint32_t *>malloc(sizeof(uint32_t) * ml)
         self.hidden = <uint32_t *>malloc(sizeof(uint32_t) * ml)
         self.hidden_seen = <uint8_t *>malloc(ml)
@@ -57,13 +78,69 @@ cdef class ISMCTSAgent(TreeAgent):
         free(self.pick)
         free(self.cand)
         free(self.mark)
+        free(self.next_seen)
+        free(self.seen)
+        free(self.next_state)
+
+    cdef int _forget(self) except -1:
+        """Drops a kept subtree (``restart``)."""
+        self.have_next = False
+        return 0
 
     cdef int32_t _search(self, int player) except -2:
+        cdef int32_t a
+        cdef bint kept = self._is_kept(self.root, player)
         self._setup_budget(1000)
-        self._tree_reset()
+        if kept:
+            self._reroot(self.next_node)
+        else:
+            self._tree_reset()
+        self.have_next = False
+        self.stats["reused_visits"] = self.tree.nodes[self.root_node].visits
         self.observer = player
         self._run(self.root, player)
-        return self._tree_result()
+        a = self._tree_result()
+        if self.reuse:
+            self._keep_turn(a, player)
+        return a
+
+    cdef bint _has_tensor(self) noexcept nogil:
+        return self.k.observation_tensor != NULL and self.k.max_tensor_size > 0
+
+    cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil:
+        """What ``player`` knows of position ``s``: its observation tensor, into ``into``."""
+        memset(into, 0, sizeof(float) * <size_t>self.k.max_tensor_size)
+        self.k.observation_tensor(s, player, into)
+
+    cdef bint _is_kept(self, const void *s, int player) noexcept nogil:
+        """Whether position ``s`` is, for ``player``, the one the kept subtree stands for:
+        the same observation tensor, or without tensors the same bytes."""
+        if not self.have_next or player != self.next_player:
+            return False
+        if not self._has_tensor():
+            return memcmp(s, self.next_state, self.k.state_size) == 0
+        self._seen_by(s, player, self.seen)
+        return memcmp(self.seen, self.next_seen, sizeof(float) * <size_t>self.k.max_tensor_size) == 0
+
+    cdef int _keep_turn(self, int32_t a, int player) except -1:
+        """After choosing ``a`` at the root: keeps its child for the next call when the same
+        player decides right after it."""
+        cdef const rc_kernel *k = self.k
+        cdef int32_t ch = self.tree.nodes[self.root_node].first_child
+        while ch >= 0 and self.tree.nodes[ch].key != <uint32_t>a:
+            ch = self.tree.nodes[ch].next_sibling
+        if ch < 0 or self.tree.nodes[ch].visits == 0:
+            return 0
+        memcpy(self.next_state, self.root, k.state_size)
+        k.apply(self.next_state, a)
+        if k.current_player(self.next_state) != player:
+            return 0
+        if self._has_tensor():
+            self._seen_by(self.next_state, player, self.next_seen)
+        self.next_player = player
+        self.next_node = ch
+        self.have_next = True
+        return 0
 
     cdef int _hidden_index(self, uint32_t key, int nh) noexcept nogil:
         cdef int j
