@@ -1,11 +1,15 @@
-"""Great City of Rome positions with a known best move, for the search-agent tests
-(imported by ``tests/agents/test_agents_*.py``)."""
+"""Great City of Rome positions with a known best move, and positions in the middle of a
+turn in every game, for the search-agent tests (imported by ``tests/agents/test_agents_*.py``)."""
 
 from __future__ import annotations
+
+import random
 
 import romecore
 
 GAME = "great_city_of_rome"
+#: The four built-in games (for tests that hold in every game).
+GAMES = ("great_city_of_rome", "city_of_marble", "glory_to_rome", "rise_to_power")
 #: Actions by name (``state.string_to_action``), so the tests do not depend on the encoding.
 BUILD_MARKET = "build Market"
 END_TURN = "end turn"
@@ -66,6 +70,26 @@ def last_turn_place(players: int = 2) -> romecore.State:
     state = last_turn(players)
     state.apply_action(build_market(state))
     return state
+
+
+def mid_turn(gid: str, seed: int) -> tuple[romecore.State, int]:
+    """A position where the mover has a real choice and every choice leaves them to decide
+    again (the middle of a turn), reached by random play; the mover too."""
+    rng = random.Random(seed)
+    game = romecore.load_game(gid, players=2)
+    state = game.new_initial_state(seed=seed)
+    for _ in range(2000):
+        state.resolve_chance()
+        legal = state.legal_actions()
+        p = state.current_player()
+        if len(legal) > 2:
+            nxt = [state.clone() for _ in legal]
+            for s, a in zip(nxt, legal):
+                s.apply_action(a)
+            if all(s.current_player() == p for s in nxt):
+                return state, p
+        state.apply_action(rng.choice(legal))
+    raise AssertionError("no such position")
 
 
 def __getattr__(name: str):

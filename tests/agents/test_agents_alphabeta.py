@@ -127,3 +127,36 @@ def test_unfinished_turns_are_searched_past_the_horizon():
     extended = romecore.make_agent("alphabeta:depth=1,extend=8", game=state.game, seed=1)
     assert extended.step(state) == ap.build_market(state)
     assert dict(extended.stats["values"])[ap.build_market(state)] == 1.0
+
+
+@pytest.mark.parametrize("gid", ap.GAMES)
+def test_a_turn_is_planned_in_one_world(gid):
+    """The next decision of the mover's turn goes on in the world searched before (the
+    view handed in is a fresh resample of the same knowledge); a sibling position, restart,
+    pimc and reuse=0 search the view handed in."""
+    state, p = ap.mid_turn(gid, 5)
+    agent = romecore.make_agent("alphabeta:depth=2", game=state.game, seed=1)
+    a = agent.step(state.resample(p, 1))
+    assert agent.stats["same_world"] is False
+    after = state.clone()
+    after.apply_action(a)
+    view = after.resample(p, 2)
+    assert view.legal_actions() == after.legal_actions()
+    assert agent.step(view) in view.legal_actions()
+    assert agent.stats["same_world"] is True
+    chosen = agent.step(state.resample(p, 3))
+    other = state.clone()
+    other.apply_action(next(b for b in state.legal_actions() if b != chosen))
+    agent.step(other.resample(p, 4))
+    assert agent.stats["same_world"] is False
+    after = state.clone()
+    after.apply_action(agent.step(state.resample(p, 1)))
+    agent.restart()
+    agent.step(after.resample(p, 2))
+    assert agent.stats["same_world"] is False
+    for spec in ("alphabeta:depth=2,reuse=0", "alphabeta:depth=2,pimc=2"):
+        agent = romecore.make_agent(spec, game=state.game, seed=1)
+        after = state.clone()
+        after.apply_action(agent.step(state.resample(p, 1)))
+        agent.step(after.resample(p, 2))
+        assert not agent.stats.get("same_world", False)

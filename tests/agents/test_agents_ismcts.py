@@ -62,34 +62,11 @@ def test_more_simulations_win_more_against_random():
     assert wins >= 3
 
 
-def _two_decisions(gid: str, seed: int) -> tuple[romecore.State, int]:
-    """A position where the mover has a real choice and every choice leaves them to decide
-    again (the middle of a turn), reached by random play; the mover too."""
-    import random
-
-    rng = random.Random(seed)
-    game = romecore.load_game(gid, players=2)
-    state = game.new_initial_state(seed=seed)
-    for _ in range(2000):
-        state.resolve_chance()
-        legal = state.legal_actions()
-        p = state.current_player()
-        if len(legal) > 2:
-            nxt = [state.clone() for _ in legal]
-            for s, a in zip(nxt, legal):
-                s.apply_action(a)
-            if all(s.current_player() == p for s in nxt):
-                return state, p
-        state.apply_action(rng.choice(legal))
-    raise AssertionError("no such position")
-
-
-@pytest.mark.parametrize("gid", ["great_city_of_rome", "city_of_marble", "glory_to_rome",
-                                 "rise_to_power"])
+@pytest.mark.parametrize("gid", ap.GAMES)
 def test_tree_is_kept_within_a_turn(gid):
     """The chosen action's subtree carries over when the same player decides next, though
     the view handed in is a fresh resample; not after restart, not to another position."""
-    state, p = _two_decisions(gid, 5)
+    state, p = ap.mid_turn(gid, 5)
     agent = romecore.make_agent("ismcts:simulations=600", game=state.game, seed=1)
     a = agent.step(state.resample(p, 1))
     assert agent.stats["reused_visits"] == 0
@@ -114,7 +91,7 @@ def test_tree_is_kept_within_a_turn(gid):
 
 
 def test_reuse_off_starts_every_move_afresh():
-    state, p = _two_decisions("great_city_of_rome", 5)
+    state, p = ap.mid_turn("great_city_of_rome", 5)
     agent = romecore.make_agent("ismcts:simulations=300,reuse=0", game=state.game, seed=1)
     after = state.clone()
     after.apply_action(agent.step(state))

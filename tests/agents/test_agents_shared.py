@@ -30,7 +30,7 @@ ATTRIBUTES = {"mcts": [("c", "c"), ("max_nodes", "max_nodes"), ("reuse", "reuse"
                        ("reuse_states", "reuse_states"), ("worlds", "pimc")],
               "ismcts": [("c", "c"), ("max_nodes", "max_nodes"), ("reuse", "reuse")],
               "alphabeta": [("chance_samples", "chance_samples"), ("ordering", "ordering"),
-                            ("extend", "extend"), ("worlds", "pimc")],
+                            ("extend", "extend"), ("worlds", "pimc"), ("reuse", "reuse")],
               "greedy": [("samples", "samples"), ("max_depth", "max_depth")]}
 
 

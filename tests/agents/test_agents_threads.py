@@ -28,9 +28,9 @@ POSITIONS = 4     # positions per game, each with a real choice
 JOIN_TIMEOUT = 60.0  # a hang fails the test instead of blocking the run
 
 #: name -> (spec, deterministic when shared).  A shared agent's move is a function of its
-#: seed and the position except where it keeps something between calls: mcts's kept tree
-#: and ismcts's subtree kept within a turn (reuse) and random's single stream make the
-#: move depend on the order of the calls, so there only legality is checked.
+#: seed and the position except where it keeps something between calls: mcts's kept tree,
+#: what ismcts and alphabeta keep within a turn (reuse) and random's single stream make
+#: the move depend on the order of the calls, so there only legality is checked.
 AGENTS = {
     "random": ("random", False),
     "greedy": ("greedy:evaluator={ev}", True),
@@ -38,7 +38,8 @@ AGENTS = {
     "mcts-reuse": ("mcts:simulations=50", False),
     "ismcts": ("ismcts:simulations=50,reuse=0", True),
     "ismcts-reuse": ("ismcts:simulations=50", False),
-    "alphabeta": ("alphabeta:depth=2,nodes=500,evaluator={ev}", True),
+    "alphabeta": ("alphabeta:depth=2,nodes=500,reuse=0,evaluator={ev}", True),
+    "alphabeta-reuse": ("alphabeta:depth=2,nodes=500,evaluator={ev}", False),
 }
 
 

@@ -36,6 +36,8 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef ab_entry *tt
     cdef uint64_t tt_mask
     cdef uint8_t gen
+    cdef readonly bint reuse            # go on in the turn's world (and its table) while the mover decides again
+    cdef bint same_world                # this search goes on in the last one's world: keep the table
     cdef int64_t leaf_evals
     cdef bint _fixed_depth
 

@@ -18,4 +18,5 @@ class AlphaBetaAgent(SearchAgent):
     ordering: bool
     max_depth: int
     extend: int
+    reuse: bool
     def __init__(self, game: Game, seed: int | None = ..., **params: Any) -> None: ...

@@ -33,6 +33,11 @@ game, the evaluator's estimate at the search horizon.
   per (byte offset, byte value), updated incrementally from the bytes a move changed.
 * Hidden information: ``pimc=N`` searches N resampled worlds (budget split evenly) and
   the worlds vote; 1 searches the world handed to ``step``.
+* The decisions of one turn (``reuse``, with one world): when the move chosen leaves the
+  same player to decide, and the next call hands in that same position as the player knows
+  it (``SearchAgent._is_next``), the search goes on in the world it searched before,
+  advanced by the move, and keeps its transposition table: the turn is planned in one
+  world, not re-planned in a fresh resample at every decision.
 """
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
@@ -74,6 +79,8 @@ PARAMS = {
     **PIMC_PARAMS,
     "max_ply": (int, 256, "deepest ply (default moves of best-reply search use no depth)"),
     "extend": (int, 8, "plies searched past the horizon while the last mover's turn goes on"),
+    "reuse": (bool, True, "while the same player decides again (the decisions of one turn), go "
+                          "on in the world searched before and keep the transposition table"),
 }
 
 cdef double LO = 0.0      # the value range: returns and evaluator values lie in [0, 1]
@@ -131,6 +138,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.max_ply = max_ply
         self.extend = extend
         self._fixed_depth = depth > 0
+        self.reuse = p["reuse"]
         cdef int ml = self.k.max_legal, i
         cdef size_t nz = <size_t>self.k.state_size * 256
         cdef rc_rng zr
@@ -174,12 +182,23 @@ cdef class AlphaBetaAgent(SearchAgent):
 
     # -- the root --------------------------------------------------------------------
     cdef int32_t _search(self, int player) except -2:
+        cdef int32_t a
         self._setup_budget(0 if self._fixed_depth else 20000)
         self.budget.check_every = 64
         self.leaf_evals = 0
         if self.worlds > 1:
+            self.have_next = False
             return self._search_worlds(player)
-        return self._iterate(self.root, player)
+        # The next decision of a turn: the world of the last search, one move on.
+        self.same_world = self.reuse and self._is_next(self.root, player)
+        if self.same_world:
+            memcpy(self.root, self.next_state, self.k.state_size)
+        self.have_next = False
+        self.stats["same_world"] = bool(self.same_world)
+        a = self._iterate(self.root, player)
+        if self.reuse:
+            self._keep_after(a, player)
+        return a
 
     cdef int32_t _search_world(self, const void *world, int player) except -2:
         return self._iterate(world, player)
@@ -198,7 +217,9 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef double alpha, v, bv
         cdef int32_t best
         self.root_player = player
-        self.gen = <uint8_t>(self.gen + 1)
+        if not self.same_world:  # a new world: the table's entries are stale
+            self.gen = <uint8_t>(self.gen + 1)
+        self.same_world = False
         if self.gen == 0:
             memset(self.tt, 0, sizeof(ab_entry) * (self.tt_mask + 1))
             self.gen = 1

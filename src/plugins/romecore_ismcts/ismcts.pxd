@@ -13,20 +13,12 @@ cdef class ISMCTSAgent(TreeAgent):
     cdef int32_t *cand         # scratch: a concrete action per candidate edge (priors)
     cdef int observer          # the searching player
     cdef readonly bint reuse   # keep the chosen child's subtree within the mover's turn
-    cdef bint have_next        # a subtree is kept for the next decision
-    cdef int next_player       # who decides there
     cdef int32_t next_node     # the kept child (the root's child of the action played)
-    cdef float *next_seen      # what next_player knows there (the observation tensor)
-    cdef float *seen           # scratch: the same for the position handed in
-    cdef char *next_state      # the position after the action played (no tensor: compared whole)
 
     cdef int _hidden_index(self, uint32_t key, int nh) noexcept nogil
     cdef int _first_with(self, uint32_t key, int n) noexcept nogil
     cdef int32_t _concrete(self, uint32_t key, int n) noexcept nogil
     cdef bint _legal_child(self, uint32_t key, int nh, uint32_t S) noexcept nogil
-    cdef bint _has_tensor(self) noexcept nogil
-    cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil
-    cdef bint _is_kept(self, const void *s, int player) noexcept nogil
     cdef int _keep_turn(self, int32_t a, int player) except -1
     cdef int32_t _add_with_priors(self, void *s, int32_t node, int p, int n, int untried,
                                   int32_t fresh) noexcept nogil

@@ -14,11 +14,9 @@ probabilities and keyed by what the observer sees of them.
 Tree reuse within a turn (``reuse``): when the action played leaves the same player to
 decide (a turn of several decisions, nothing drawn in between), the chosen child's subtree
 is kept, and the next call starts from it if the position handed in is that same
-information set for the player (its observation tensor is the one the kept child's
-position gives; a kernel without tensors compares whole positions).  A view handed in is a
-fresh resample, so whole positions differ where anything is hidden; the tensor holds
-exactly what the player knows.  Across other players' moves nothing is kept: the handed-in
-view says nothing about what was observed on the way.
+information set for the player (``SearchAgent._is_next``: the same observation tensor and
+legal actions).  Across other players' moves nothing is kept: the handed-in view says
+nothing about what was observed on the way.
 
 Turns: with ``expand=turn`` (shared with MCTS, see ``romecore_search.tree``) a new node in
 the middle of the mover's turn is expanded on to the turn's end, and a ``cutoff`` judges
@@ -27,7 +25,7 @@ the one the evaluator rates best one decision on.
 """
 from libc.stdint cimport uint8_t, uint16_t, int32_t, uint32_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset, memcpy, memcmp
+from libc.string cimport memset
 from libc.math cimport log, sqrt
 
 from romecore.core.kernel cimport rc_kernel, rc_rng_below, RC_HIDDEN
@@ -54,12 +52,6 @@ cdef class ISMCTSAgent(TreeAgent):
         self._configure_tree(game, seed, p)
         self.reuse = p["reuse"]
         cdef int ml = self.k.max_legal
-        cdef size_t nt = <size_t>(self.k.max_tensor_size if self._has_tensor() else 0)
-        self.next_seen = <float *>malloc(sizeof(float) * (nt if nt else 1))
-        self.seen = <float *>malloc(sizeof(float) * (nt if nt else 1))
-        self.next_state = <char *>malloc(self.k.state_size)
-        if self.next_seen == NULL or self.seen == NULL or self.next_state == NULL:
-            raise MemoryError()
         self.keys = <uint32_t *>malloc(sizeof(uint32_t) * ml)
         self.hidden = <uint32_t *>malloc(sizeof(uint32_t) * ml)
         self.hidden_seen = <uint8_t *>malloc(ml)
@@ -78,18 +70,10 @@ cdef class ISMCTSAgent(TreeAgent):
         free(self.pick)
         free(self.cand)
         free(self.mark)
-        free(self.next_seen)
-        free(self.seen)
-        free(self.next_state)
-
-    cdef int _forget(self) except -1:
-        """Drops a kept subtree (``restart``)."""
-        self.have_next = False
-        return 0
 
     cdef int32_t _search(self, int player) except -2:
         cdef int32_t a
-        cdef bint kept = self._is_kept(self.root, player)
+        cdef bint kept = self._is_next(self.root, player)
         self._setup_budget(1000)
         if kept:
             self._reroot(self.next_node)
@@ -104,42 +88,14 @@ cdef class ISMCTSAgent(TreeAgent):
             self._keep_turn(a, player)
         return a
 
-    cdef bint _has_tensor(self) noexcept nogil:
-        return self.k.observation_tensor != NULL and self.k.max_tensor_size > 0
-
-    cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil:
-        """What ``player`` knows of position ``s``: its observation tensor, into ``into``."""
-        memset(into, 0, sizeof(float) * <size_t>self.k.max_tensor_size)
-        self.k.observation_tensor(s, player, into)
-
-    cdef bint _is_kept(self, const void *s, int player) noexcept nogil:
-        """Whether position ``s`` is, for ``player``, the one the kept subtree stands for:
-        the same observation tensor, or without tensors the same bytes."""
-        if not self.have_next or player != self.next_player:
-            return False
-        if not self._has_tensor():
-            return memcmp(s, self.next_state, self.k.state_size) == 0
-        self._seen_by(s, player, self.seen)
-        return memcmp(self.seen, self.next_seen, sizeof(float) * <size_t>self.k.max_tensor_size) == 0
-
     cdef int _keep_turn(self, int32_t a, int player) except -1:
         """After choosing ``a`` at the root: keeps its child for the next call when the same
         player decides right after it."""
-        cdef const rc_kernel *k = self.k
         cdef int32_t ch = self.tree.nodes[self.root_node].first_child
         while ch >= 0 and self.tree.nodes[ch].key != <uint32_t>a:
             ch = self.tree.nodes[ch].next_sibling
-        if ch < 0 or self.tree.nodes[ch].visits == 0:
-            return 0
-        memcpy(self.next_state, self.root, k.state_size)
-        k.apply(self.next_state, a)
-        if k.current_player(self.next_state) != player:
-            return 0
-        if self._has_tensor():
-            self._seen_by(self.next_state, player, self.next_seen)
-        self.next_player = player
-        self.next_node = ch
-        self.have_next = True
+        if ch >= 0 and self.tree.nodes[ch].visits > 0 and self._keep_after(a, player):
+            self.next_node = ch
         return 0
 
     cdef int _hidden_index(self, uint32_t key, int nh) noexcept nogil:

@@ -62,7 +62,7 @@ cdef class MCTSAgent(TreeAgent):
         self.have_tree = False
         self.tree.n = 0
         self.root_node = -1
-        return 0
+        return TreeAgent._forget(self)
 
     cdef int32_t _search(self, int player) except -2:
         cdef int32_t node = -1

@@ -285,6 +285,12 @@ cdef class SearchAgent:
     cdef int32_t cutoff           # rollout turns before the evaluator stands in; 0: play out
     cdef public object spec
     cdef public dict stats        # what the last search did (iterations, seconds, ...)
+    cdef bint have_next           # a position is kept for the next decision (see _keep_after)
+    cdef int next_player          # who decides there
+    cdef char *next_state         # the position after the move just chosen
+    cdef float *next_seen         # what next_player knows there (observation tensor)
+    cdef float *seen              # scratch: the same of a position handed in
+    cdef int32_t *next_acts       # scratch: legal actions, compared
     cdef PyThread_type_lock lock  # held by the call using the fields above (step, restart)
     cdef unsigned long owner      # the thread holding ``lock`` (0: none)
 
@@ -302,4 +308,8 @@ cdef class SearchAgent:
     cdef list _world_scores(self)
     cdef int _evaluate(self, const void *s, double *out) except -1 nogil
     cdef int _rollout(self, void *s, int last, double *out) except -1 nogil
+    cdef bint _has_tensor(self) noexcept nogil
+    cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil
+    cdef bint _keep_after(self, int32_t a, int player) noexcept nogil
+    cdef bint _is_next(self, const void *s, int player) noexcept nogil
     cdef int32_t _greedy_action(self, const void *s, const int32_t *acts, int n, int player) except -2 nogil

@@ -19,7 +19,7 @@ import os
 
 from libc.stdint cimport int32_t, uint32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memset, memcmp
 from cpython.pythread cimport (
     PyThread_allocate_lock, PyThread_free_lock, PyThread_acquire_lock, PyThread_release_lock,
     PyThread_get_thread_ident, WAIT_LOCK, NOWAIT_LOCK,
@@ -190,8 +190,14 @@ cdef class SearchAgent:
         self.scratch = <char *>malloc(self.k.state_size)
         self.scratch2 = <char *>malloc(self.k.state_size)
         self.world = <char *>malloc(self.k.state_size)
+        cdef size_t nt = <size_t>self.k.max_tensor_size if self._has_tensor() else 1
+        self.next_state = <char *>malloc(self.k.state_size)
+        self.next_seen = <float *>malloc(sizeof(float) * nt)
+        self.seen = <float *>malloc(sizeof(float) * nt)
+        self.next_acts = <int32_t *>malloc(sizeof(int32_t) * ml)
         if (self.acts == NULL or self.probs == NULL or self.root == NULL or self.scratch == NULL
-                or self.scratch2 == NULL or self.world == NULL):
+                or self.scratch2 == NULL or self.world == NULL or self.next_state == NULL
+                or self.next_seen == NULL or self.seen == NULL or self.next_acts == NULL):
             raise MemoryError()
 
     def _configure_rollouts(self, rollout, double eps, int cutoff):
@@ -224,6 +230,10 @@ cdef class SearchAgent:
         free(self.scratch)
         free(self.scratch2)
         free(self.world)
+        free(self.next_state)
+        free(self.next_seen)
+        free(self.seen)
+        free(self.next_acts)
         if self.lock != NULL:
             PyThread_free_lock(self.lock)
 
@@ -323,8 +333,58 @@ cdef class SearchAgent:
         return 0
 
     cdef int _forget(self) except -1:
-        """What ``restart`` drops (the lock held); nothing here."""
+        """What ``restart`` drops (the lock held): the position kept for the next
+        decision (subclasses drop what they keep, then call this)."""
+        self.have_next = False
         return 0
+
+    # -- the decisions of one turn -------------------------------------------------------
+    # A kernel may split one player's move into several decisions (a tile, then its site).
+    # A search may keep what it learnt for the next of them: _keep_after records where the
+    # move just chosen leads when the same player decides next, and _is_next tells whether
+    # the position handed to the next call is that one, as the player knows it.  A view
+    # handed in is a fresh resample, so whole positions differ where anything is hidden:
+    # they are compared by the player's observation tensor (exactly what the player knows)
+    # and legal actions, or byte for byte where the kernel has no tensor.
+
+    cdef bint _has_tensor(self) noexcept nogil:
+        return self.k.observation_tensor != NULL and self.k.max_tensor_size > 0
+
+    cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil:
+        """What ``player`` knows of ``s`` (its observation tensor), into ``into``."""
+        memset(into, 0, sizeof(float) * <size_t>self.k.max_tensor_size)
+        self.k.observation_tensor(s, player, into)
+
+    cdef bint _keep_after(self, int32_t a, int player) noexcept nogil:
+        """Keeps the root after ``a`` (``next_state``) when ``player`` decides there next,
+        with nothing drawn in between; whether it did."""
+        cdef const rc_kernel *k = self.k
+        self.have_next = False
+        memcpy(self.next_state, self.root, k.state_size)
+        k.apply(self.next_state, a)
+        if k.current_player(self.next_state) != player:
+            return False
+        if self._has_tensor():
+            self._seen_by(self.next_state, player, self.next_seen)
+        self.next_player = player
+        self.have_next = True
+        return True
+
+    cdef bint _is_next(self, const void *s, int player) noexcept nogil:
+        """Whether ``player`` at ``s`` stands where ``_keep_after`` left off: the same
+        observation tensor and legal actions (the same bytes without a tensor)."""
+        cdef const rc_kernel *k = self.k
+        cdef int n
+        if not self.have_next or player != self.next_player:
+            return False
+        if not self._has_tensor():
+            return memcmp(s, self.next_state, k.state_size) == 0
+        self._seen_by(s, player, self.seen)
+        if memcmp(self.seen, self.next_seen, sizeof(float) * <size_t>k.max_tensor_size) != 0:
+            return False
+        n = k.legal_actions(s, self.acts)
+        return (k.legal_actions(self.next_state, self.next_acts) == n
+                and memcmp(self.acts, self.next_acts, sizeof(int32_t) * n) == 0)
 
     cdef void _seed_move(self, const void *s, int player) noexcept nogil:
         rc_rng_seed(&self.rng, self.seed ^ rc_hash_bytes(s, self.k.state_size)
