@@ -133,9 +133,9 @@ def test_unfinished_turns_are_searched_past_the_horizon():
 def test_a_turn_is_planned_in_one_world(gid):
     """The next decision of the mover's turn goes on in the world searched before (the
     view handed in is a fresh resample of the same knowledge); a sibling position, restart,
-    pimc and reuse=0 search the view handed in."""
+    pimc and reuse off (the default) search the view handed in."""
     state, p = ap.mid_turn(gid, 5)
-    agent = romecore.make_agent("alphabeta:depth=2", game=state.game, seed=1)
+    agent = romecore.make_agent("alphabeta:depth=2,reuse=1", game=state.game, seed=1)
     a = agent.step(state.resample(p, 1))
     assert agent.stats["same_world"] is False
     after = state.clone()
@@ -154,7 +154,7 @@ def test_a_turn_is_planned_in_one_world(gid):
     agent.restart()
     agent.step(after.resample(p, 2))
     assert agent.stats["same_world"] is False
-    for spec in ("alphabeta:depth=2,reuse=0", "alphabeta:depth=2,pimc=2"):
+    for spec in ("alphabeta:depth=2", "alphabeta:depth=2,reuse=1,pimc=2"):
         agent = romecore.make_agent(spec, game=state.game, seed=1)
         after = state.clone()
         after.apply_action(agent.step(state.resample(p, 1)))

@@ -67,7 +67,7 @@ def test_tree_is_kept_within_a_turn(gid):
     """The chosen action's subtree carries over when the same player decides next, though
     the view handed in is a fresh resample; not after restart, not to another position."""
     state, p = ap.mid_turn(gid, 5)
-    agent = romecore.make_agent("ismcts:simulations=600", game=state.game, seed=1)
+    agent = romecore.make_agent("ismcts:simulations=600,reuse=1", game=state.game, seed=1)
     a = agent.step(state.resample(p, 1))
     assert agent.stats["reused_visits"] == 0
     visits = {act: n for act, n, _ in agent.stats["root"]}
@@ -90,9 +90,11 @@ def test_tree_is_kept_within_a_turn(gid):
     assert agent.stats["reused_visits"] == 0
 
 
-def test_reuse_off_starts_every_move_afresh():
+@pytest.mark.parametrize("spec", ["ismcts:simulations=300", "ismcts:simulations=300,reuse=0"])
+def test_reuse_off_starts_every_move_afresh(spec):
+    """Off by default: each decision is searched afresh."""
     state, p = ap.mid_turn("great_city_of_rome", 5)
-    agent = romecore.make_agent("ismcts:simulations=300,reuse=0", game=state.game, seed=1)
+    agent = romecore.make_agent(spec, game=state.game, seed=1)
     after = state.clone()
     after.apply_action(agent.step(state))
     agent.step(after.resample(p, 2))

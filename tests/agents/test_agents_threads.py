@@ -36,10 +36,10 @@ AGENTS = {
     "greedy": ("greedy:evaluator={ev}", True),
     "mcts": ("mcts:simulations=50,reuse=0", True),
     "mcts-reuse": ("mcts:simulations=50", False),
-    "ismcts": ("ismcts:simulations=50,reuse=0", True),
-    "ismcts-reuse": ("ismcts:simulations=50", False),
-    "alphabeta": ("alphabeta:depth=2,nodes=500,reuse=0,evaluator={ev}", True),
-    "alphabeta-reuse": ("alphabeta:depth=2,nodes=500,evaluator={ev}", False),
+    "ismcts": ("ismcts:simulations=50", True),
+    "ismcts-reuse": ("ismcts:simulations=50,reuse=1", False),
+    "alphabeta": ("alphabeta:depth=2,nodes=500,evaluator={ev}", True),
+    "alphabeta-reuse": ("alphabeta:depth=2,nodes=500,reuse=1,evaluator={ev}", False),
 }
 
 

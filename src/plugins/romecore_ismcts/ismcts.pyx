@@ -16,7 +16,9 @@ decide (a turn of several decisions, nothing drawn in between), the chosen child
 is kept, and the next call starts from it if the position handed in is that same
 information set for the player (``SearchAgent._is_next``: the same observation tensor and
 legal actions).  Across other players' moves nothing is kept: the handed-in view says
-nothing about what was observed on the way.
+nothing about what was observed on the way.  Off by default: at 0.1 s a move it neither
+won nor lost games (bench/results/turn-aware-search.md), and without it a move depends only
+on the seed and the position.
 
 Turns: with ``expand=turn`` (shared with MCTS, see ``romecore_search.tree``) a new node in
 the middle of the mover's turn is expanded on to the turn's end, and a ``cutoff`` judges
@@ -37,8 +39,8 @@ from romecore_search import TREE_PARAMS
 #: The parameters and their defaults (the ``ismcts`` spec's table; ``workers`` is added there).
 PARAMS = {
     **TREE_PARAMS,
-    "reuse": (bool, True, "keep the chosen action's subtree while the same player decides again "
-                          "(the decisions of one turn)"),
+    "reuse": (bool, False, "keep the chosen action's subtree while the same player decides again "
+                           "(the decisions of one turn)"),
 }
 
 
