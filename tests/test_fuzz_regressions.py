@@ -24,31 +24,25 @@ spec = importlib.util.spec_from_file_location("romecore_script_fuzz_regressions"
 fuzz = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(fuzz)
 
-SEED = 7
-#: Found with another seed: (configuration, case, seed).
-OTHER_SEEDS = [
+#: (configuration, case, the fuzzer's seed).
+CASES = [
+    ({"game": "glory_to_rome", "players": 5, "training": False}, 4893, 7),
+    ({"game": "glory_to_rome", "players": 5, "training": False}, 7414, 7),
+    ({"game": "great_city_of_rome", "players": 3}, 1321, 7),
+    ({"game": "great_city_of_rome", "players": 3}, 19480, 7),
+    ({"game": "great_city_of_rome", "players": 4}, 24871, 7),
+    ({"game": "great_city_of_rome", "players": 4}, 44351, 7),
+    ({"game": "rise_to_power", "players": 2, "intrigue": "none"}, 84117, 7),
+    ({"game": "rise_to_power", "players": 3, "intrigue": "none"}, 48982, 7),
+    ({"game": "rise_to_power", "players": 3, "intrigue": "none"}, 95742, 7),
+    ({"game": "rise_to_power", "players": 3, "intrigue": "none"}, 134764, 7),
     # a Legionary's cards still to give beyond the demand: a tensor share above 1
     ({"game": "glory_to_rome", "players": 3, "training": True}, 6366, 1),
 ]
-CASES = [
-    ({"game": "glory_to_rome", "players": 5, "training": False}, 4893),
-    ({"game": "glory_to_rome", "players": 5, "training": False}, 7414),
-    ({"game": "great_city_of_rome", "players": 3}, 1321),
-    ({"game": "great_city_of_rome", "players": 3}, 19480),
-    ({"game": "great_city_of_rome", "players": 4}, 24871),
-    ({"game": "great_city_of_rome", "players": 4}, 44351),
-    ({"game": "rise_to_power", "players": 2, "intrigue": "none"}, 84117),
-    ({"game": "rise_to_power", "players": 3, "intrigue": "none"}, 48982),
-    ({"game": "rise_to_power", "players": 3, "intrigue": "none"}, 95742),
-    ({"game": "rise_to_power", "players": 3, "intrigue": "none"}, 134764),
-]
 
 
-ALL = [(c, k, SEED) for c, k in CASES] + OTHER_SEEDS
-
-
-@pytest.mark.parametrize("cfg,case,seed", ALL,
-                         ids=[f"{c['game']}-{c['players']}p-{k}-s{s}" for c, k, s in ALL])
+@pytest.mark.parametrize("cfg,case,seed", CASES,
+                         ids=[f"{c['game']}-{c['players']}p-{k}-s{s}" for c, k, s in CASES])
 def test_fuzz_case_is_refused_or_sound(cfg, case, seed):
     game = fuzz.load(cfg)
     others = [fuzz.base_states(fuzz.load(c), seed, 1)[-1].serialize()

@@ -37,10 +37,10 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef uint64_t tt_mask
     cdef uint8_t gen
     cdef readonly bint reuse            # go on in the turn's world (and its table) while the mover decides again
-    cdef bint same_world                # this search goes on in the last one's world: keep the table
     cdef int64_t leaf_evals
     cdef bint _fixed_depth
 
+    cdef void _new_world(self) noexcept nogil
     cdef double _ab(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil
     cdef double _chance(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil
     cdef double _child(self, int ply, int depth, int32_t a, double alpha, double beta, int bp, uint32_t dm) except? -2.0 nogil

@@ -35,7 +35,7 @@ game, the evaluator's estimate at the search horizon.
   the worlds vote; 1 searches the world handed to ``step``.
 * The decisions of one turn (``reuse``, with one world): when the move chosen leaves the
   same player to decide, and the next call hands in that same position as the player knows
-  it (``SearchAgent._is_next``), the search goes on in the world it searched before,
+  it (``SearchAgent._take_next``), the search goes on in the world it searched before,
   advanced by the move, and keeps its transposition table: the turn is planned in one
   world, not re-planned in a fresh resample at every decision.  Off by default: at 0.1 s a
   move it did not win more games (bench/results/turn-aware-search.md).
@@ -184,25 +184,36 @@ cdef class AlphaBetaAgent(SearchAgent):
     # -- the root --------------------------------------------------------------------
     cdef int32_t _search(self, int player) except -2:
         cdef int32_t a
+        cdef bint same_world
         self._setup_budget(0 if self._fixed_depth else 20000)
         self.budget.check_every = 64
         self.leaf_evals = 0
         if self.worlds > 1:
-            self.have_next = False
             return self._search_worlds(player)
-        # The next decision of a turn: the world of the last search, one move on.
-        self.same_world = self.reuse and self._is_next(self.root, player)
-        if self.same_world:
+        # The next decision of a turn: the world of the last search, one move on, and its
+        # table; else the world handed in, and a fresh table.
+        same_world = self.reuse and self._take_next(self.root, player)
+        if same_world:
             memcpy(self.root, self.next_state, self.k.state_size)
-        self.have_next = False
-        self.stats["same_world"] = bool(self.same_world)
+        else:
+            self._new_world()
+        self.stats["same_world"] = bool(same_world)
         a = self._iterate(self.root, player)
         if self.reuse:
             self._keep_after(a, player)
         return a
 
     cdef int32_t _search_world(self, const void *world, int player) except -2:
+        self._new_world()
         return self._iterate(world, player)
+
+    cdef void _new_world(self) noexcept nogil:
+        """A search in another world: the table's entries are stale (a new generation;
+        the table is cleared when the generation counter wraps)."""
+        self.gen = <uint8_t>(self.gen + 1)
+        if self.gen == 0:
+            memset(self.tt, 0, sizeof(ab_entry) * (self.tt_mask + 1))
+            self.gen = 1
 
     cdef list _world_scores(self):
         """The root moves' values (summed over the worlds: the tie-break)."""
@@ -218,12 +229,6 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef double alpha, v, bv
         cdef int32_t best
         self.root_player = player
-        if not self.same_world:  # a new world: the table's entries are stale
-            self.gen = <uint8_t>(self.gen + 1)
-        self.same_world = False
-        if self.gen == 0:
-            memset(self.tt, 0, sizeof(ab_entry) * (self.tt_mask + 1))
-            self.gen = 1
         memcpy(stack_at(&self.states, 0), start, k.state_size)
         self.hashes[0] = self._rehash(0)
         self.brs_player[0] = -1

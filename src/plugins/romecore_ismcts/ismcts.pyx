@@ -14,7 +14,7 @@ probabilities and keyed by what the observer sees of them.
 Tree reuse within a turn (``reuse``): when the action played leaves the same player to
 decide (a turn of several decisions, nothing drawn in between), the chosen child's subtree
 is kept, and the next call starts from it if the position handed in is that same
-information set for the player (``SearchAgent._is_next``: the same observation tensor and
+information set for the player (``SearchAgent._take_next``: the same observation tensor and
 legal actions).  Across other players' moves nothing is kept: the handed-in view says
 nothing about what was observed on the way.  Off by default: at 0.1 s a move it neither
 won nor lost games (bench/results/turn-aware-search.md), and without it a move depends only
@@ -31,7 +31,7 @@ from libc.string cimport memset
 from libc.math cimport log, sqrt
 
 from romecore.core.kernel cimport rc_kernel, rc_rng_below, RC_HIDDEN
-from romecore_search.core cimport rc_node, tree_add_child
+from romecore_search.core cimport rc_node, tree_add_child, tree_find_child
 from romecore_search.tree cimport TreeAgent
 from romecore.spec import param_values
 from romecore_search import TREE_PARAMS
@@ -75,13 +75,12 @@ cdef class ISMCTSAgent(TreeAgent):
 
     cdef int32_t _search(self, int player) except -2:
         cdef int32_t a
-        cdef bint kept = self._is_next(self.root, player)
+        cdef bint kept = self._take_next(self.root, player)
         self._setup_budget(1000)
         if kept:
             self._reroot(self.next_node)
         else:
             self._tree_reset()
-        self.have_next = False
         self.stats["reused_visits"] = self.tree.nodes[self.root_node].visits
         self.observer = player
         self._run(self.root, player)
@@ -93,9 +92,7 @@ cdef class ISMCTSAgent(TreeAgent):
     cdef int _keep_turn(self, int32_t a, int player) except -1:
         """After choosing ``a`` at the root: keeps its child for the next call when the same
         player decides right after it."""
-        cdef int32_t ch = self.tree.nodes[self.root_node].first_child
-        while ch >= 0 and self.tree.nodes[ch].key != <uint32_t>a:
-            ch = self.tree.nodes[ch].next_sibling
+        cdef int32_t ch = tree_find_child(&self.tree, self.root_node, <uint32_t>a)
         if ch >= 0 and self.tree.nodes[ch].visits > 0 and self._keep_after(a, player):
             self.next_node = ch
         return 0

@@ -311,5 +311,5 @@ cdef class SearchAgent:
     cdef bint _has_tensor(self) noexcept nogil
     cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil
     cdef bint _keep_after(self, int32_t a, int player) noexcept nogil
-    cdef bint _is_next(self, const void *s, int player) noexcept nogil
+    cdef bint _take_next(self, const void *s, int player) noexcept nogil
     cdef int32_t _greedy_action(self, const void *s, const int32_t *acts, int n, int player) except -2 nogil

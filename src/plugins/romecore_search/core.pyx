@@ -341,7 +341,7 @@ cdef class SearchAgent:
     # -- the decisions of one turn -------------------------------------------------------
     # A kernel may split one player's move into several decisions (a tile, then its site).
     # A search may keep what it learnt for the next of them: _keep_after records where the
-    # move just chosen leads when the same player decides next, and _is_next tells whether
+    # move just chosen leads when the same player decides next, and _take_next tells whether
     # the position handed to the next call is that one, as the player knows it.  A view
     # handed in is a fresh resample, so whole positions differ where anything is hidden:
     # they are compared by the player's observation tensor (exactly what the player knows)
@@ -370,13 +370,15 @@ cdef class SearchAgent:
         self.have_next = True
         return True
 
-    cdef bint _is_next(self, const void *s, int player) noexcept nogil:
+    cdef bint _take_next(self, const void *s, int player) noexcept nogil:
         """Whether ``player`` at ``s`` stands where ``_keep_after`` left off: the same
-        observation tensor and legal actions (the same bytes without a tensor)."""
+        observation tensor and legal actions (the same bytes without a tensor).  The kept
+        position serves this one call: it is forgotten either way."""
         cdef const rc_kernel *k = self.k
         cdef int n
         if not self.have_next or player != self.next_player:
             return False
+        self.have_next = False
         if not self._has_tensor():
             return memcmp(s, self.next_state, k.state_size) == 0
         self._seen_by(s, player, self.seen)
