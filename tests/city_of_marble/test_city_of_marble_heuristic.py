@@ -50,7 +50,8 @@ def test_estimates_credit_the_influence_leader_of_an_open_site():
 def test_points_now_are_the_base_of_the_estimates():
     g = game(3)
     s = make(g, players=[{"coins": 5}, {}, {"imperium": {"red": 1}}])
-    ev = heuristics.CityOfMarbleHeuristic(g, tile_in_hand=0, imperium_action=0, free_magistrate=0)
+    ev = heuristics.CityOfMarbleHeuristic(g, tile_in_hand=0, imperium_action=0, free_magistrate=0,
+                                      bridge_reach=0, unconnected=0)
     assert ev.estimates(s) == pytest.approx(s.scores())
 
 
@@ -88,3 +89,80 @@ def test_prefers_the_stronger_position(better, worse):
     assert ev.estimates(b)[0] > ev.estimates(w)[0]
     assert ev(b)[0] > ev(w)[0]
     assert ev.estimates(b)[1] == pytest.approx(ev.estimates(w)[1])
+
+
+def _bridge_oracle(state) -> tuple[int, float]:
+    """Bridge spaces a tile may cover now and the mean value of the bridge tiles not yet
+    taken, recomputed from the board file, the bridge values of the rulings (1, 1, 2, 2,
+    3, 3, 4, 4) and the legal tile placements found through the actions."""
+    import json
+    from pathlib import Path
+
+    from cm_helpers import COLOURS, B, legal_placements
+
+    board = json.loads((Path(heuristics.__file__).parent / "board.json").read_text())
+    spaces = {B.triangle_of(t) for t in board["bridge_spaces"]}
+    d = state.to_dict()
+    covered = {B.triangle_of(t) for x in d["tiles"] for t in x["triangles"]}
+    held = d["players"][d["turn_player"]]["tiles"]
+    colour = next(i for i, c in enumerate(COLOURS) if held[c])
+    reach = {t for pl in legal_placements(state, colour) for t in B.pl_tris[pl]} & (spaces - covered)
+    pool = [1, 1, 2, 2, 3, 3, 4, 4]
+    for p in d["players"]:
+        for v in p["bridges"]:
+            pool.remove(v)
+    return len(reach), sum(pool) / len(pool)
+
+
+def test_reachable_bridges_go_to_the_player_about_to_act():
+    g = game(2)
+    base = heuristics.CityOfMarbleHeuristic(g, bridge_reach=0.0)
+    bridged = heuristics.CityOfMarbleHeuristic(g, bridge_reach=1.0)
+    seen = set()
+    for seed in range(12):
+        s = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            d = s.to_dict()
+            if (d["phase"] == "action" and s.current_player() == d["turn_player"]
+                    and sum(d["players"][d["turn_player"]]["tiles"].values())):
+                reach, mean = _bridge_oracle(s)
+                gain = [b - a for a, b in zip(base.estimates(s), bridged.estimates(s))]
+                mover = d["turn_player"]
+                assert gain[mover] == pytest.approx(min(reach, d["actions_left"]) * mean)
+                assert gain[1 - mover] == 0.0
+                seen.add(min(reach, d["actions_left"]))
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    assert {0, 1, 2} <= seen  # the check ran on positions with none, one and two in reach
+
+
+def test_buildings_off_the_aqueducts_count_for_their_owner():
+    """The rulebook's aqueduct example (see test_city_of_marble_examples): along the whole
+    gray aqueduct every civic building is connected; along its first three pieces only
+    those the aqueduct example scores (2 points each) are, and the rest count."""
+    from test_city_of_marble_examples import AQ_PATH, AQ_TILES
+
+    g = game(3)
+    cols = ["red", "yellow", "green", "blue"]
+    owners = {(3, 0): 1, (2, -1): 0, (2, 1): 0, (1, 1): 0, (1, 0): 0}
+    names = {(3, 0): "Temple", (2, -1): "Arena", (2, 1): "Temple", (1, 1): "Temple",
+             (1, 0): "Theater"}
+    tiles = [tile(pl, cols[i % 4]) for i, pl in enumerate(AQ_TILES)]
+    sites = [{"site": list(k), "building": names[k], "owner": p} for k, p in owners.items()]
+    base = heuristics.CityOfMarbleHeuristic(g, unconnected=0.0)
+    off = heuristics.CityOfMarbleHeuristic(g, unconnected=1.0)
+
+    def state(pieces: int):
+        path = [list(v) for v in AQ_PATH[:pieces + 1]]
+        return make(g, tiles=tiles, sites=sites, aqueducts=[{"path": path}])
+
+    whole = state(len(AQ_PATH) - 1)
+    assert [b - a for a, b in zip(base.estimates(whole), off.estimates(whole))] == \
+        pytest.approx([0, 0, 0])
+    start = state(3)
+    gain = [b - a for a, b in zip(base.estimates(start), off.estimates(start))]
+    owned = [sum(1 for p in owners.values() if p == q) for q in range(3)]
+    apart = [owned[q] - start.score_breakdown(q)["aqueducts"] // 2 for q in range(3)]
+    assert apart[0] > 0 and gain[0] > 0
+    assert gain == pytest.approx([gain[0] / apart[0] * k for k in apart])

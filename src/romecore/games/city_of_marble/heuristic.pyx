@@ -11,6 +11,9 @@ Each player's expected final score is estimated as
     shares a little, as a fountain pays only coins),
   + magistrates waiting on Imperium spaces and the Treasury (a tile or a coin at the end
     of their owner's turn),
+  + the bridge spaces a tile may cover now, at the mean value of the bridge tiles not yet
+    taken, to the player about to act (as many as their actions left),
+  + a share of the aqueduct points of each civic building no aqueduct reaches yet,
   + what the rest of the game is likely to add, scaled by the share of the tiles still in
     the stacks: tiles in hand, Imperium tiles (extra actions) and free magistrates,
 
@@ -28,7 +31,8 @@ from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport (
     cm_returns,
     CMState, CM_MAXP, CM_NCOL, CM_NMAG, CM_NPL, SITE_OPEN, SITE_FOUNTAIN, PH_OVER,
-    LOC_IMPERIUM, LOC_TREASURY, cm_scores, cm_nsites, cm_site_tiles, cm_site_size, cm_tile_colour,
+    LOC_IMPERIUM, LOC_TREASURY, CM_NBVAL, cm_scores, cm_open_bridges, cm_bridge_pool,
+    cm_unconnected, cm_nsites, cm_site_tiles, cm_site_size, cm_tile_colour,
     cm_influence, cm_buildings,
 )
 
@@ -48,6 +52,8 @@ WEIGHTS = {
     "tile_in_hand": 1.2,           # per tile in the centre or drawn box, x the game left
     "imperium_action": 1.0,        # per Imperium tile held (an extra action), x the game left
     "free_magistrate": 0.5,        # per magistrate in the centre box, x the game left
+    "bridge_reach": 0.651,         # x a reachable bridge's mean value, to the player to act
+    "unconnected": 0.332,          # per civic building off the aqueducts, x the game left
     "temperature": 3.0,            # softmax temperature at the end of the game (points)
     "temperature_left": 6.0,       # + this x the share of the game left
 }
@@ -55,7 +61,8 @@ WEIGHTS = {
 
 cdef struct cm_weights:
     double site_lead, site_tie, spoke_rate, imperium_waiting, treasury_waiting
-    double tile_in_hand, imperium_action, free_magistrate, temperature, temperature_left
+    double tile_in_hand, imperium_action, free_magistrate, bridge_reach, unconnected
+    double temperature, temperature_left
     int points[CM_NCOL]
     int size_colour[7]
     int stack_total                # tiles in the stacks at the start, by player count
@@ -76,10 +83,19 @@ cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexc
     cdef int32_t pts[RC_MAX_PLAYERS]
     cdef int infl[CM_MAXP]
     cdef int n = s.nplayers, p, i, j, c, k, loc, size, best, ties, covered, tiles, spokes
-    cdef double left = game_left(s, w), fill, hand
+    cdef int reach = 0, pool = 0, pool_points = 0
+    cdef double left = game_left(s, w), fill, hand, bridges = 0.0
     cm_scores(s, pts)
+    if w.bridge_reach != 0.0 and cm_open_bridges(s, &reach) and s.actions_left:
+        for k in range(1, CM_NBVAL + 1):
+            pool += cm_bridge_pool(s, k)
+            pool_points += k * cm_bridge_pool(s, k)
+        if reach > s.actions_left:
+            reach = s.actions_left
+        if pool:
+            bridges = w.bridge_reach * reach * pool_points / <double>pool
     for p in range(n):
-        est[p] = pts[p]
+        est[p] = pts[p] + (bridges if p == s.turn_player else 0.0)
         hand = 0.0
         for c in range(CM_NCOL):
             hand += w.tile_in_hand * (s.centre[p][c] + (s.pending[c] if p == s.turn_player else 0))
@@ -92,6 +108,8 @@ cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexc
                 est[p] += w.treasury_waiting
             elif loc > LOC_TREASURY:
                 hand += w.free_magistrate
+        if w.unconnected != 0.0:
+            hand += w.unconnected * cm_unconnected(s, p)
         est[p] += left * hand
     for i in range(cm_nsites()):
         if s.site[i] != SITE_OPEN:
@@ -162,6 +180,8 @@ cdef class CityOfMarbleHeuristic(Evaluator):
         self.w.tile_in_hand = wt["tile_in_hand"]
         self.w.imperium_action = wt["imperium_action"]
         self.w.free_magistrate = wt["free_magistrate"]
+        self.w.bridge_reach = wt["bridge_reach"]
+        self.w.unconnected = wt["unconnected"]
         self.w.temperature = wt["temperature"]
         self.w.temperature_left = wt["temperature_left"]
         for k in range(7):

@@ -183,6 +183,8 @@ cdef int cm_pipe_dirs(const CMState *s, int a) noexcept nogil
 cdef int cm_buildings(const CMState *s, int p) noexcept nogil
 cdef int cm_fountains(const CMState *s) noexcept nogil
 cdef int cm_bridge_pool(const CMState *s, int value) noexcept nogil
+cdef int cm_open_bridges(const CMState *s, int *reachable) noexcept nogil
+cdef int cm_unconnected(const CMState *s, int p) noexcept nogil
 cdef bint cm_order_matters(const CMState *s) noexcept nogil
 cdef bint cm_menu_any(const CMState *s) noexcept nogil
 # scoring

@@ -271,6 +271,34 @@ cdef int cm_bridge_pool(const CMState *s, int value) noexcept nogil:
     return n
 
 
+cdef int cm_open_bridges(const CMState *s, int *reachable) noexcept nogil:
+    """Bridge spaces no tile covers yet; ``*reachable`` gets those a tile may cover now
+    (a legal placement holds the space)."""
+    cdef int b, k, t, pl, n = 0, r = 0
+    for b in range(CM_NBRIDGES):
+        t = BRIDGE_TRI[b]
+        if tb(s.blocked, t):
+            continue
+        n += 1
+        for k in range(TRI_SIDES):
+            pl = TRI_PL[t][k]
+            if pl != CM_NO_PL and tb(s.legal_pl, pl):
+                r += 1
+                break
+    reachable[0] = r
+    return n
+
+
+cdef int cm_unconnected(const CMState *s, int p) noexcept nogil:
+    """p's civic buildings that no aqueduct reaches yet."""
+    cdef int i, n = 0
+    for i in range(NSITES):
+        if (is_building(s.site[i]) and building_owner(s.site[i]) == p
+                and not (s.aq_sites >> i) & 1):
+            n += 1
+    return n
+
+
 cdef inline int coin_supply(const CMState *s) noexcept nogil:
     cdef int p, n = N_COINS
     for p in range(s.nplayers):
