@@ -35,6 +35,8 @@ SPEC = GameSpec(
     # won 0.670 of 200 2-player games and 0.410 of 200 4-player ones; these defaults win
     # 0.682 and 0.468 (same seeds), and 65 of 80 against 53 of 80 on two more seeds
     # (scripts/strength.py; bench/results/strength-rows.md and turn-aware-search.md).
+    # Those rows ran on the evaluator before it saw bridges within reach; on today's
+    # evaluator (and so against today's, stronger greedy) see strength-rows.md.
     agent_defaults={"ismcts": {"cutoff": 2, "rollout": "greedy", "eps": 0.5, "bias": 1.0,
                                "c": 0.1}},
 )
