@@ -3,10 +3,12 @@ exact at the end, and it reads the position the way its docstring says."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
-from cm_helpers import BLUE, GREEN, YELLOW, game, make, rim, site, spoke, tile
+from cm_helpers import BLUE, COLOURS, GREEN, YELLOW, B, game, legal_placements, make, rim, site, spoke, tile
 
 import romecore
 
@@ -95,11 +97,6 @@ def _bridge_oracle(state) -> tuple[int, float]:
     """Bridge spaces a tile may cover now and the mean value of the bridge tiles not yet
     taken, recomputed from the board file, the bridge values of the rulings (1, 1, 2, 2,
     3, 3, 4, 4) and the legal tile placements found through the actions."""
-    import json
-    from pathlib import Path
-
-    from cm_helpers import COLOURS, B, legal_placements
-
     board = json.loads((Path(heuristics.__file__).parent / "board.json").read_text())
     spaces = {B.triangle_of(t) for t in board["bridge_spaces"]}
     d = state.to_dict()

@@ -83,13 +83,14 @@ cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexc
     cdef int32_t pts[RC_MAX_PLAYERS]
     cdef int infl[CM_MAXP]
     cdef int n = s.nplayers, p, i, j, c, k, loc, size, best, ties, covered, tiles, spokes
-    cdef int reach = 0, pool = 0, pool_points = 0
+    cdef int reach = 0, pool = 0, pool_points = 0, left_of_value
     cdef double left = game_left(s, w), fill, hand, bridges = 0.0
     cm_scores(s, pts)
     if w.bridge_reach != 0.0 and cm_open_bridges(s, &reach) and s.actions_left:
         for k in range(1, CM_NBVAL + 1):
-            pool += cm_bridge_pool(s, k)
-            pool_points += k * cm_bridge_pool(s, k)
+            left_of_value = cm_bridge_pool(s, k)
+            pool += left_of_value
+            pool_points += k * left_of_value
         if reach > s.actions_left:
             reach = s.actions_left
         if pool:

@@ -248,12 +248,18 @@ cdef inline int mags_in_site(const CMState *s, int p, int site) noexcept nogil:
     return m
 
 
-cdef int cm_buildings(const CMState *s, int p) noexcept nogil:
-    cdef int i, n = 0
+cdef inline uint64_t owned_sites(const CMState *s, int p) noexcept nogil:
+    """Bit i set when site i holds one of p's civic buildings."""
+    cdef uint64_t owned = 0
+    cdef int i
     for i in range(NSITES):
         if is_building(s.site[i]) and building_owner(s.site[i]) == p:
-            n += 1
-    return n
+            owned |= (<uint64_t>1) << i
+    return owned
+
+
+cdef int cm_buildings(const CMState *s, int p) noexcept nogil:
+    return rc_popcount64(owned_sites(s, p))
 
 
 cdef int cm_fountains(const CMState *s) noexcept nogil:
@@ -291,12 +297,7 @@ cdef int cm_open_bridges(const CMState *s, int *reachable) noexcept nogil:
 
 cdef int cm_unconnected(const CMState *s, int p) noexcept nogil:
     """p's civic buildings that no aqueduct reaches yet."""
-    cdef int i, n = 0
-    for i in range(NSITES):
-        if (is_building(s.site[i]) and building_owner(s.site[i]) == p
-                and not (s.aq_sites >> i) & 1):
-            n += 1
-    return n
+    return rc_popcount64(owned_sites(s, p) & ~s.aq_sites)
 
 
 cdef inline int coin_supply(const CMState *s) noexcept nogil:
@@ -528,7 +529,7 @@ cdef inline int menu(const CMState *s, int32_t *out) noexcept nogil:
 
 cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil:
     """Final-scoring points of player p by category (SC_*), as if the game ended now."""
-    cdef uint64_t owned = 0, fountains = 0, rem
+    cdef uint64_t owned = owned_sites(s, p), fountains = 0, rem
     cdef int i, v, c, q, best, ties, b
     memset(out, 0, sizeof(int32_t) * SC_N)
     out[SC_TRACK] = s.points[p]
@@ -537,8 +538,6 @@ cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil:
     for i in range(NSITES):
         if s.site[i] == SITE_FOUNTAIN:
             fountains |= (<uint64_t>1) << i
-        elif is_building(s.site[i]) and building_owner(s.site[i]) == p:
-            owned |= (<uint64_t>1) << i
     out[SC_AQUEDUCTS] = AQ_PTS * rc_popcount64(owned & s.aq_sites)
     rem = owned
     while rem:
