@@ -30,10 +30,9 @@ from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport (
     cm_returns,
-    CMState, CM_MAXP, CM_NCOL, CM_NMAG, CM_NPL, SITE_OPEN, SITE_FOUNTAIN, PH_OVER,
+    CMState, CM_MAXP, CM_NCOL, CM_NMAG, SITE_OPEN, PH_OVER,
     LOC_IMPERIUM, LOC_TREASURY, CM_NBVAL, cm_scores, cm_open_bridges, cm_bridge_pool,
-    cm_unconnected, cm_nsites, cm_site_tiles, cm_site_size, cm_tile_colour,
-    cm_influence, cm_buildings,
+    cm_unconnected, cm_nsites, cm_site_cover, cm_influence, CM_MAXSITES,
 )
 
 from romecore.games.city_of_marble import data as _data
@@ -82,10 +81,15 @@ cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexc
     """Expected final score of every player (see the module docstring)."""
     cdef int32_t pts[RC_MAX_PLAYERS]
     cdef int infl[CM_MAXP]
-    cdef int n = s.nplayers, p, i, j, c, k, loc, size, best, ties, covered, tiles, spokes
+    cdef int unconnected[CM_MAXP]
+    cdef int tiles[CM_MAXSITES]
+    cdef int spokes[CM_MAXSITES]
+    cdef int n = s.nplayers, p, i, j, c, k, loc, size, best, ties, covered
     cdef int reach = 0, pool = 0, pool_points = 0, left_of_value
     cdef double left = game_left(s, w), fill, hand, bridges = 0.0
     cm_scores(s, pts)
+    if w.unconnected != 0.0:
+        cm_unconnected(s, unconnected)
     if w.bridge_reach != 0.0 and cm_open_bridges(s, &reach) and s.actions_left:
         for k in range(1, CM_NBVAL + 1):
             left_of_value = cm_bridge_pool(s, k)
@@ -110,20 +114,17 @@ cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexc
             elif loc > LOC_TREASURY:
                 hand += w.free_magistrate
         if w.unconnected != 0.0:
-            hand += w.unconnected * cm_unconnected(s, p)
+            hand += w.unconnected * unconnected[p]
         est[p] += left * hand
+    # triangles covered so far in each site, and tiles lying on two of them (spokes)
+    cm_site_cover(s, tiles, spokes)
     for i in range(cm_nsites()):
-        if s.site[i] != SITE_OPEN:
+        if s.site[i] != SITE_OPEN or tiles[i] == 0:
             continue
-        tiles = cm_site_tiles(s, i)
-        if tiles == 0:
-            continue
-        # triangles covered so far, and tiles lying on two of them (spokes)
-        spokes = 6 - cm_site_size(s, i)
-        covered = tiles + spokes
+        covered = tiles[i] + spokes[i]
         if covered >= 6:
             continue            # a hill in play, or a completion being resolved
-        size = <int>(6 - spokes - w.spoke_rate * (6 - covered) / 2.0 + 0.5)
+        size = <int>(6 - spokes[i] - w.spoke_rate * (6 - covered) / 2.0 + 0.5)
         if size < 3:
             size = 3
         c = w.size_colour[size]

@@ -176,15 +176,16 @@ ctypedef struct CMState:
 cdef int cm_nsites() noexcept nogil
 cdef int cm_tile_colour(const CMState *s, int pl) noexcept nogil
 cdef int cm_site_size(const CMState *s, int site) noexcept nogil
-cdef int cm_site_tiles(const CMState *s, int site) noexcept nogil
+cdef void cm_site_cover(const CMState *s, int *tiles, int *spokes) noexcept nogil
 cdef bint cm_site_full(const CMState *s, int site) noexcept nogil
 cdef void cm_influence(const CMState *s, int site, int colour, int *out) noexcept nogil
 cdef int cm_pipe_dirs(const CMState *s, int a) noexcept nogil
+cdef uint64_t cm_site_owners(const CMState *s, uint64_t *owned) noexcept nogil
 cdef int cm_buildings(const CMState *s, int p) noexcept nogil
 cdef int cm_fountains(const CMState *s) noexcept nogil
 cdef int cm_bridge_pool(const CMState *s, int value) noexcept nogil
 cdef int cm_open_bridges(const CMState *s, int *reachable) noexcept nogil
-cdef int cm_unconnected(const CMState *s, int p) noexcept nogil
+cdef void cm_unconnected(const CMState *s, int *out) noexcept nogil
 cdef bint cm_order_matters(const CMState *s) noexcept nogil
 cdef bint cm_menu_any(const CMState *s) noexcept nogil
 # scoring

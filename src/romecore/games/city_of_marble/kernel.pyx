@@ -215,12 +215,35 @@ cdef int cm_site_size(const CMState *s, int site) noexcept nogil:
     return CM_SITE_TRIS - rc_popcount32(site_pl_bits(s.placed, site) & TRI_FIELD)
 
 
-cdef int cm_site_tiles(const CMState *s, int site) noexcept nogil:
-    """Distinct tiles covering some triangle of the site so far."""
-    cdef uint64_t tiles[CM_TRIW]
-    tile_mask(s, tiles)
-    cdef int covered = rc_popcount32(site_tri_bits(tiles, site))
-    return covered - rc_popcount32(site_pl_bits(s.placed, site) & TRI_FIELD)
+cdef void cm_site_cover(const CMState *s, int *tiles, int *spokes) noexcept nogil:
+    """For every site: the distinct tiles covering some triangle of it so far, and those of
+    them lying on two of its triangles (spokes).  One pass over the board, for evaluators
+    that look at every site."""
+    cdef uint64_t mask[CM_TRIW]
+    cdef uint64_t x = 0
+    cdef int i, k, wd
+    tile_mask(s, mask)
+    # word by word, a site's field at a time (no division per site: this runs in playouts)
+    k = CM_PL_SITES
+    wd = 0
+    for i in range(NSITES):
+        if k == CM_PL_SITES:
+            x = s.placed[wd]
+            wd += 1
+            k = 0
+        spokes[i] = rc_popcount64(x & TRI_FIELD)
+        x >>= CM_SITE_PLS
+        k += 1
+    k = CM_TRI_SITES
+    wd = 0
+    for i in range(NSITES):
+        if k == CM_TRI_SITES:
+            x = mask[wd]
+            wd += 1
+            k = 0
+        tiles[i] = rc_popcount64(x & TRI_FIELD) - spokes[i]
+        x >>= CM_SITE_TRIS
+        k += 1
 
 
 cdef inline bint pl_touches(int pl, int site) noexcept nogil:
@@ -248,18 +271,27 @@ cdef inline int mags_in_site(const CMState *s, int p, int site) noexcept nogil:
     return m
 
 
-cdef inline uint64_t owned_sites(const CMState *s, int p) noexcept nogil:
-    """Bit i set when site i holds one of p's civic buildings."""
-    cdef uint64_t owned = 0
-    cdef int i
+cdef uint64_t cm_site_owners(const CMState *s, uint64_t *owned) noexcept nogil:
+    """owned[p]: bit i set when site i holds one of p's civic buildings, for every player,
+    in one pass over the sites; returns the fountain sites the same way."""
+    cdef uint64_t fountains = 0, bit
+    cdef int i, p, st
+    for p in range(s.nplayers):
+        owned[p] = 0
     for i in range(NSITES):
-        if is_building(s.site[i]) and building_owner(s.site[i]) == p:
-            owned |= (<uint64_t>1) << i
-    return owned
+        st = s.site[i]
+        bit = (<uint64_t>1) << i
+        if st == SITE_FOUNTAIN:
+            fountains |= bit
+        elif is_building(st):
+            owned[building_owner(st)] |= bit
+    return fountains
 
 
 cdef int cm_buildings(const CMState *s, int p) noexcept nogil:
-    return rc_popcount64(owned_sites(s, p))
+    cdef uint64_t owned[CM_MAXP]
+    cm_site_owners(s, owned)
+    return rc_popcount64(owned[p])
 
 
 cdef int cm_fountains(const CMState *s) noexcept nogil:
@@ -295,9 +327,13 @@ cdef int cm_open_bridges(const CMState *s, int *reachable) noexcept nogil:
     return n
 
 
-cdef int cm_unconnected(const CMState *s, int p) noexcept nogil:
-    """p's civic buildings that no aqueduct reaches yet."""
-    return rc_popcount64(owned_sites(s, p) & ~s.aq_sites)
+cdef void cm_unconnected(const CMState *s, int *out) noexcept nogil:
+    """out[p]: p's civic buildings that no aqueduct reaches yet, for every player."""
+    cdef uint64_t owned[CM_MAXP]
+    cdef int p
+    cm_site_owners(s, owned)
+    for p in range(s.nplayers):
+        out[p] = rc_popcount64(owned[p] & ~s.aq_sites)
 
 
 cdef inline int coin_supply(const CMState *s) noexcept nogil:
@@ -529,15 +565,20 @@ cdef inline int menu(const CMState *s, int32_t *out) noexcept nogil:
 
 cdef void cm_score(const CMState *s, int p, int32_t *out) noexcept nogil:
     """Final-scoring points of player p by category (SC_*), as if the game ended now."""
-    cdef uint64_t owned = owned_sites(s, p), fountains = 0, rem
+    cdef uint64_t owned[CM_MAXP]
+    cdef uint64_t fountains = cm_site_owners(s, owned)
+    score_of(s, p, owned[p], fountains, out)
+
+
+cdef void score_of(const CMState *s, int p, uint64_t owned, uint64_t fountains,
+                   int32_t *out) noexcept nogil:
+    """cm_score given p's civic buildings and the fountains as site bitsets."""
+    cdef uint64_t rem
     cdef int i, v, c, q, best, ties, b
     memset(out, 0, sizeof(int32_t) * SC_N)
     out[SC_TRACK] = s.points[p]
     for v in range(1, CM_NBVAL + 1):
         out[SC_BRIDGES] += v * s.bridges[p][v - 1]
-    for i in range(NSITES):
-        if s.site[i] == SITE_FOUNTAIN:
-            fountains |= (<uint64_t>1) << i
     out[SC_AQUEDUCTS] = AQ_PTS * rc_popcount64(owned & s.aq_sites)
     rem = owned
     while rem:
@@ -1111,11 +1152,13 @@ cdef void cm_returns(const void *vs, double *out) noexcept nogil:
     cdef const CMState *s = <const CMState *>vs
     cdef int32_t sc[SC_N]
     cdef int64_t key[CM_MAXP]
+    cdef uint64_t owned[CM_MAXP]
+    cdef uint64_t fountains = cm_site_owners(s, owned)
     cdef int p, imps
     for p in range(s.nplayers):
-        cm_score(s, p, sc)
+        score_of(s, p, owned[p], fountains, sc)
         imps = count_sum(s.imp[p], CM_NCOL)
-        key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>cm_buildings(s, p) << 16) + imps
+        key[p] = (<int64_t>sc[SC_TOTAL] << 32) + (<int64_t>rc_popcount64(owned[p]) << 16) + imps
     rc_share_wins(key, s.nplayers, out)
 
 
@@ -1123,9 +1166,11 @@ cdef void cm_scores(const void *vs, int32_t *out) noexcept nogil:
     """Each player's points as final scoring would count them now (SC_TOTAL of cm_score)."""
     cdef const CMState *s = <const CMState *>vs
     cdef int32_t sc[SC_N]
+    cdef uint64_t owned[CM_MAXP]
+    cdef uint64_t fountains = cm_site_owners(s, owned)
     cdef int p
     for p in range(s.nplayers):
-        cm_score(s, p, sc)
+        score_of(s, p, owned[p], fountains, sc)
         out[p] = sc[SC_TOTAL]
 
 cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:

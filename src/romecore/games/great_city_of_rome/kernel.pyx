@@ -29,7 +29,7 @@ from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb32, rc_pop_lsb32,
-    rc_pop_lsb64,
+    rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
@@ -244,10 +244,12 @@ cdef int gc_infl_round(int nplayers, int infl) noexcept nogil:
 cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil:
     """The offer's cards by card id into out (GC_MAXOFFER slots, never more, whatever
     the state says); returns their number."""
-    cdef int c, n = 0
-    for c in range(GC_NDECKCARDS):
-        if s.loc[c] == Z_OFFER and n < GC_MAXOFFER:
-            out[n] = c
+    cdef int w, n = 0
+    cdef rc_set128 offer
+    zone_cards(s, Z_OFFER, &offer)
+    for w in range(2):
+        while offer.w[w] and n < GC_MAXOFFER:
+            out[n] = 64 * w + rc_pop_lsb64(&offer.w[w])
             n += 1
     return n
 
@@ -256,26 +258,35 @@ cdef inline int deck_remaining(const GCState *s, int d) noexcept nogil:
     return s.pool_n[d] + s.bot_n[d]
 
 
+cdef inline void zone_cards(const GCState *s, int z, rc_set128 *out) noexcept nogil:
+    """The deck cards lying in zone z, as a set of card ids (no branch per card)."""
+    rc_s128_where(out, s.loc, GC_NDECKCARDS, <uint8_t>z)
+
+
 cdef inline uint32_t hand_types(const GCState *s, int p) noexcept nogil:
     cdef uint32_t m = 0
-    cdef int c
-    cdef uint8_t z = Z_HAND + p
-    for c in range(GC_NDECKCARDS):
-        if s.loc[c] == z:
-            m |= 1u << CARD_TYPE[c]
+    cdef rc_set128 hand
+    cdef int w
+    zone_cards(s, Z_HAND + p, &hand)
+    for w in range(2):
+        while hand.w[w]:
+            m |= 1u << CARD_TYPE[64 * w + rc_pop_lsb64(&hand.w[w])]
     return m
 
 
 cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil:
     """The hand card of type t that p builds: the one the most players already know
     (so building reveals least), then the lowest id.  -1 if p holds none."""
-    cdef int c, best = -1, best_k = -1, k
-    cdef uint8_t z = Z_HAND + p
-    for c in range(GC_NDECKCARDS):
-        if s.loc[c] == z and CARD_TYPE[c] == t:
-            k = rc_popcount32(s.known[c])
-            if k > best_k:
-                best, best_k = c, k
+    cdef int c, w, best = -1, best_k = -1, k
+    cdef rc_set128 hand
+    zone_cards(s, Z_HAND + p, &hand)
+    for w in range(2):
+        while hand.w[w]:
+            c = 64 * w + rc_pop_lsb64(&hand.w[w])
+            if CARD_TYPE[c] == t:
+                k = rc_popcount32(s.known[c])
+                if k > best_k:
+                    best, best_k = c, k
     return best
 
 
@@ -706,6 +717,7 @@ cdef void gc_forced(GCState *s) noexcept nogil:
     """Takes every step that needs no decision and no chance, until one does (at most
     GC_MAX_FORCED of them, more than any one action can set off)."""
     cdef int k, d, c, i, steps
+    cdef rc_set128 offer
     for steps in range(GC_MAX_FORCED):
         if s.phase == PH_DRAFT_DEAL:
             if s.drawn_n < s.nplayers:
@@ -757,9 +769,9 @@ cdef void gc_forced(GCState *s) noexcept nogil:
             s.turn_space = k
             begin_turn(s)
         elif s.phase == PH_TAKE:
-            for c in range(GC_NDECKCARDS):
-                if s.loc[c] == Z_OFFER:
-                    return
+            zone_cards(s, Z_OFFER, &offer)
+            if not rc_s128_empty(&offer):
+                return
             s.phase = PH_MAIN
         elif s.phase == PH_MAIN:
             if buildable_types(s, s.actor) or can_produce(s, s.actor):
