@@ -31,8 +31,8 @@ from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport (
     cm_returns,
     CMState, CM_MAXP, CM_NCOL, CM_NMAG, SITE_OPEN, PH_OVER,
-    LOC_IMPERIUM, LOC_TREASURY, CM_NBVAL, cm_scores, cm_open_bridges, cm_bridge_pool,
-    cm_unconnected, cm_nsites, cm_site_cover, cm_influence, CM_MAXSITES,
+    LOC_IMPERIUM, LOC_TREASURY, CM_NBVAL, cm_points, cm_open_bridges, cm_bridge_pool,
+    cm_nsites, cm_site_cover, cm_influence, CM_MAXSITES,
 )
 
 from romecore.games.city_of_marble import data as _data
@@ -87,9 +87,7 @@ cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexc
     cdef int n = s.nplayers, p, i, j, c, k, loc, size, best, ties, covered
     cdef int reach = 0, pool = 0, pool_points = 0, left_of_value
     cdef double left = game_left(s, w), fill, hand, bridges = 0.0
-    cm_scores(s, pts)
-    if w.unconnected != 0.0:
-        cm_unconnected(s, unconnected)
+    cm_points(s, pts, unconnected)
     if w.bridge_reach != 0.0 and cm_open_bridges(s, &reach) and s.actions_left:
         for k in range(1, CM_NBVAL + 1):
             left_of_value = cm_bridge_pool(s, k)

@@ -185,7 +185,6 @@ cdef int cm_buildings(const CMState *s, int p) noexcept nogil
 cdef int cm_fountains(const CMState *s) noexcept nogil
 cdef int cm_bridge_pool(const CMState *s, int value) noexcept nogil
 cdef int cm_open_bridges(const CMState *s, int *reachable) noexcept nogil
-cdef void cm_unconnected(const CMState *s, int *out) noexcept nogil
 cdef bint cm_order_matters(const CMState *s) noexcept nogil
 cdef bint cm_menu_any(const CMState *s) noexcept nogil
 # scoring
@@ -199,6 +198,7 @@ cdef void cm_forced(CMState *s) noexcept nogil
 cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil
 cdef void cm_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0
 cdef void cm_scores(const void *vs, int32_t *out) noexcept nogil
+cdef void cm_points(const CMState *s, int32_t *points, int *unconnected) noexcept nogil
 cdef const char *cm_validate(const void *vs) noexcept nogil
 cdef int32_t cm_tensor_size(const int32_t *params) noexcept nogil
 cdef void cm_observation_tensor(const void *vs, int player, float *out) noexcept nogil

@@ -327,15 +327,6 @@ cdef int cm_open_bridges(const CMState *s, int *reachable) noexcept nogil:
     return n
 
 
-cdef void cm_unconnected(const CMState *s, int *out) noexcept nogil:
-    """out[p]: p's civic buildings that no aqueduct reaches yet, for every player."""
-    cdef uint64_t owned[CM_MAXP]
-    cdef int p
-    cm_site_owners(s, owned)
-    for p in range(s.nplayers):
-        out[p] = rc_popcount64(owned[p] & ~s.aq_sites)
-
-
 cdef inline int coin_supply(const CMState *s) noexcept nogil:
     cdef int p, n = N_COINS
     for p in range(s.nplayers):
@@ -1164,14 +1155,21 @@ cdef void cm_returns(const void *vs, double *out) noexcept nogil:
 
 cdef void cm_scores(const void *vs, int32_t *out) noexcept nogil:
     """Each player's points as final scoring would count them now (SC_TOTAL of cm_score)."""
-    cdef const CMState *s = <const CMState *>vs
+    cm_points(<const CMState *>vs, out, NULL)
+
+
+cdef void cm_points(const CMState *s, int32_t *points, int *unconnected) noexcept nogil:
+    """Each player's points as final scoring would count them now, and (unless NULL) their
+    civic buildings that no aqueduct reaches yet: one pass over the sites serves both."""
     cdef int32_t sc[SC_N]
     cdef uint64_t owned[CM_MAXP]
     cdef uint64_t fountains = cm_site_owners(s, owned)
     cdef int p
     for p in range(s.nplayers):
         score_of(s, p, owned[p], fountains, sc)
-        out[p] = sc[SC_TOTAL]
+        points[p] = sc[SC_TOTAL]
+        if unconnected != NULL:
+            unconnected[p] = rc_popcount64(owned[p] & ~s.aq_sites)
 
 cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     """Redeals the bridge tiles other players hold from those p has not seen (all but
