@@ -111,8 +111,7 @@ cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexc
                 est[p] += w.treasury_waiting
             elif loc > LOC_TREASURY:
                 hand += w.free_magistrate
-        if w.unconnected != 0.0:
-            hand += w.unconnected * unconnected[p]
+        hand += w.unconnected * unconnected[p]
         est[p] += left * hand
     # triangles covered so far in each site, and tiles lying on two of them (spokes)
     cm_site_cover(s, tiles, spokes)

@@ -217,8 +217,8 @@ cdef int cm_site_size(const CMState *s, int site) noexcept nogil:
 
 cdef void cm_site_cover(const CMState *s, int *tiles, int *spokes) noexcept nogil:
     """For every site: the distinct tiles covering some triangle of it so far, and those of
-    them lying on two of its triangles (spokes).  One pass over the board, for evaluators
-    that look at every site."""
+    them lying on two of its triangles (spokes, so spokes[i] == CM_SITE_TRIS -
+    cm_site_size(s, i)).  One pass over the board, for evaluators that look at every site."""
     cdef uint64_t mask[CM_TRIW]
     cdef uint64_t x = 0
     cdef int i, k, wd
