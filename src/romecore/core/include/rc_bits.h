@@ -34,16 +34,28 @@ static inline int rc_s128_nth(const rc_set128 *s, int n) {
     return 64 + rc_nth_bit64(s->w[1], n - c0);
 }
 
-/* Bit i set where bytes[i] == z, i < 8: eight bytes compared at once (SWAR).  A byte of
- * v = word ^ z is zero exactly where it matched; its top bit after the carry-free test
- * below marks that, and the multiply gathers the eight top bits into one byte. */
-static inline uint64_t rc_bytes_eq8(const uint8_t *bytes, uint8_t z) {
+/* Bit i set where byte i of x is non-zero, i < 8 (SWAR: adding 0x7F to a byte's low
+ * seven bits carries into its top bit unless they are all zero, and never into the next
+ * byte; the multiply gathers the eight top bits into one byte). */
+static inline uint32_t rc_nonzero_bytes(uint64_t x) {
     const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
-    uint64_t v, t;
+    uint64_t t = (((x & low7) + low7) | x) & ~low7;
+    return (uint32_t)(((t >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
+/* The inverse spread: byte i of the result is 0xFF where bit i of bits is set, else 0. */
+static inline uint64_t rc_bytes_of_bits(uint32_t bits) {
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+    uint64_t x = ((uint64_t)(bits & 0xFFu) * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+    uint64_t t = (((x & low7) + low7) | x) & ~low7;
+    return (t >> 7) * 0xFFULL;
+}
+
+/* Bit i set where bytes[i] == z, i < 8: eight bytes compared at once. */
+static inline uint64_t rc_bytes_eq8(const uint8_t *bytes, uint8_t z) {
+    uint64_t v;
     memcpy(&v, bytes, 8);
-    v ^= 0x0101010101010101ULL * z;
-    t = ~(((v & low7) + low7) | v | low7);
-    return ((t >> 7) * 0x0102040810204080ULL) >> 56;
+    return ~rc_nonzero_bytes(v ^ (0x0101010101010101ULL * z)) & 0xFFu;
 }
 
 /* The set of i < n (n <= 128) where bytes[i] == z: card ids in one zone, from a

@@ -29,7 +29,8 @@ from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb32, rc_pop_lsb32,
-    rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty,
+    rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty, rc_s128_count, rc_s128_nth, rc_nonzero_bytes,
+    rc_bytes_of_bits,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
@@ -128,11 +129,8 @@ cdef inline uint64_t nbrs(uint64_t m) noexcept nogil:
 
 
 cdef inline int row_bits(uint64_t m) noexcept nogil:
-    cdef int r, out = 0
-    for r in range(BOARD_SIDE):
-        if (m >> (BOARD_SIDE * r)) & ROW_BYTE:
-            out |= 1 << r
-    return out
+    """Rows holding a cell of m (the board's rows are the bytes of a mask)."""
+    return <int>rc_nonzero_bytes(m)
 
 
 cdef inline int col_bits(uint64_t m) noexcept nogil:
@@ -143,12 +141,8 @@ cdef inline int col_bits(uint64_t m) noexcept nogil:
 
 
 cdef inline uint64_t rows_mask(int rows) noexcept nogil:
-    cdef uint64_t out = 0
-    cdef int r
-    for r in range(BOARD_SIDE):
-        if (rows >> r) & 1:
-            out |= ROW_BYTE << (BOARD_SIDE * r)
-    return out
+    """Every cell of the rows in a set of rows."""
+    return rc_bytes_of_bits(<uint32_t>rows)
 
 
 cdef inline uint64_t cols_mask(int cols) noexcept nogil:
@@ -541,11 +535,15 @@ cdef inline int keep_drawn(GCState *s, int slot) noexcept nogil:
 
 cdef inline int draw_from_pool(GCState *s, int d, int t) noexcept nogil:
     """Removes the lowest-id card of type t from deck d's unknown part."""
-    cdef int c
-    for c in range(DECK_LO[d], DECK_HI[d]):
-        if s.loc[c] == Z_POOL + d and CARD_TYPE[c] == t:
-            s.pool_n[d] -= 1
-            return c
+    cdef int c, w
+    cdef rc_set128 pool
+    zone_cards(s, Z_POOL + d, &pool)
+    for w in range(2):
+        while pool.w[w]:
+            c = 64 * w + rc_pop_lsb64(&pool.w[w])
+            if CARD_TYPE[c] == t:
+                s.pool_n[d] -= 1
+                return c
     return -1
 
 
@@ -926,7 +924,8 @@ cdef int gc_legal(const void *vs, int32_t *out) noexcept nogil:
 cdef int gc_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
     cdef const GCState *s = <const GCState *>vs
     cdef int counts[GC_NTYPES]
-    cdef int c, t, n = 0, d, total
+    cdef int c, t, w, n = 0, d, total
+    cdef rc_set128 pool
     if s.phase == PH_STRIP:
         for t in range(GC_NSTRIPS):
             for c in range(s.strips_revealed):
@@ -940,9 +939,10 @@ cdef int gc_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
         return n
     d = chance_deck(s)
     memset(counts, 0, sizeof(counts))
-    for c in range(DECK_LO[d], DECK_HI[d]):
-        if s.loc[c] == Z_POOL + d:
-            counts[CARD_TYPE[c]] += 1
+    zone_cards(s, Z_POOL + d, &pool)
+    for w in range(2):
+        while pool.w[w]:
+            counts[CARD_TYPE[64 * w + rc_pop_lsb64(&pool.w[w])]] += 1
     total = s.pool_n[d]
     for t in range(GC_NTYPES):
         if counts[t]:
@@ -955,6 +955,7 @@ cdef int gc_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
 cdef int32_t gc_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
     cdef const GCState *s = <const GCState *>vs
     cdef int k, c, d, t
+    cdef rc_set128 pool
     if s.phase == PH_STRIP:
         k = rc_rng_below(rng, GC_NSTRIPS - s.strips_revealed)
         for t in range(GC_NSTRIPS):
@@ -968,12 +969,10 @@ cdef int32_t gc_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
         return CH_STRIP
     d = chance_deck(s)
     k = rc_rng_below(rng, s.pool_n[d])
-    for c in range(DECK_LO[d], DECK_HI[d]):
-        if s.loc[c] == Z_POOL + d:
-            if k == 0:
-                return CH_CARD + CARD_TYPE[c]
-            k -= 1
-    return CH_CARD
+    zone_cards(s, Z_POOL + d, &pool)
+    if k >= rc_s128_count(&pool):
+        return CH_CARD
+    return CH_CARD + CARD_TYPE[rc_s128_nth(&pool, k)]
 
 
 cdef void gc_step(GCState *s, int32_t a) noexcept nogil:
@@ -1849,6 +1848,7 @@ def _load_tables():
     N_SHEEP_CARDS = len(sheep)
     assert len(_data.STRIP_FRONTS) == GC_NSTRIPS and GC_NFACES == 2 * GC_NSTRIPS
     assert GC_NCELLS == BOARD_SIDE * BOARD_SIDE
+    assert BOARD_SIDE == 8   # a row is a byte of a cell mask (row_bits, rows_mask)
     # the tensor's bounds: a type's copies and a city's buildings, the draft group, the
     # city's reach (BOARD) and the rounds
     assert max(sum(1 for ty, _ in cards if ty == t) for t in range(GC_NTYPES)) <= O_TYPE_BOUND
