@@ -34,6 +34,7 @@ cdef extern from "rc_bits.h" nogil:
     int rc_s128_count(const rc_set128 *s)
     int rc_s128_empty(const rc_set128 *s)
     int rc_s128_nth(const rc_set128 *s, int n)
+    int rc_s128_pop(rc_set128 *s)
     uint32_t rc_nonzero_bytes(uint64_t x)
     uint64_t rc_bytes_of_bits(uint32_t bits)
     uint64_t rc_bytes_eq8(const uint8_t *bytes, uint8_t z)

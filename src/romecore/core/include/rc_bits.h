@@ -27,6 +27,11 @@ static inline void rc_s128_add(rc_set128 *s, int i) { s->w[i >> 6] |= (1ULL << (
 static inline void rc_s128_del(rc_set128 *s, int i) { s->w[i >> 6] &= ~(1ULL << (i & 63)); }
 static inline int rc_s128_count(const rc_set128 *s) { return __builtin_popcountll(s->w[0]) + __builtin_popcountll(s->w[1]); }
 static inline int rc_s128_empty(const rc_set128 *s) { return (s->w[0] | s->w[1]) == 0; }
+/* Removes and returns the lowest member; the set must be non-empty. */
+static inline int rc_s128_pop(rc_set128 *s) {
+    if (s->w[0]) return rc_pop_lsb64(&s->w[0]);
+    return 64 + rc_pop_lsb64(&s->w[1]);
+}
 /* Index of the n-th (0-based) member; n < count. */
 static inline int rc_s128_nth(const rc_set128 *s, int n) {
     int c0 = __builtin_popcountll(s->w[0]);

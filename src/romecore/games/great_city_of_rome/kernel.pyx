@@ -29,7 +29,7 @@ from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb32, rc_pop_lsb32,
-    rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty, rc_s128_count, rc_s128_nth, rc_nonzero_bytes,
+    rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty, rc_s128_count, rc_s128_nth, rc_s128_pop, rc_nonzero_bytes,
     rc_bytes_of_bits,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
@@ -238,13 +238,12 @@ cdef int gc_infl_round(int nplayers, int infl) noexcept nogil:
 cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil:
     """The offer's cards by card id into out (GC_MAXOFFER slots, never more, whatever
     the state says); returns their number."""
-    cdef int w, n = 0
+    cdef int n = 0
     cdef rc_set128 offer
     zone_cards(s, Z_OFFER, &offer)
-    for w in range(2):
-        while offer.w[w] and n < GC_MAXOFFER:
-            out[n] = 64 * w + rc_pop_lsb64(&offer.w[w])
-            n += 1
+    while not rc_s128_empty(&offer) and n < GC_MAXOFFER:
+        out[n] = rc_s128_pop(&offer)
+        n += 1
     return n
 
 
@@ -260,27 +259,24 @@ cdef inline void zone_cards(const GCState *s, int z, rc_set128 *out) noexcept no
 cdef inline uint32_t hand_types(const GCState *s, int p) noexcept nogil:
     cdef uint32_t m = 0
     cdef rc_set128 hand
-    cdef int w
     zone_cards(s, Z_HAND + p, &hand)
-    for w in range(2):
-        while hand.w[w]:
-            m |= 1u << CARD_TYPE[64 * w + rc_pop_lsb64(&hand.w[w])]
+    while not rc_s128_empty(&hand):
+        m |= 1u << CARD_TYPE[rc_s128_pop(&hand)]
     return m
 
 
 cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil:
     """The hand card of type t that p builds: the one the most players already know
     (so building reveals least), then the lowest id.  -1 if p holds none."""
-    cdef int c, w, best = -1, best_k = -1, k
+    cdef int c, best = -1, best_k = -1, k
     cdef rc_set128 hand
     zone_cards(s, Z_HAND + p, &hand)
-    for w in range(2):
-        while hand.w[w]:
-            c = 64 * w + rc_pop_lsb64(&hand.w[w])
-            if CARD_TYPE[c] == t:
-                k = rc_popcount32(s.known[c])
-                if k > best_k:
-                    best, best_k = c, k
+    while not rc_s128_empty(&hand):
+        c = rc_s128_pop(&hand)
+        if CARD_TYPE[c] == t:
+            k = rc_popcount32(s.known[c])
+            if k > best_k:
+                best, best_k = c, k
     return best
 
 
@@ -535,15 +531,14 @@ cdef inline int keep_drawn(GCState *s, int slot) noexcept nogil:
 
 cdef inline int draw_from_pool(GCState *s, int d, int t) noexcept nogil:
     """Removes the lowest-id card of type t from deck d's unknown part."""
-    cdef int c, w
+    cdef int c
     cdef rc_set128 pool
     zone_cards(s, Z_POOL + d, &pool)
-    for w in range(2):
-        while pool.w[w]:
-            c = 64 * w + rc_pop_lsb64(&pool.w[w])
-            if CARD_TYPE[c] == t:
-                s.pool_n[d] -= 1
-                return c
+    while not rc_s128_empty(&pool):
+        c = rc_s128_pop(&pool)
+        if CARD_TYPE[c] == t:
+            s.pool_n[d] -= 1
+            return c
     return -1
 
 
@@ -924,7 +919,7 @@ cdef int gc_legal(const void *vs, int32_t *out) noexcept nogil:
 cdef int gc_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexcept nogil:
     cdef const GCState *s = <const GCState *>vs
     cdef int counts[GC_NTYPES]
-    cdef int c, t, w, n = 0, d, total
+    cdef int c, t, n = 0, d, total
     cdef rc_set128 pool
     if s.phase == PH_STRIP:
         for t in range(GC_NSTRIPS):
@@ -940,9 +935,8 @@ cdef int gc_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
     d = chance_deck(s)
     memset(counts, 0, sizeof(counts))
     zone_cards(s, Z_POOL + d, &pool)
-    for w in range(2):
-        while pool.w[w]:
-            counts[CARD_TYPE[64 * w + rc_pop_lsb64(&pool.w[w])]] += 1
+    while not rc_s128_empty(&pool):
+        counts[CARD_TYPE[rc_s128_pop(&pool)]] += 1
     total = s.pool_n[d]
     for t in range(GC_NTYPES):
         if counts[t]:
