@@ -215,35 +215,34 @@ cdef int cm_site_size(const CMState *s, int site) noexcept nogil:
     return CM_SITE_TRIS - rc_popcount32(site_pl_bits(s.placed, site) & TRI_FIELD)
 
 
+cdef inline void site_field_counts(const uint64_t *words, int per_word, int width,
+                                   int *out) noexcept nogil:
+    """out[i]: set bits among the six low bits of site i's field, for a bitset that packs
+    per_word sites' fields of width bits into each word (triangles: 10 of 6; placements:
+    7 of 9, the six spokes first).  Word by word, no division per site."""
+    cdef uint64_t x = 0
+    cdef int i, k = per_word, wd = 0
+    for i in range(NSITES):
+        if k == per_word:
+            x = words[wd]
+            wd += 1
+            k = 0
+        out[i] = rc_popcount64(x & TRI_FIELD)
+        x >>= width
+        k += 1
+
+
 cdef void cm_site_cover(const CMState *s, int *tiles, int *spokes) noexcept nogil:
     """For every site: the distinct tiles covering some triangle of it so far, and those of
     them lying on two of its triangles (spokes, so spokes[i] == CM_SITE_TRIS -
     cm_site_size(s, i)).  One pass over the board, for evaluators that look at every site."""
     cdef uint64_t mask[CM_TRIW]
-    cdef uint64_t x = 0
-    cdef int i, k, wd
+    cdef int i
     tile_mask(s, mask)
-    # word by word, a site's field at a time (no division per site: this runs in playouts)
-    k = CM_PL_SITES
-    wd = 0
+    site_field_counts(s.placed, CM_PL_SITES, CM_SITE_PLS, spokes)
+    site_field_counts(mask, CM_TRI_SITES, CM_SITE_TRIS, tiles)
     for i in range(NSITES):
-        if k == CM_PL_SITES:
-            x = s.placed[wd]
-            wd += 1
-            k = 0
-        spokes[i] = rc_popcount64(x & TRI_FIELD)
-        x >>= CM_SITE_PLS
-        k += 1
-    k = CM_TRI_SITES
-    wd = 0
-    for i in range(NSITES):
-        if k == CM_TRI_SITES:
-            x = mask[wd]
-            wd += 1
-            k = 0
-        tiles[i] = rc_popcount64(x & TRI_FIELD) - spokes[i]
-        x >>= CM_SITE_TRIS
-        k += 1
+        tiles[i] -= spokes[i]
 
 
 cdef inline bint pl_touches(int pl, int site) noexcept nogil:

@@ -29,8 +29,8 @@ from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb32, rc_pop_lsb32,
-    rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty, rc_s128_count, rc_s128_nth, rc_s128_pop, rc_nonzero_bytes,
-    rc_bytes_of_bits,
+    rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty, rc_s128_count, rc_s128_nth,
+    rc_s128_pop, rc_nonzero_bytes, rc_bytes_of_bits,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
