@@ -12,6 +12,7 @@ import pytest
 import romecore
 from romecore.errors import AgentSpecError, IllegalActionError
 from romecore.match import play_game
+from romecore.plugins import registry
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -191,7 +192,7 @@ def test_step_refuses_another_games_state(name):
     "mcts:workers=0", "mcts:max_nodes=3", "mcts:determinize=0", "alphabeta:algorithm=maxn",
     "alphabeta:chance=expect", "alphabeta:depth=99", "alphabeta:evaluator=none",
     "ismcts:expand=sideways", "mcts:bias=-1", "ismcts:widen=1.5", "ismcts:widen=-0.1",
-    "ismcts:widen_k=0.5", "ismcts:clock=sundial", "alphabeta:clock=1",
+    "ismcts:widen_k=0.5", "ismcts:clock=sundial", "alphabeta:clock=1", "ismcts:sample=-1",
 ])
 def test_bad_parameters_are_refused(bad):
     game = romecore.load_game("great_city_of_rome", players=2)
@@ -203,6 +204,7 @@ def test_bad_parameters_are_refused(bad):
 
 VARIANTS = ["mcts:simulations=20,cutoff=3,evaluator={ev}", "ismcts:simulations=20,cutoff=3,evaluator={ev}",
             "mcts:simulations=4,rollout=greedy,eps=0.5,cutoff=2,evaluator={ev}",
+            "ismcts:simulations=8,rollout=greedy,eps=0.2,sample=2,cutoff=2,evaluator={ev}",
             "mcts:simulations=8,cutoff=2,evaluator=playout1", "mcts:simulations=60,pimc=3",
             "ismcts:simulations=30,cutoff=1,bias=1,widen=0.3,c=0.1,evaluator={ev}",
             "mcts:simulations=30,cutoff=1,bias=1,widen=0.5,reuse=0,evaluator={ev}",
@@ -265,6 +267,33 @@ def test_python_evaluator_is_usable():
     state = midgame(game, 3)
     assert agent.step(state) in state.legal_actions()
     assert calls  # the Python function was consulted
+
+
+@pytest.mark.parametrize("name", ["mcts", "ismcts"])
+def test_sampled_greedy_rollouts_judge_fewer_actions(name):
+    """``sample=k``: a greedy rollout step judges k of the legal actions, not all."""
+    if name not in INSTALLED:
+        pytest.skip("agent not installed")
+    game = romecore.load_game("city_of_marble", players=2)
+    state = midgame(game, 5)
+    judged = {}
+    for k in (0, 1, 3):
+        calls = []
+
+        def by_score(st, calls=calls):
+            calls.append(1)
+            s = st.returns() if st.is_terminal() else st.scores()
+            return [1.0 if v == max(s) else 0.0 for v in s]
+
+        # the factory itself: the table's defaults, not the game's (no priors, no cut-off)
+        agent = registry.agent(name).factory(game=game, seed=2, simulations=20,
+                                             rollout="greedy", eps=0.0, sample=k,
+                                             evaluator=by_score)
+        assert agent.step(state) in state.legal_actions()
+        judged[k] = len(calls)
+    # Every judged state is a candidate of some greedy step (no priors, no cut-off); the
+    # rollouts play to the end, so even one candidate a step makes many calls.
+    assert 0 < judged[1] < judged[3] < judged[0]
 
 
 @pytest.mark.parametrize("weights", [{"temperature": 0.0}, {"temperature": -1.0}, {"no_such_weight": 1.0}])

@@ -35,6 +35,8 @@ BUDGET_PARAMS: ParamTable = {
 ROLLOUT_PARAMS: ParamTable = {
     "rollout": (str, "random", "rollout policy: random, or greedy (epsilon-greedy by the evaluator)"),
     "eps": (float, 0.1, "exploration rate of greedy rollouts"),
+    "sample": (int, 0, "greedy rollout steps judge at most this many legal actions, drawn at "
+                       "random (0: all of them)"),
     "cutoff": (int, 0, "rollout turns before the evaluator stands in for the rest (0: play out); "
                        "it judges only where a turn ends"),
     "evaluator": (str, "auto", "evaluator name: default, playout, playout<N>, none, or a "

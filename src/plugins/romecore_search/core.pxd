@@ -282,6 +282,7 @@ cdef class SearchAgent:
     cdef readonly Evaluator evaluator   # None: none needed or none registered
     cdef int rollout_policy
     cdef double rollout_eps
+    cdef int32_t rollout_sample   # greedy rollout steps judge this many actions; 0: all
     cdef int32_t cutoff           # rollout turns before the evaluator stands in; 0: play out
     cdef public object spec
     cdef public dict stats        # what the last search did (iterations, seconds, ...)
@@ -307,6 +308,7 @@ cdef class SearchAgent:
     cdef int32_t _search_world(self, const void *world, int player) except -2
     cdef list _world_scores(self)
     cdef int _evaluate(self, const void *s, double *out) except -1 nogil
+    cdef int _sample_front(self, int32_t *acts, int n, int k) noexcept nogil
     cdef int _rollout(self, void *s, int last, double *out) except -1 nogil
     cdef bint _has_tensor(self) noexcept nogil
     cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil

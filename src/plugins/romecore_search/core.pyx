@@ -200,19 +200,23 @@ cdef class SearchAgent:
                 or self.next_seen == NULL or self.seen == NULL or self.next_acts == NULL):
             raise MemoryError()
 
-    def _configure_rollouts(self, rollout, double eps, int cutoff):
+    def _configure_rollouts(self, rollout, double eps, int cutoff, int sample=0):
         """Rollout policy (``random``, or ``greedy`` by the evaluator with exploration
-        ``eps``: the game's default evaluator when none is set) and ``cutoff`` (turn ends
-        after which the evaluator replaces the rest of the playout; 0 plays to the end).
+        ``eps``: the game's default evaluator when none is set), ``cutoff`` (turn ends
+        after which the evaluator replaces the rest of the playout; 0 plays to the end) and
+        ``sample`` (a greedy step judges that many legal actions drawn at random; 0: all).
         After :meth:`_configure`."""
         if cutoff < 0:
             raise AgentSpecError("cutoff must not be negative")
+        if sample < 0:
+            raise AgentSpecError(f"sample={sample} must not be negative")
         if not 0.0 <= eps <= 1.0:
             raise AgentSpecError(f"eps={eps} is not in [0, 1]")
         if rollout not in ROLLOUTS:
             raise AgentSpecError(f"rollout={rollout!r}: choose one of {', '.join(ROLLOUTS)}")
         self.rollout_policy = ROLLOUTS[rollout]
         self.rollout_eps = eps
+        self.rollout_sample = sample
         self.cutoff = cutoff
         if self.rollout_policy == ROLLOUT_GREEDY and self.evaluator is None:
             self.evaluator = resolve_evaluator(self.game, "default")
@@ -480,6 +484,18 @@ cdef class SearchAgent:
                 a = acts[i]
         return a
 
+    cdef int _sample_front(self, int32_t *acts, int n, int k) noexcept nogil:
+        """Moves k of ``acts[:n]``, drawn at random without replacement, to the front (a
+        partial Fisher-Yates shuffle); returns k."""
+        cdef int i, j
+        cdef int32_t t
+        for i in range(k):
+            j = i + <int>rc_rng_below(&self.rng, n - i)
+            t = acts[i]
+            acts[i] = acts[j]
+            acts[j] = t
+        return k
+
     cdef int _rollout(self, void *s, int last, double *out) except -1 nogil:
         """Plays s on by the rollout policy and writes each player's reward: the returns
         at the end, or the evaluator's estimate once ``cutoff`` turns have ended.  ``last``
@@ -508,6 +524,8 @@ cdef class SearchAgent:
                 if n == 1:
                     a = self.acts[0]
                 elif greedy and rc_rng_double(&self.rng) >= self.rollout_eps:
+                    if 0 < self.rollout_sample < n:
+                        n = self._sample_front(self.acts, n, self.rollout_sample)
                     a = self._greedy_action(s, self.acts, n, p)
                 else:
                     a = self.acts[rc_rng_below(&self.rng, n)]

@@ -43,7 +43,7 @@ cdef class TreeAgent(SearchAgent):
             evaluator = "default" if (p["cutoff"] > 0 or p["rollout"] == "greedy"
                                       or bias > 0 or widen > 0 or prior_visits > 0) else None
         self._configure(game, seed, p["simulations"], p["time"], evaluator, p["clock"])
-        self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"])
+        self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"], p["sample"])
         if c < 0:
             raise AgentSpecError(f"c={c} must not be negative")
         if max_nodes < 16:
