@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 import warnings
+from collections.abc import Callable
 
 import pytest
 
@@ -244,20 +245,28 @@ def test_playout_evaluator_is_the_fallback():
         resolve_evaluator(game, "playoutx")
 
 
-def test_python_evaluator_is_usable():
-    """An evaluator written in Python runs through the slow path, same results."""
-    from romecore_greedy import GreedyAgent
+def leader_evaluator(calls: list) -> Callable[[romecore.State], list[float]]:
+    """A Python evaluator: the returns at the end, else all of the value to the players
+    with the best score so far; each call appends to ``calls``."""
 
-    game = romecore.load_game("great_city_of_rome", players=2)
-    calls = []
-
-    def by_score(state):
+    def by_score(state: romecore.State) -> list[float]:
         calls.append(1)
         if state.is_terminal():
             return state.returns()
         s = state.scores()
         best = max(s)
         return [1.0 if v == best else 0.0 for v in s]
+
+    return by_score
+
+
+def test_python_evaluator_is_usable():
+    """An evaluator written in Python runs through the slow path, same results."""
+    from romecore_greedy import GreedyAgent
+
+    game = romecore.load_game("great_city_of_rome", players=2)
+    calls: list = []
+    by_score = leader_evaluator(calls)
 
     import agent_positions as ap
 
@@ -278,17 +287,11 @@ def test_sampled_greedy_rollouts_judge_fewer_actions(name):
     state = midgame(game, 5)
     judged = {}
     for k in (0, 1, 3):
-        calls = []
-
-        def by_score(st, calls=calls):
-            calls.append(1)
-            s = st.returns() if st.is_terminal() else st.scores()
-            return [1.0 if v == max(s) else 0.0 for v in s]
-
+        calls: list = []
         # the factory itself: the table's defaults, not the game's (no priors, no cut-off)
         agent = registry.agent(name).factory(game=game, seed=2, simulations=20,
                                              rollout="greedy", eps=0.0, sample=k,
-                                             evaluator=by_score)
+                                             evaluator=leader_evaluator(calls))
         assert agent.step(state) in state.legal_actions()
         judged[k] = len(calls)
     # Every judged state is a candidate of some greedy step (no priors, no cut-off); the

@@ -308,7 +308,6 @@ cdef class SearchAgent:
     cdef int32_t _search_world(self, const void *world, int player) except -2
     cdef list _world_scores(self)
     cdef int _evaluate(self, const void *s, double *out) except -1 nogil
-    cdef int _sample_front(self, int32_t *acts, int n, int k) noexcept nogil
     cdef int _rollout(self, void *s, int last, double *out) except -1 nogil
     cdef bint _has_tensor(self) noexcept nogil
     cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil

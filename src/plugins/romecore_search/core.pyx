@@ -26,7 +26,7 @@ from cpython.pythread cimport (
 )
 
 from romecore.core.kernel cimport (
-    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_rng_double,
+    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_rng_double, rc_sample_front_i32,
     rc_sample_chance, rc_playout, rc_hash_bytes, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
 )
 from romecore.core.state cimport Game, State
@@ -484,18 +484,6 @@ cdef class SearchAgent:
                 a = acts[i]
         return a
 
-    cdef int _sample_front(self, int32_t *acts, int n, int k) noexcept nogil:
-        """Moves k of ``acts[:n]``, drawn at random without replacement, to the front (a
-        partial Fisher-Yates shuffle); returns k."""
-        cdef int i, j
-        cdef int32_t t
-        for i in range(k):
-            j = i + <int>rc_rng_below(&self.rng, n - i)
-            t = acts[i]
-            acts[i] = acts[j]
-            acts[j] = t
-        return k
-
     cdef int _rollout(self, void *s, int last, double *out) except -1 nogil:
         """Plays s on by the rollout policy and writes each player's reward: the returns
         at the end, or the evaluator's estimate once ``cutoff`` turns have ended.  ``last``
@@ -525,7 +513,8 @@ cdef class SearchAgent:
                     a = self.acts[0]
                 elif greedy and rc_rng_double(&self.rng) >= self.rollout_eps:
                     if 0 < self.rollout_sample < n:
-                        n = self._sample_front(self.acts, n, self.rollout_sample)
+                        rc_sample_front_i32(self.acts, n, self.rollout_sample, &self.rng)
+                        n = self.rollout_sample
                     a = self._greedy_action(s, self.acts, n, p)
                 else:
                     a = self.acts[rc_rng_below(&self.rng, n)]

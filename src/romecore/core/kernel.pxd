@@ -15,6 +15,7 @@ cdef extern from "rc_rng.h" nogil:
     uint64_t rc_rng_next(rc_rng *r)
     uint32_t rc_rng_below(rc_rng *r, uint32_t n)
     void rc_shuffle_u8(uint8_t *xs, int n, rc_rng *r)
+    void rc_sample_front_i32(int32_t *xs, int n, int k, rc_rng *r)
     double rc_rng_double(rc_rng *r)
     void rc_rng_split(rc_rng *r, rc_rng *child)
 

@@ -70,6 +70,17 @@ static inline void rc_shuffle_u8(uint8_t *xs, int n, rc_rng *r) {
     }
 }
 
+/* Moves k of xs[0..n), drawn without replacement, to the front (a partial Fisher-Yates
+   shuffle: xs[0..k) is a uniform sample, in random order; k <= n). */
+static inline void rc_sample_front_i32(int32_t *xs, int n, int k, rc_rng *r) {
+    for (int i = 0; i < k; i++) {
+        int j = i + (int)rc_rng_below(r, (uint32_t)(n - i));
+        int32_t tmp = xs[i];
+        xs[i] = xs[j];
+        xs[j] = tmp;
+    }
+}
+
 /* Uniform double in [0, 1) with 53 random bits. */
 static inline double rc_rng_double(rc_rng *r) {
     return (double)(rc_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
