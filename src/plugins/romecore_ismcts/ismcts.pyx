@@ -270,7 +270,7 @@ cdef class ISMCTSAgent(TreeAgent):
             if ch < 0:
                 break
             self.tree.nodes[ch].avail = 1
-            self.tree.nodes[ch].prior = <uint16_t>(self.pri[i] * 65535.0 + 0.5)
+            self._set_prior(ch, i)
             if fresh < 0 or self.tree.nodes[ch].prior > self.tree.nodes[fresh].prior:
                 fresh = ch
         return fresh

@@ -21,7 +21,7 @@ from libc.stdint cimport int32_t, uint16_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
 
-from romecore_search.core cimport tree_expand
+from romecore_search.core cimport tree_expand, NODE_EXPANDED
 from romecore_search.tree cimport TreeAgent
 from romecore.errors import AgentSpecError
 from romecore.spec import param_values
@@ -101,7 +101,7 @@ cdef class MCTSAgent(TreeAgent):
         extending the mover's turn), or when the arena is full."""
         cdef int32_t child
         cdef int n, i
-        if not self.tree.nodes[node].expanded:
+        if not (self.tree.nodes[node].flags & NODE_EXPANDED):
             if self.tree.nodes[node].visits == 0 and node != self.root_node and not self.extending:
                 return -1  # a leaf seen for the first time: roll out from it
             n = self.k.legal_actions(s, self.acts)
@@ -114,7 +114,7 @@ cdef class MCTSAgent(TreeAgent):
                 child = self.tree.nodes[node].first_child
                 i = 0
                 while child >= 0:
-                    self.tree.nodes[child].prior = <uint16_t>(self.pri[i] * 65535.0 + 0.5)
+                    self._set_prior(child, i)
                     child = self.tree.nodes[child].next_sibling
                     i += 1
         child = self._select_ucb(node)

@@ -61,6 +61,10 @@ TREE_PARAMS: ParamTable = {
                                  "and Silver 2007), so an unvisited child competes in UCB by its "
                                  "prior instead of being tried before any is revisited; turns "
                                  "priors on, and widening off (0: off)"),
+    "imm": (float, 0.0, "implicit minimax backups within a turn (Lanctot et al. 2014): a child's "
+                        "prior becomes the best prior where the mover's turn ends below it, and "
+                        "its score mixes that value into the mean at this weight; turns priors "
+                        "on (0: off)"),
     "max_nodes": (int, 1_000_000, "cap on tree nodes (32 bytes each); search goes on without growing"),
 }
 

@@ -81,6 +81,11 @@ cdef inline bint budget_tick(rc_budget *b) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Node arena (search trees)
 
+cdef enum:
+    NODE_EXPANDED = 1     # every child of this node exists (MCTS decision nodes)
+    NODE_SETTLED = 2      # ``prior`` is judged where the mover's turn ends (or is the best
+                          # such value among the children, see TreeAgent._settle)
+
 ctypedef struct rc_node:
     uint32_t key          # the action (or observed action) on the edge from the parent
     int32_t first_child   # -1: none
@@ -88,7 +93,7 @@ ctypedef struct rc_node:
     int32_t visits
     int32_t avail         # times this edge was available when its parent was visited
     int8_t mover          # the player who chose the edge (-1: chance)
-    uint8_t expanded      # every child of this node exists (MCTS decision nodes)
+    uint8_t flags         # NODE_EXPANDED, NODE_SETTLED
     uint16_t prior        # the edge's prior for ``mover`` (progressive bias), x 65535
     double value          # summed rewards of ``mover``
 
@@ -144,7 +149,7 @@ cdef inline int32_t tree_new(rc_tree *t, uint32_t key, int mover) noexcept nogil
     nd.visits = 0
     nd.avail = 0
     nd.mover = <int8_t>mover
-    nd.expanded = 0
+    nd.flags = 0
     nd.prior = 0
     nd.value = 0.0
     t.n += 1
@@ -183,7 +188,7 @@ cdef inline int tree_expand(rc_tree *t, int32_t parent, const int32_t *acts, int
         t.nodes[c].next_sibling = prev
         prev = c
     t.nodes[parent].first_child = prev
-    t.nodes[parent].expanded = 1
+    t.nodes[parent].flags |= NODE_EXPANDED
     return 0
 
 

@@ -4,7 +4,7 @@ budget, one iteration's walk (chance sampled, then a rollout and backpropagation
 selection, the root statistics and tree reuse (finding the new root in the old tree by
 replaying its edges).  MCTS and ISMCTS differ in how a decision descends (``_descend``) and
 in what an iteration's world and chance edges are (``_enter_world``, ``_chance_key``)."""
-from libc.stdint cimport int32_t, uint32_t, int64_t
+from libc.stdint cimport int32_t, uint32_t, int64_t, uint8_t
 from romecore_search.core cimport SearchAgent, rc_tree, rc_node
 
 
@@ -22,8 +22,10 @@ cdef class TreeAgent(SearchAgent):
     cdef readonly double widen        # progressive widening exponent (0: off)
     cdef readonly double widen_k      # children considered: ceil(widen_k * (visits + 1) ** widen)
     cdef readonly double prior_visits # virtual visits of a child's prior value (0: off)
+    cdef readonly double imm          # weight of a child's settled prior in its score (0: off)
     cdef bint use_priors              # children get evaluator priors when created
     cdef double *pri                  # scratch: priors of the legal actions at a node
+    cdef uint8_t *pri_settled         # scratch: pri[i] was judged where the mover's turn ends
 
     cdef int _tree_reset(self) except -1
     cdef void _push(self, int32_t node) noexcept nogil
@@ -40,6 +42,8 @@ cdef class TreeAgent(SearchAgent):
     cdef int32_t _widen_limit(self, int32_t visits) noexcept nogil
     cdef int _priors(self, const void *s, const int32_t *acts, int n, int p) except -1 nogil
     cdef void _sort_by_prior(self, int32_t *acts, int n) noexcept nogil
+    cdef void _set_prior(self, int32_t child, int i) noexcept nogil
+    cdef void _settle(self) noexcept nogil
     cdef void _backprop(self) noexcept nogil
     cdef list _root_stats(self)
     cdef int32_t _find_state(self, const void *tree_state, const void *target, int32_t max_states) except -2

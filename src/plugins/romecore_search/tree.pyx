@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Tree search machinery shared by MCTS and ISMCTS (see tree.pxd)."""
-from libc.stdint cimport int32_t, uint32_t, uint16_t, int64_t, INT32_MAX
+from libc.stdint cimport int8_t, int32_t, uint32_t, uint16_t, uint8_t, int64_t, INT32_MAX
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
 from libc.math cimport log, sqrt, pow, ceil
@@ -9,7 +9,7 @@ from romecore.core.kernel cimport (
     rc_kernel, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
 )
 from romecore_search.core cimport (
-    SearchAgent, rc_tree, rc_node, rc_stack, tree_init, tree_free, tree_new, tree_add_child,
+    SearchAgent, rc_tree, rc_node, rc_stack, NODE_SETTLED, tree_init, tree_free, tree_new, tree_add_child,
     tree_find_child, tree_best_root_child, budget_done, stack_init, stack_free, stack_at, stack_push,
 )
 from romecore.errors import AgentSpecError
@@ -33,15 +33,18 @@ cdef class TreeAgent(SearchAgent):
         widen) best-prior children); and ``prior_visits`` (Gelly and Silver 2007: a child
         starts as if visited that many times at its prior, so UCB weighs an unvisited
         child by its prior instead of trying every child once before revisiting any; with
-        it, widening is off)."""
+        it, widening is off); and ``imm``, implicit minimax backups (Lanctot et al. 2014)
+        within the mover's turn: a child's prior is settled to the best prior among its
+        children where the same player's turn goes on, so it stands for the best known way
+        to finish the turn, and its score mixes in that value with weight ``imm``."""
         cdef double c = p["c"]
         cdef int max_nodes = p["max_nodes"]
         cdef double bias = p["bias"], widen = p["widen"], widen_k = p["widen_k"]
-        cdef double prior_visits = p["prior_visits"]
+        cdef double prior_visits = p["prior_visits"], imm = p["imm"]
         evaluator = p["evaluator"]
         if evaluator == "auto":
             evaluator = "default" if (p["cutoff"] > 0 or p["rollout"] == "greedy"
-                                      or bias > 0 or widen > 0 or prior_visits > 0) else None
+                                      or bias > 0 or widen > 0 or prior_visits > 0 or imm > 0) else None
         self._configure(game, seed, p["simulations"], p["time"], evaluator, p["clock"])
         self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"], p["sample"])
         if c < 0:
@@ -60,15 +63,22 @@ cdef class TreeAgent(SearchAgent):
             raise AgentSpecError(f"prior_visits={prior_visits} must not be negative")
         if prior_visits > 0 and self.evaluator is None:
             raise AgentSpecError("prior_visits needs an evaluator for the priors")
+        if not 0 <= imm <= 1:
+            raise AgentSpecError(f"imm={imm} is a weight between 0 and 1")
+        if imm > 0 and self.evaluator is None:
+            raise AgentSpecError("imm needs an evaluator for the priors")
         self.bias = bias
         self.widen = widen if prior_visits == 0 else 0.0
         self.widen_k = widen_k
         self.prior_visits = prior_visits
-        self.use_priors = (bias > 0 or widen > 0 or prior_visits > 0) and self.evaluator is not None
+        self.imm = imm
+        self.use_priors = (bias > 0 or widen > 0 or prior_visits > 0 or imm > 0) and self.evaluator is not None
         self.pri = <double *>malloc(sizeof(double) * self.k.max_legal)
+        self.pri_settled = <uint8_t *>malloc(self.k.max_legal)
         self.path = <int32_t *>malloc(sizeof(int32_t) * (self.k.max_game_length + 2))
         self.rewards = <double *>malloc(sizeof(double) * RC_MAX_PLAYERS)
-        if self.path == NULL or self.rewards == NULL or self.pri == NULL or tree_init(&self.tree, max_nodes) < 0:
+        if (self.path == NULL or self.rewards == NULL or self.pri == NULL
+                or self.pri_settled == NULL or tree_init(&self.tree, max_nodes) < 0):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -76,6 +86,7 @@ cdef class TreeAgent(SearchAgent):
         free(self.path)
         free(self.rewards)
         free(self.pri)
+        free(self.pri_settled)
 
     @property
     def tree_size(self):
@@ -187,13 +198,17 @@ cdef class TreeAgent(SearchAgent):
     cdef double _score(self, const rc_node *nd, double lg) noexcept nogil:
         """UCB1 of a child (``lg``: log of its parent's or its availability count) plus
         the progressive bias of its prior; with ``prior_visits`` the prior also counts as
-        that many visits of its value (then an unvisited child has a score too)."""
-        cdef double prior = nd.prior * (1.0 / 65535.0), n = nd.visits
+        that many visits of its value (then an unvisited child has a score too); with
+        ``imm`` the mean is mixed with the prior (settled, see ``_settle``) at that weight."""
+        cdef double prior = nd.prior * (1.0 / 65535.0), n = nd.visits, q
         if self.prior_visits > 0:  # (configured only with an evaluator: priors are on)
             n += self.prior_visits
-            return ((nd.value + self.prior_visits * prior) / n + self.c * sqrt(lg / n)
-                    + self.bias * prior / (nd.visits + 1))
-        return nd.value / n + self.c * sqrt(lg / n) + self.bias * prior / (n + 1)
+            q = (nd.value + self.prior_visits * prior) / n
+        else:
+            q = nd.value / n
+        if self.imm > 0:
+            q = (1.0 - self.imm) * q + self.imm * prior
+        return q + self.c * sqrt(lg / n) + self.bias * prior / (nd.visits + 1)
 
     cdef int32_t _widen_limit(self, int32_t visits) noexcept nogil:
         """How many children a node visited ``visits`` times may offer."""
@@ -204,7 +219,9 @@ cdef class TreeAgent(SearchAgent):
         return <int32_t>k if k < INT32_MAX else INT32_MAX
 
     cdef int _priors(self, const void *s, const int32_t *acts, int n, int p) except -1 nogil:
-        """``pri[i]``: the evaluator's value for ``p`` after ``acts[i]`` at s (scratch2)."""
+        """``pri[i]``: the evaluator's value for ``p`` after ``acts[i]`` at s (scratch2);
+        ``pri_settled[i]``: whether ``p``'s turn ends there (another player, chance or
+        the end of the game is next)."""
         cdef double vals[RC_MAX_PLAYERS]
         cdef int i
         for i in range(n):
@@ -214,23 +231,36 @@ cdef class TreeAgent(SearchAgent):
             self.pri[i] = vals[p] if vals[p] > 0 else 0.0
             if self.pri[i] > 1:
                 self.pri[i] = 1.0
+            self.pri_settled[i] = self.k.current_player(self.scratch2) != p
         return 0
 
     cdef void _sort_by_prior(self, int32_t *acts, int n) noexcept nogil:
-        """Orders ``acts`` and ``pri`` together, highest prior first (stable)."""
+        """Orders ``acts``, ``pri`` and ``pri_settled`` together, highest prior first
+        (stable)."""
         cdef int i, j
         cdef int32_t a
         cdef double v
+        cdef uint8_t d
         for i in range(1, n):
             a = acts[i]
             v = self.pri[i]
+            d = self.pri_settled[i]
             j = i - 1
             while j >= 0 and self.pri[j] < v:
                 acts[j + 1] = acts[j]
                 self.pri[j + 1] = self.pri[j]
+                self.pri_settled[j + 1] = self.pri_settled[j]
                 j -= 1
             acts[j + 1] = a
             self.pri[j + 1] = v
+            self.pri_settled[j + 1] = d
+
+    cdef void _set_prior(self, int32_t child, int i) noexcept nogil:
+        """Gives ``child`` the prior ``pri[i]``, settled where ``pri_settled[i]``."""
+        cdef rc_node *nd = &self.tree.nodes[child]
+        nd.prior = <uint16_t>(self.pri[i] * 65535.0 + 0.5)
+        if self.pri_settled[i]:
+            nd.flags |= NODE_SETTLED
 
     cdef int32_t _select_ucb(self, int32_t node) noexcept nogil:
         """A child of an expanded node among the first ``_widen_limit`` (children are in
@@ -269,11 +299,38 @@ cdef class TreeAgent(SearchAgent):
             m += 1
         return best
 
+    cdef void _settle(self) noexcept nogil:
+        """Implicit minimax backups within a turn (``imm``): bottom-up along the path, an
+        edge whose mover decides again below it takes the best settled prior among its
+        children by that same mover, and is settled.  A prior judged in the middle of a
+        turn (a tile taken, not yet laid) thus gives way to the best known end of the turn,
+        the value the ``greedy`` agent's turn look-ahead would find among them."""
+        cdef rc_node *nodes = self.tree.nodes
+        cdef int i, best
+        cdef int32_t x, ch
+        cdef int8_t m
+        for i in range(self.path_len - 2, 0, -1):  # path[0] is the root: no edge to it
+            x = self.path[i]
+            m = nodes[x].mover
+            if m < 0 or nodes[self.path[i + 1]].mover != m:
+                continue
+            best = -1
+            ch = nodes[x].first_child
+            while ch >= 0:
+                if (nodes[ch].flags & NODE_SETTLED) and nodes[ch].mover == m and nodes[ch].prior > best:
+                    best = nodes[ch].prior
+                ch = nodes[ch].next_sibling
+            if best >= 0:
+                nodes[x].prior = <uint16_t>best
+                nodes[x].flags |= NODE_SETTLED
+
     cdef void _backprop(self) noexcept nogil:
         """Adds one visit to every node on the path, and to each edge the reward of the
-        player who chose it."""
+        player who chose it (after ``_settle`` with ``imm``)."""
         cdef int i
         cdef rc_node *nd
+        if self.imm > 0:
+            self._settle()
         for i in range(self.path_len):
             nd = &self.tree.nodes[self.path[i]]
             nd.visits += 1
