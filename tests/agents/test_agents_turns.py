@@ -214,3 +214,53 @@ def test_prior_visits_need_an_evaluator_and_a_count():
                  "ismcts:prior_visits=1,evaluator=none", "mcts:prior_visits=2,evaluator=none"):
         with pytest.raises(AgentSpecError):
             romecore.make_agent(spec, game=game)
+
+
+def red_turn_evaluator(state: romecore.State):
+    """An evaluator that misleads one decision on: for the player to move at ``state``, a
+    turn in which they lay their red tile is worth 0.9 once it has ended (0.4 for any
+    other turn), but while it is half made (red tile chosen or laid, the turn not over)
+    it looks worth 0.1 against 0.5; every other position is worth 0.5."""
+    me = state.current_player()
+
+    def evaluator(s):
+        d = s.to_dict()
+        red_gone = d["players"][me]["tiles"]["red"] == 0
+        if d["phase"] == "action" and d["actor"] != me and d["actions_left"] == 2:
+            v = 0.9 if red_gone else 0.4  # my turn has just ended
+        elif d.get("actor") == me and mid_turn(s):
+            red_now = red_gone or (d["tile_play"] or {}).get("colour") == "red"
+            v = 0.1 if red_now else 0.5
+        else:
+            v = 0.5
+        return [v if p == me else 1 - v for p in range(2)]
+
+    return evaluator
+
+
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+def test_imm_settles_a_half_made_turn_to_its_end(name):
+    """Implicit minimax backups within a turn (``imm``): a root action's prior is judged
+    half-made (red tile chosen: 0.1), but the best known end of that turn is worth 0.9, so
+    with ``imm=1`` and no exploration (c = 0, each root action tried once, then the best
+    score) the search plays a red tile.  Without ``imm`` the same search, guided by the
+    half-made priors as progressive bias, never prefers it: the rollouts' values are flat
+    (the cutoff judges where every position is worth 0.5)."""
+    state = marble_turn_start()
+    evaluator = red_turn_evaluator(state)
+    red = {a for a in state.legal_actions() if state.action_to_string(a).startswith("play red tile")}
+    assert red
+    extra = {"reuse": 0} if name == "mcts" else {}
+    common = dict(simulations=40, c=0.0, cutoff=2, evaluator=evaluator, **extra)
+    agent = agent_class(name)(state.game, 1, imm=1.0, bias=0.0, **common)
+    assert agent.step(state) in red
+    agent = agent_class(name)(state.game, 1, imm=0.0, bias=1.0, **common)
+    assert agent.step(state) not in red
+
+
+@pytest.mark.parametrize("spec", ["ismcts:imm=-0.1", "mcts:imm=1.5", "ismcts:imm=0.5,evaluator=none",
+                                  "mcts:imm=0.5,evaluator=none"])
+def test_imm_is_a_weight_and_needs_an_evaluator(spec):
+    game = romecore.load_game("great_city_of_rome", players=2)
+    with pytest.raises(AgentSpecError):
+        romecore.make_agent(spec, game=game)

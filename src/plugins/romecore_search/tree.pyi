@@ -12,6 +12,7 @@ class TreeAgent(SearchAgent):
     widen: float
     widen_k: float
     prior_visits: float
+    imm: float
     def _configure_tree(self, game: Game, seed: int | None, p: dict[str, Any]) -> None: ...
     @property
     def tree_size(self) -> int: ...
