@@ -67,9 +67,9 @@ def test_turn_walk_expands_the_rest_of_the_turn(name):
     """expand=node adds at most one decision node per iteration; expand=turn goes on to
     the turn's end (a City of Marble turn is four or more decisions)."""
     state = marble_turn_start()
-    # bias=0: without priors (City of Marble's defaults turn them on) a node's children
-    # appear one by one as they are tried.
-    extra = ",reuse=0,bias=0" if name == "mcts" else ",bias=0"
+    # bias=0,imm=0: without priors (City of Marble's defaults turn them on) a node's
+    # children appear one by one as they are tried.
+    extra = ",reuse=0,bias=0,imm=0" if name == "mcts" else ",bias=0,imm=0"
     node = romecore.make_agent(f"{name}:simulations=200,expand=node{extra}", game=state.game, seed=1)
     turn = romecore.make_agent(f"{name}:simulations=200,expand=turn{extra}", game=state.game, seed=1)
     node.step(state)
