@@ -22,10 +22,11 @@ on the seed and the position.
 
 Turns: with ``expand=turn`` (shared with MCTS, see ``romecore_search.tree``) a new node in
 the middle of the mover's turn is expanded on to the turn's end, and a ``cutoff`` judges
-only where turns end.  With priors on (``bias``, ``widen``) the untried edge expanded is
-the one the evaluator rates best one decision on.
+only where turns end.  With priors on (``bias``, ``widen``, ``prior_visits``, ``imm``) the
+untried edge expanded is the one the evaluator rates best one decision on; ``imm`` settles
+a prior to the best known end of the mover's turn (``TreeAgent._settle``).
 """
-from libc.stdint cimport uint8_t, uint16_t, int32_t, uint32_t
+from libc.stdint cimport uint8_t, int32_t, uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.math cimport log, sqrt

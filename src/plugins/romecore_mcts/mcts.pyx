@@ -10,14 +10,15 @@
   after ``cutoff`` turns, the evaluator standing in for the rest (only where a turn ends).
 * ``expand=turn``: an iteration that reaches a new node in the middle of the mover's turn
   expands on to the turn's end.  ``bias``/``widen``: progressive bias and widening from
-  the evaluator's one-decision priors, children kept in prior order.
+  the evaluator's one-decision priors, children kept in prior order; ``imm`` settles a
+  prior to the best known end of the mover's turn (``TreeAgent._settle``).
 * Hidden information: the state handed to ``step`` is already a world consistent with
   the player's knowledge; ``pimc=N`` searches N fresh resamples instead (the budget split
   evenly) and the worlds vote.
 * Tree reuse: the tree is kept between moves; the next move looks for its position among
   the old tree's nodes (replaying visited edges) and keeps that subtree.
 """
-from libc.stdint cimport int32_t, uint16_t
+from libc.stdint cimport int32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
 
