@@ -65,6 +65,9 @@ TREE_PARAMS: ParamTable = {
                         "prior becomes the best prior where the mover's turn ends below it, and "
                         "its score mixes that value into the mean at this weight; turns priors "
                         "on (0: off)"),
+    "imm_reply": (bool, False, "with imm and two players, settle across turns too: an edge the "
+                               "opponent answers takes 1 - the opponent's best settled reply "
+                               "(full implicit minimax; more players: within turns only)"),
     "max_nodes": (int, 1_000_000, "cap on tree nodes (32 bytes each); search goes on without growing"),
 }
 

@@ -13,6 +13,7 @@ class TreeAgent(SearchAgent):
     widen_k: float
     prior_visits: float
     imm: float
+    imm_reply: bool
     def _configure_tree(self, game: Game, seed: int | None, p: dict[str, Any]) -> None: ...
     @property
     def tree_size(self) -> int: ...

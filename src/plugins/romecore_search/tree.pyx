@@ -36,7 +36,8 @@ cdef class TreeAgent(SearchAgent):
         it, widening is off); and ``imm``, implicit minimax backups (Lanctot et al. 2014)
         within the mover's turn: a child's prior is settled to the best prior among its
         children where the same player's turn goes on, so it stands for the best known way
-        to finish the turn, and its score mixes in that value with weight ``imm``."""
+        to finish the turn, and its score mixes in that value with weight ``imm``; with
+        ``imm_reply`` (two players) the settling crosses turns too (see ``_settle``)."""
         cdef double c = p["c"]
         cdef int max_nodes = p["max_nodes"]
         cdef double bias = p["bias"], widen = p["widen"], widen_k = p["widen_k"]
@@ -72,6 +73,9 @@ cdef class TreeAgent(SearchAgent):
         self.widen_k = widen_k
         self.prior_visits = prior_visits
         self.imm = imm
+        self.imm_reply = p["imm_reply"] and self.nplayers == 2
+        if p["imm_reply"] and imm <= 0:
+            raise AgentSpecError("imm_reply needs imm > 0")
         self.use_priors = (bias > 0 or widen > 0 or prior_visits > 0 or imm > 0) and self.evaluator is not None
         self.pri = <double *>malloc(sizeof(double) * self.k.max_legal)
         self.pri_settled = <uint8_t *>malloc(self.k.max_legal)
@@ -300,28 +304,32 @@ cdef class TreeAgent(SearchAgent):
         return best
 
     cdef void _settle(self) noexcept nogil:
-        """Implicit minimax backups within a turn (``imm``): bottom-up along the path, an
-        edge whose mover decides again below it takes the best settled prior among its
-        children by that same mover, and is settled.  A prior judged in the middle of a
-        turn (a tile taken, not yet laid) thus gives way to the best known end of the turn,
-        the value the ``greedy`` agent's turn look-ahead would find among them."""
+        """Implicit minimax backups (``imm``): bottom-up along the path, an edge whose
+        mover decides again below it takes the best settled prior among its children by
+        that same mover, and is settled.  A prior judged in the middle of a turn (a tile
+        taken, not yet laid) thus gives way to the best known end of the turn, the value
+        the ``greedy`` agent's turn look-ahead would find among them.  With ``imm_reply``
+        (two players, values summing to 1) an edge the opponent answers at once takes 1 -
+        the best settled prior among the opponent's replies: the mover's value after the
+        opponent's best known turn (Lanctot et al.'s minimax backup, turn by turn)."""
         cdef rc_node *nodes = self.tree.nodes
         cdef int i, best
         cdef int32_t x, ch
-        cdef int8_t m
+        cdef int8_t m, o
         for i in range(self.path_len - 2, 0, -1):  # path[0] is the root: no edge to it
             x = self.path[i]
             m = nodes[x].mover
-            if m < 0 or nodes[self.path[i + 1]].mover != m:
+            o = nodes[self.path[i + 1]].mover
+            if m < 0 or o < 0 or (o != m and not self.imm_reply):
                 continue
             best = -1
             ch = nodes[x].first_child
             while ch >= 0:
-                if (nodes[ch].flags & NODE_SETTLED) and nodes[ch].mover == m and nodes[ch].prior > best:
+                if (nodes[ch].flags & NODE_SETTLED) and nodes[ch].mover == o and nodes[ch].prior > best:
                     best = nodes[ch].prior
                 ch = nodes[ch].next_sibling
             if best >= 0:
-                nodes[x].prior = <uint16_t>best
+                nodes[x].prior = <uint16_t>(best if o == m else 65535 - best)
                 nodes[x].flags |= NODE_SETTLED
 
     cdef void _backprop(self) noexcept nogil:
