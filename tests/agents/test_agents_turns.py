@@ -264,3 +264,57 @@ def test_imm_is_a_weight_and_needs_an_evaluator(spec):
     game = romecore.load_game("great_city_of_rome", players=2)
     with pytest.raises(AgentSpecError):
         romecore.make_agent(spec, game=game)
+
+
+def red_trap_evaluator(state: romecore.State):
+    """An evaluator with a trap one turn on, for the player to move at ``state``: while
+    the opponent's turn is on, a turn of theirs that has laid their red tile looks worth
+    0.9 (0.4 otherwise), but while it is their own turn again it is worth 0.05 (0.5
+    otherwise).  (Their turn at ``state`` lays no red tile before it ends.)"""
+    me = state.current_player()
+
+    def evaluator(s):
+        d = s.to_dict()
+        red_gone = d["players"][me]["tiles"]["red"] == 0
+        if d["turn_player"] != me:
+            v = 0.9 if red_gone else 0.4
+        else:
+            v = 0.05 if red_gone else 0.5
+        return [v if p == me else 1 - v for p in range(2)]
+
+    return evaluator
+
+
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+def test_imm_reply_sees_the_opponents_answer(name):
+    """``imm_reply`` settles across turns: laying the red tile in the second action ends
+    the turn well (0.9), but the opponent's best reply leaves it at 0.05.  Playing the
+    rest of the turn, each decision by a fresh search with no exploration (c = 0), the
+    search that backs up the opponent's settled replies keeps the red tile, while the
+    same search settling within turns only lays it (red is refuted nowhere)."""
+
+    def turn_lays_red(imm_reply):
+        state = marble_turn_start()
+        me = state.current_player()
+        evaluator = red_trap_evaluator(state)
+        draw = [a for a in state.legal_actions() if state.action_to_string(a) == "draw yellow and green"]
+        state.apply_action(draw[0])  # the first action: one red tile is left in hand
+        extra = {"reuse": 0} if name == "mcts" else {}
+        while state.current_player() == me:
+            agent = agent_class(name)(state.game, 1, simulations=600, c=0.0, cutoff=2, imm=1.0,
+                                      bias=0.0, evaluator=evaluator, imm_reply=imm_reply, **extra)
+            assert agent.imm_reply == imm_reply
+            state.apply_action(agent.step(state))
+        return state.to_dict()["players"][me]["tiles"]["red"] == 0
+
+    assert turn_lays_red(False)
+    assert not turn_lays_red(True)
+
+
+def test_imm_reply_needs_imm_and_is_off_beyond_two_players():
+    game = romecore.load_game("great_city_of_rome", players=2)
+    with pytest.raises(AgentSpecError):
+        romecore.make_agent("ismcts:imm=0,imm_reply=1", game=game)
+    four = romecore.load_game("great_city_of_rome", players=4)
+    assert not romecore.make_agent("ismcts:imm=0.3,imm_reply=1", game=four).imm_reply
+    assert romecore.make_agent("mcts:imm=0.3,imm_reply=1", game=game).imm_reply
