@@ -318,3 +318,19 @@ def test_imm_reply_needs_imm_and_is_off_beyond_two_players():
     four = romecore.load_game("great_city_of_rome", players=4)
     assert not romecore.make_agent("ismcts:imm=0.3,imm_reply=1", game=four).imm_reply
     assert romecore.make_agent("mcts:imm=0.3,imm_reply=1", game=game).imm_reply
+
+
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+def test_an_evaluator_error_while_judging_priors_is_raised(name, capfd):
+    """A Python evaluator that fails while the search judges priors (no cut-off: priors
+    are its only use) stops the search with that error, as at a cut-off; it is neither
+    printed as "ignored" nor hidden behind a move."""
+    state = marble_turn_start()
+
+    def evaluator(s):
+        raise ValueError("no opinion")
+
+    agent = agent_class(name)(state.game, 1, simulations=50, cutoff=0, bias=1.0, evaluator=evaluator)
+    with pytest.raises(ValueError, match="no opinion"):
+        agent.step(state)
+    assert "ignored" not in capfd.readouterr().err

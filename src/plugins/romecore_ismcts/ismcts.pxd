@@ -21,4 +21,4 @@ cdef class ISMCTSAgent(TreeAgent):
     cdef bint _legal_child(self, uint32_t key, int nh, uint32_t S) noexcept nogil
     cdef int _keep_turn(self, int32_t a, int player) except -1
     cdef int32_t _add_with_priors(self, void *s, int32_t node, int p, int n, int untried,
-                                  int32_t fresh) noexcept nogil
+                                  int32_t fresh) except -2 nogil

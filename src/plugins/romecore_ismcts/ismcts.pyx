@@ -132,7 +132,7 @@ cdef class ISMCTSAgent(TreeAgent):
         """What the searching player sees of the outcome."""
         return self.k.observe_action(s, player, a)
 
-    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil:
+    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) except -2 nogil:
         """Among the edges legal in this world: an untried one (expanded, then the walk
         stops), else UCB with availability counts; a hidden edge is played as a random
         action that looks like it.  Without priors the untried edge is a random one.  With
@@ -252,10 +252,11 @@ cdef class ISMCTSAgent(TreeAgent):
         return False
 
     cdef int32_t _add_with_priors(self, void *s, int32_t node, int p, int n, int untried,
-                                  int32_t fresh) noexcept nogil:
+                                  int32_t fresh) except -2 nogil:
         """Gives every untried edge (``pick``) a child with its evaluator prior, best
         first, available once; returns the best-prior unvisited legal child (``fresh``
-        or a new one).  Stops quietly where the arena is full."""
+        or a new one).  Stops quietly where the arena is full; -2 where the evaluator
+        raised."""
         cdef int i, j
         cdef int32_t ch
         cdef uint32_t key

@@ -37,7 +37,7 @@ cdef class TreeAgent(SearchAgent):
     cdef int _iterate(self, const void *start, int player) except -1 nogil
     cdef void _enter_world(self, void *s, int player) noexcept nogil
     cdef uint32_t _chance_key(self, const void *s, int player, int32_t a) noexcept nogil
-    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil
+    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) except -2 nogil
     cdef int32_t _select_ucb(self, int32_t node) noexcept nogil
     cdef double _score(self, const rc_node *nd, double lg) noexcept nogil
     cdef int32_t _widen_limit(self, int32_t visits) noexcept nogil

@@ -194,9 +194,11 @@ cdef class TreeAgent(SearchAgent):
         """The edge key of chance outcome ``a`` at s (here: the outcome itself)."""
         return <uint32_t>a
 
-    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) noexcept nogil:
+    cdef int32_t _descend(self, void *s, int32_t node, int p, int player) except -2 nogil:
         """Player ``p`` decides at ``node`` (position s): plays the chosen edge on s, puts
-        its child on the path and returns it, or -1 where the walk stops for a rollout."""
+        its child on the path and returns it, or -1 where the walk stops for a rollout;
+        -2 with an exception set where a Python evaluator judging priors raised (the
+        search stops with that error rather than going on without it)."""
         return -1
 
     cdef double _score(self, const rc_node *nd, double lg) noexcept nogil:
