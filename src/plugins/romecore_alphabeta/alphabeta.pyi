@@ -18,5 +18,6 @@ class AlphaBetaAgent(SearchAgent):
     ordering: bool
     max_depth: int
     extend: int
+    partial: bool
     reuse: bool
     def __init__(self, game: Game, seed: int | None = ..., **params: Any) -> None: ...

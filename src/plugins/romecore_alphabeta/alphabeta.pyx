@@ -25,8 +25,9 @@ game, the evaluator's estimate at the search horizon.
   chance event pending (a draw) is judged as the mean of ``chance_samples`` sampled
   outcomes, so a card drawn counts as drawn.
 * Iterative deepening under the budget (``nodes``, ``time``, or a fixed ``depth``); the
-  result of the deepest finished iteration is played (when the first does not finish,
-  the best of the moves it searched).  Move ordering: the transposition table's best move first, then, two or
+  result of the deepest finished iteration is played, unless the unfinished one after it
+  found a move that beats that move at its greater depth (``partial``; when the first
+  iteration does not finish, the best of the moves it searched).  Move ordering: the transposition table's best move first, then, two or
   more plies from the horizon, the evaluator's one-ply estimate.  Root moves that tie
   with the best are told apart by a seeded random choice.
 * Transposition table keyed by a Zobrist hash of the state struct: one random 64-bit key
@@ -80,6 +81,7 @@ PARAMS = {
     **PIMC_PARAMS,
     "max_ply": (int, 256, "deepest ply (default moves of best-reply search use no depth)"),
     "extend": (int, 8, "plies searched past the horizon while the last mover's turn goes on"),
+    "partial": (bool, True, "play a move that beats the last best in the unfinished iteration"),
     "reuse": (bool, False, "while the same player decides again (the decisions of one turn), go "
                            "on in the world searched before and keep the transposition table"),
 }
@@ -106,6 +108,16 @@ cdef inline void sort_moves(double *key, int32_t *acts, int n, bint descending) 
             j -= 1
         key[j + 1] = tk
         acts[j + 1] = ta
+
+
+cdef inline int _partial_best(const double *vals, int m) noexcept nogil:
+    """In an unfinished iteration that searched ``m`` root moves, the index of the best of
+    them when it beats the first (the last iteration's best) by more than a tie, else 0."""
+    cdef int j, b = 0
+    for j in range(1, m):
+        if vals[j] > vals[b] + TIE:
+            b = j
+    return b
 
 
 cdef class AlphaBetaAgent(SearchAgent):
@@ -140,6 +152,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.extend = extend
         self._fixed_depth = depth > 0
         self.reuse = p["reuse"]
+        self.partial = p["partial"]
         cdef int ml = self.k.max_legal, i
         cdef size_t nz = <size_t>self.k.state_size * 256
         cdef rc_rng zr
@@ -228,6 +241,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef double *vals = self.ply_probs
         cdef double alpha, v, bv
         cdef int32_t best
+        cdef bint switched = False
         self.root_player = player
         memcpy(stack_at(&self.states, 0), start, k.state_size)
         self.hashes[0] = self._rehash(0)
@@ -262,6 +276,15 @@ cdef class AlphaBetaAgent(SearchAgent):
                             vals[0], vals[j] = vals[j], vals[0]
                             acts[0], acts[j] = acts[j], acts[0]
                     best = acts[0]
+                elif self.partial and i >= 2:
+                    # The unfinished iteration searched the last best move first (its value
+                    # at this depth is exact) and then i - 1 others: one that beats it at
+                    # this depth is played, as chess engines play the best move of an
+                    # unfinished iteration (the budget of a deeper iteration is not lost).
+                    j = _partial_best(vals, i)
+                    if j > 0:
+                        best = acts[j]
+                        switched = True
                 break
             # Best first for the next iteration (stable: earlier moves win ties).
             sort_moves(vals, acts, n, True)
@@ -275,6 +298,7 @@ cdef class AlphaBetaAgent(SearchAgent):
             if vals[0] >= HI or budget_done(&self.budget):
                 break  # a sure win, or the budget is spent
         self.stats["depth"] = done
+        self.stats["partial_switch"] = switched
         self.stats["values"] = [(acts[i], vals[i]) for i in range(n)]
         self.stats["evaluations"] = self.leaf_evals
         return best
