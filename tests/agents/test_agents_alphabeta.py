@@ -7,6 +7,7 @@ import random
 
 import agent_positions as ap
 import pytest
+from test_agents_common import midgame
 
 import romecore
 from romecore_alphabeta.alphabeta import AlphaBetaAgent
@@ -172,15 +173,8 @@ def test_an_unfinished_iteration_can_change_the_move():
     rng = random.Random(3)
     switches = 0
     for seed in range(60):
-        state = game.new_initial_state(seed=seed)
-        for _ in range(rng.randrange(5, 80)):
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                state.apply_random_chance()
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-        if state.is_terminal() or state.is_chance_node() or len(state.legal_actions()) < 3:
+        state = midgame(game, seed, steps=rng.randrange(5, 80))
+        if len(state.legal_actions()) < 3:
             continue
         plain = romecore.make_agent("alphabeta:nodes=1000,partial=0", game=game, seed=1)
         partial = romecore.make_agent("alphabeta:nodes=1000", game=game, seed=1)

@@ -163,3 +163,31 @@ def test_buildings_off_the_aqueducts_count_for_their_owner():
     apart = [owned[q] - start.score_breakdown(q)["aqueducts"] // 2 for q in range(3)]
     assert apart[0] > 0 and gain[0] > 0
     assert gain == pytest.approx([gain[0] / apart[0] * k for k in apart])
+
+
+def test_the_fitted_table_is_the_search_agents_evaluator():
+    """``fitted`` is the heuristic on the fitted table (overrides still apply on top);
+    City of Marble's ismcts judges by it by default, greedy by the hand-set table."""
+    g = game(2)
+    fitted = romecore.make_evaluator(g, "fitted")
+    hand = romecore.make_evaluator(g, "heuristic")
+    same = heuristics.CityOfMarbleHeuristic(g, **heuristics.FITTED)
+    assert fitted.name == "fitted" and hand.name == "heuristic"
+    assert fitted.weights == same.weights != hand.weights
+    differ = 0
+    for seed in range(10):
+        s = g.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 40)):
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        assert fitted(s) == pytest.approx(same(s))
+        differ += fitted(s) != pytest.approx(hand(s))
+    assert differ > 0
+    assert heuristics.CityOfMarbleFitted(g, site_lead=0.0).weights["site_lead"] == 0.0
+    with pytest.raises(romecore.errors.EvaluatorError):
+        heuristics.CityOfMarbleFitted(g, nonsense=1)
+    assert romecore.make_agent("ismcts:simulations=10", game=g).evaluator.name == "fitted"
+    assert romecore.make_agent("greedy", game=g).evaluator.name == "heuristic"
