@@ -20,6 +20,8 @@ Each player's expected final score is estimated as
 and the estimates become return estimates by a softmax whose temperature shrinks as the
 stacks run out.  At the end the values are the exact returns.  The weights live in
 ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
+The ``fitted`` evaluator is the same code on ``FITTED``, the weights fitted to game
+outcomes, which ``ismcts`` judges by (see ``FITTED``).
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.string cimport memset

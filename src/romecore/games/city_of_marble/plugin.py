@@ -39,8 +39,9 @@ SPEC = GameSpec(
     # evaluator (and so against today's, stronger greedy) see strength-rows.md.
     # imm=0.3 (implicit minimax backups within a turn) lifted the 200-game rows (seed 0)
     # from 0.705 to 0.800 at 2 players and from 0.365 to 0.510 at 4 (turn-aware-search.md).
-    # The fitted evaluator (heuristic.FITTED, the weights fitted to game outcomes) lifted
-    # the 2-player row to 0.870 over 200 games (bench/results/fitted-weights.md).
+    # Judging by the fitted evaluator (heuristic.FITTED: the weights fitted to game outcomes;
+    # greedy keeps the hand-set table) lifted the rows (seed 0) from 0.800 to 0.895 at 2
+    # players and from 0.510 to 0.590 at 4 (bench/results/fitted-weights.md).
     agent_defaults={"ismcts": {"cutoff": 2, "rollout": "greedy", "eps": 0.5, "bias": 1.0,
                                "c": 0.1, "imm": 0.3, "evaluator": "fitted"}},
 )
