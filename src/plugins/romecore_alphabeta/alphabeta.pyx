@@ -110,12 +110,13 @@ cdef inline void sort_moves(double *key, int32_t *acts, int n, bint descending) 
         acts[j + 1] = ta
 
 
-cdef inline int _partial_best(const double *vals, int m) noexcept nogil:
-    """In an unfinished iteration that searched ``m`` root moves, the index of the best of
-    them when it beats the first (the last iteration's best) by more than a tie, else 0."""
+cdef inline int _best_searched(const double *vals, int m, double tie) noexcept nogil:
+    """Of the ``m`` root moves an unfinished iteration searched, the index of the first
+    best one that beats the first move (the last iteration's best) by more than ``tie``,
+    else 0."""
     cdef int j, b = 0
     for j in range(1, m):
-        if vals[j] > vals[b] + TIE:
+        if vals[j] > vals[b] + tie:
             b = j
     return b
 
@@ -271,17 +272,16 @@ cdef class AlphaBetaAgent(SearchAgent):
                 if depth == 1:
                     # The budget ran out in the first iteration: the best of the moves
                     # searched so far (the first move when none was).
-                    for j in range(1, i):
-                        if vals[j] > vals[0]:
-                            vals[0], vals[j] = vals[j], vals[0]
-                            acts[0], acts[j] = acts[j], acts[0]
+                    j = _best_searched(vals, i, 0.0)
+                    vals[0], vals[j] = vals[j], vals[0]
+                    acts[0], acts[j] = acts[j], acts[0]
                     best = acts[0]
                 elif self.partial and i >= 2:
                     # The unfinished iteration searched the last best move first (its value
                     # at this depth is exact) and then i - 1 others: one that beats it at
                     # this depth is played, as chess engines play the best move of an
                     # unfinished iteration (the budget of a deeper iteration is not lost).
-                    j = _partial_best(vals, i)
+                    j = _best_searched(vals, i, TIE)
                     if j > 0:
                         best = acts[j]
                         switched = True
