@@ -40,10 +40,10 @@ def next_to_house(state: romecore.State) -> set[int]:
     return {action(state, name) for name in MARKET_NEXT_TO_HOUSE}
 
 
-def last_turn(players: int = 2) -> romecore.State:
+def last_turn(players: int = 2, hand: tuple[str, ...] = ("Market", "Residential 2")) -> romecore.State:
     """Player 0's last turn of the game, a Market and a Residential 2 in hand, 3 bricks
     and no cogs from the strip.  Player 0 has 12 points, every opponent 15, and player 0
-    has the most influence (the first tie-breaker).
+    has the most influence (the first tie-breaker).  ``hand`` replaces the hand.
 
     Only a Market next to the house wins: +2 for the house's area, which then touches a
     public building, and +1 coin for the Market's neighbour reach 15 (a tie that influence
@@ -61,7 +61,7 @@ def last_turn(players: int = 2) -> romecore.State:
         "phase": "main", "first_player": 0 if players == 2 else 1 % players, "actor": 0,
         "emissaries": emissaries,
         "turn": {"space": space, "bricks": 3, "cogs": 0, "took": True},
-        "players": [{"coins": 10, "influence": 4, "hand": ["Market", "Residential 2"]}, *others],
+        "players": [{"coins": 10, "influence": 4, "hand": list(hand)}, *others],
     })
 
 

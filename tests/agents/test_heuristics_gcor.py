@@ -162,3 +162,88 @@ def test_emissary_placements_are_told_apart():
             values.add(round(ev.estimates(child)[me], 9))
         told_apart += len(values) > 1
     assert told_apart == 20
+
+
+# ---- the hand features: a card's worth read from the city (recomputed here by building
+# the card with the kernel's own scoring, through the state's dict form)
+
+HAND = ("temple_points_in_hand", "aqueduct_run_in_hand", "public_fit_in_hand",
+        "residential_fit_in_hand")
+
+
+def free_cells(city: list[dict]):
+    """Cells (row, col) where a building may go, from the rulings: empty, orthogonally
+    next to the city, and the city with it within a 4x4 square (board rows 0-6, columns
+    0-5)."""
+    occ = {(e["row"], e["col"]) for e in city}
+    for r in range(7):
+        for c in range(6):
+            if (r, c) in occ or not any((r + dr, c + dc) in occ
+                                        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))):
+                continue
+            rows = [x for x, _ in occ] + [r]
+            cols = [y for _, y in occ] + [c]
+            if max(rows) - min(rows) < 4 and max(cols) - min(cols) < 4:
+                yield r, c
+
+
+def built(game, d: dict, p: int, card: dict | None, cell) -> dict:
+    """p's score breakdown with ``card`` moved from hand to ``cell`` (None: as it is),
+    thermal bath tokens removed (the area features leave them aside)."""
+    players = [dict(q) for q in d["players"]]
+    city = [{k: v for k, v in e.items() if k != "tokens" or "Baths" not in e["building"]}
+            for e in players[p]["city"]]
+    if card is not None:
+        players[p]["hand"] = [h for h in players[p]["hand"] if h["id"] != card["id"]]
+        city.append({"id": card["id"], "building": card["building"], "row": cell[0], "col": cell[1]})
+    players[p]["city"] = city
+    known = dict(d["known"])
+    if card is not None:
+        known[card["id"]] = list(range(len(players)))  # a card in a city is public
+    return game.state_from_dict({**d, "players": players, "known": known}).score_breakdown(p)
+
+
+@pytest.mark.parametrize("feature", ["public_fit_in_hand", "residential_fit_in_hand",
+                                     "temple_points_in_hand"])
+def test_hand_cards_are_worth_what_they_would_score_now(feature):
+    """Each hand feature equals, per player and times the share of the game left, the sum
+    over its cards of the most points the card adds at a free cell: area points for public
+    and residential buildings, the temple's own points for a temple."""
+    from romecore.games.great_city_of_rome import data
+    kinds = {t.name: t.kind for t in data.TYPES}
+    kind = {"public_fit_in_hand": data.PUBLIC, "residential_fit_in_hand": data.RESIDENTIAL,
+            "temple_points_in_hand": data.TEMPLE}[feature]
+    game = romecore.load_game("great_city_of_rome", players=2)
+    off = romecore.make_evaluator(game, **{w: 0.0 for w in HAND})
+    on = romecore.make_evaluator(game, **{w: (1.0 if w == feature else 0.0) for w in HAND})
+    seen = 0
+    for s in positions(2, {"take", "main", "emissary"}, 40):
+        d = s.to_dict()
+        left = (7 - d["round"] + 0.5) / 7
+        for p in range(2):
+            want = 0
+            for card in d["players"][p]["hand"]:
+                if kinds[card["building"]] != kind:
+                    continue
+                gains = [0]
+                for cell in free_cells(d["players"][p]["city"]):
+                    after = built(game, d, p, card, cell)
+                    if kind == data.TEMPLE:
+                        gains.append(after["temple_detail"][card["building"]])
+                    else:
+                        gains.append(after["residential"] - built(game, d, p, None, None)["residential"])
+                want += max(gains)
+            got = (on.estimates(s)[p] - off.estimates(s)[p]) / left
+            assert got == pytest.approx(want), (d["players"][p], feature)
+            seen += want > 0
+    assert seen > 5
+
+
+def test_aqueducts_in_hand_count_together():
+    """Two aqueducts in hand are worth the points of the two together (4 then 12: 12),
+    not twice the next one's."""
+    two = ap.last_turn(2, hand=("Aqueduct", "Aqueduct"))  # the last round; no aqueduct built
+    off = romecore.make_evaluator(two.game, **{w: 0.0 for w in HAND})
+    on = romecore.make_evaluator(two.game, **{w: (1.0 if w == "aqueduct_run_in_hand" else 0.0) for w in HAND})
+    left = 0.5 / 7
+    assert (on.estimates(two)[0] - off.estimates(two)[0]) / left == pytest.approx(12)

@@ -5,7 +5,10 @@ Each player's expected final score is estimated as
 
     points now (the kernel's final-scoring count: city, coins, influence tokens and cards)
   + what the rest of the game is likely to add, scaled by the share of the game left:
-      cards in hand (a per-building worth),
+      cards in hand: a per-building worth, and what the card would score if built now
+      (a temple's own points; the area points a public or residential building adds
+      at its best free cell; the aqueducts in hand counted together, since each
+      aqueduct is worth more than the one before),
       houses in areas that no public building touches yet (they score nothing now),
       production to come (vegetable farms and vineyard: coins; sheep: influence;
       grain: brick tokens), per remaining round,
@@ -22,9 +25,9 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
 """
 from libc.stdint cimport int32_t, uint8_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
-from romecore.core.kernel cimport rc_popcount64, RC_MAX_PLAYERS
+from romecore.core.kernel cimport rc_popcount64, rc_pop_lsb64, RC_MAX_PLAYERS
 from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
@@ -33,7 +36,8 @@ from romecore.games.great_city_of_rome.kernel cimport (
     Z_HAND, Z_CITY, PH_OVER, PH_EMISSARY, PH_TAKE, PH_SCHOOL_BOTTOM, F_TOOK, F_BUILT, F_PRODUCED,
     gc_returns, gc_offer, gc_tokens, gc_space_bricks, gc_space_cogs, gc_emissaries,
     INFL_IN_PLAY, INFL_NONE, M_N, M_RES2, M_YELLOW, M_RED, M_GREEN, M_BLUE,
-    M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, gc_scores, gc_city_masks, gc_card_type, gc_infl_round,
+    M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, M_OCC, M_TEMPLE, M_STARS, gc_scores, gc_city_masks, gc_card_type, gc_infl_round,
+    gc_temple_points, gc_place_targets, gc_nbrs, gc_flood,
 )
 
 from romecore.games.great_city_of_rome import data as _data
@@ -42,12 +46,14 @@ from romecore.core.evaluator import checked_state
 
 GAME_ID = "great_city_of_rome"
 
-#: The evaluator's weights (points unless said otherwise).  The ``*_in_hand`` ones are set
-#: by hand; the others were fitted to the outcomes of 2,000 games of ``greedy`` on the
-#: earlier table (``bench/results/fitted-weights.md`` gives the command and the earlier
-#: values): least squares of each player's score still to come, then the temperatures by
-#: the log-likelihood of the results.  ``greedy`` on this table won 0.700 of 400 games
-#: against ``greedy`` on the earlier one.
+#: The evaluator's weights (points unless said otherwise).  The seven per-building
+#: ``*_in_hand`` ones (which also rank the offer) are set by hand; the others were fitted
+#: to the outcomes of 2,000 games of ``greedy`` on the earlier table
+#: (``bench/results/fitted-weights.md`` gives the commands and the earlier tables): least
+#: squares of each player's score still to come, then the temperatures by the
+#: log-likelihood of the results.  ``greedy`` on this table won 0.613 of 400 games against
+#: ``greedy`` on the one before the four card features (``temple_points_in_hand`` to
+#: ``residential_fit_in_hand``), which had won 0.700 against the one before it.
 WEIGHTS = {
     "residential_in_hand": 0.9,     # x the building's value
     "public_in_hand": 2.5,
@@ -56,14 +62,18 @@ WEIGHTS = {
     "temple_in_hand": 3.0,
     "farm_in_hand": 1.5,
     "star_in_hand": 0.5,            # per star on the card (influence when built)
-    "unscored_house": 0.382,        # x value, per house in an area with no public neighbour
-    "veg_per_round": 2.592,         # coins a vegetable farm or the vineyard yields a round
-    "sheep_per_round": 1.481,       # points (via influence) a sheep farm yields a round
+    "temple_points_in_hand": 1.595,   # x the points a temple in hand would score if built now
+    "aqueduct_run_in_hand": 0.315,    # x the points the aqueducts in hand would add together
+    "public_fit_in_hand": 0.892,      # x the area points a public building would add (best cell)
+    "residential_fit_in_hand": 0.783, # x the same for a residential building
+    "unscored_house": 0.407,        # x value, per house in an area with no public neighbour
+    "veg_per_round": 2.488,         # coins a vegetable farm or the vineyard yields a round
+    "sheep_per_round": 1.968,       # points (via influence) a sheep farm yields a round
     "grain_per_round": 0.0,         # points a grain farm's brick tokens save a round
-    "future_influence_share": 0.326,  # weight of influence cards still to surface
-    "pending_take": 0.841,          # x the hand worth of the offer card an emissary will take
-    "pending_brick": 1.433,         # per strip brick an emissary still to act will get
-    "pending_produce": 0.602,       # x the net yield of the produce it can still make
+    "future_influence_share": 0.251,  # weight of influence cards still to surface
+    "pending_take": 1.201,          # x the hand worth of the offer card an emissary will take
+    "pending_brick": 1.219,         # per strip brick an emissary still to act will get
+    "pending_produce": 0.546,       # x the net yield of the produce it can still make
     "temperature": 6.0,             # softmax temperature at the end of the game (points)
     "temperature_per_round": 1.5,   # + this per round left
 }
@@ -74,6 +84,12 @@ cdef struct gc_weights:
     double offer[GC_NTYPES]        # hand worth of an offer card, for ranking the offer
     int brick_holder[GC_NTYPES]    # grain farms and the vineyard: a produce gives a brick token
     double aqueduct_in_hand
+    double temple_points_in_hand, aqueduct_run_in_hand
+    double public_fit_in_hand, residential_fit_in_hand
+    int temple_type[GC_NTYPES]
+    int stars[GC_NTYPES]
+    int colour[GC_NTYPES]          # a public building's colour (0-3, as M_YELLOW..M_BLUE), else -1
+    int res_value[GC_NTYPES]       # a residential building's value, else 0
     double unscored_house
     double veg, sheep, grain
     double future_influence
@@ -187,14 +203,93 @@ cdef void add_pending(const GCState *s, const gc_weights *w, double left,
         rank += 1.0
 
 
+cdef struct gc_areas:
+    int n
+    uint64_t cells[16]             # a city has at most 16 buildings
+    int value[16]
+    int colours[16]                # bit c: a public building of colour c is adjacent
+
+
+cdef inline int adjacent_colours(const uint64_t *m, uint64_t around) noexcept nogil:
+    cdef int c, out = 0
+    for c in range(4):
+        if around & m[M_YELLOW + c]:
+            out |= 1 << c
+    return out
+
+
+cdef void city_areas(const uint64_t *m, gc_areas *a) noexcept nogil:
+    """The city's residential areas (same-value connected houses) and their colours."""
+    cdef uint64_t rem, comp
+    cdef int v
+    a.n = 0
+    for v in range(2, 5):
+        rem = m[M_RES2 + v - 2]
+        while rem:
+            comp = gc_flood(rem & (~rem + 1), m[M_RES2 + v - 2])
+            rem &= ~comp
+            a.cells[a.n] = comp
+            a.value[a.n] = v
+            a.colours[a.n] = adjacent_colours(m, gc_nbrs(comp) & ~comp)
+            a.n += 1
+
+
+cdef int fit_gain(const GCState *s, int p, int t, const gc_weights *w, const uint64_t *m,
+                  const gc_areas *a) noexcept nogil:
+    """The most area points a building of type t (public or residential) adds to p's city
+    at a cell it may go now: a public building scores its colour again for every adjacent
+    area that lacks it; a house joins the adjacent areas of its value and takes their
+    colours and those beside its cell (thermal bath tokens aside)."""
+    cdef uint64_t targets = gc_place_targets(s, p, t), bit, adj
+    cdef int e, k, g, best = 0, size, cols, old, c = w.colour[t], v = w.res_value[t]
+    while targets:
+        e = rc_pop_lsb64(&targets)
+        bit = (<uint64_t>1) << e
+        adj = gc_nbrs(bit)
+        g = 0
+        if c >= 0:
+            for k in range(a.n):
+                if a.cells[k] & adj and not (a.colours[k] >> c) & 1:
+                    g += a.value[k] * rc_popcount64(a.cells[k])
+        else:
+            size = 1
+            cols = adjacent_colours(m, adj)
+            old = 0
+            for k in range(a.n):
+                if a.value[k] == v and a.cells[k] & adj:
+                    size += rc_popcount64(a.cells[k])
+                    cols |= a.colours[k]
+                    old += v * rc_popcount64(a.cells[k]) * rc_popcount64(a.colours[k])
+            g = v * size * rc_popcount64(cols) - old
+        if g > best:
+            best = g
+    return best
+
+
+cdef inline int temple_gain(const GCState *s, int p, int t, const gc_weights *w,
+                            const uint64_t *m) noexcept nogil:
+    """The points a temple of type t would score if p built it now: its rule read on the
+    city with the temple in it (one more building, temple and its stars; the temple
+    rules count these, not where the temple stands, so an off-board cell stands in)."""
+    cdef uint64_t m2[M_N]
+    cdef uint64_t spare = (<uint64_t>1) << 63   # row 7: off the board
+    memcpy(m2, m, sizeof(m2))
+    m2[M_OCC] |= spare
+    m2[M_TEMPLE] |= spare
+    m2[M_STARS] += w.stars[t]
+    return gc_temple_points(s, p, t, m2)
+
+
 cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexcept nogil:
     """Expected final score of every player (see the module docstring)."""
     cdef int32_t pts[RC_MAX_PLAYERS]
     cdef uint64_t m[M_N]
-    cdef int n = s.nplayers, p, c, t, i, naq, leader, best, tied, total_infl, holders
+    cdef int n = s.nplayers, p, c, t, i, naq, haq, leader, best, tied, total_infl, holders
     cdef double left = (s.nrounds - s.round + 0.5) / s.nrounds
     cdef int rounds_left = s.nrounds - s.round
     cdef double hand, unscored
+    cdef gc_areas areas
+    cdef bint fits = w.public_fit_in_hand != 0.0 or w.residential_fit_in_hand != 0.0
     cdef double income[GC_MAXP]
     cdef uint64_t houses, touched
     gc_scores(s, pts)
@@ -202,7 +297,10 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
         gc_city_masks(s, p, m)
         est[p] = pts[p]
         naq = rc_popcount64(m[M_AQUEDUCT])
+        if fits:
+            city_areas(m, &areas)
         hand = 0.0
+        haq = 0
         holders = 0
         for c in range(GC_NDECKCARDS):
             if s.loc[c] == Z_CITY + p:
@@ -212,8 +310,18 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
                 t = gc_card_type(c)
                 if w.aqueduct_type[t]:
                     hand += w.aqueduct_in_hand * (w.aq_points[naq + 1 if naq < 4 else 4] - w.aq_points[naq])
+                    haq += 1
                 else:
                     hand += w.hand[t]
+                    if w.temple_type[t]:
+                        hand += w.temple_points_in_hand * temple_gain(s, p, t, w, m)
+                    elif fits and w.colour[t] >= 0:
+                        hand += w.public_fit_in_hand * fit_gain(s, p, t, w, m, &areas)
+                    elif fits and w.res_value[t]:
+                        hand += w.residential_fit_in_hand * fit_gain(s, p, t, w, m, &areas)
+        # The aqueducts in hand together (the aqueduct points grow faster than the count).
+        haq = naq + haq if naq + haq < 4 else 4
+        hand += w.aqueduct_run_in_hand * (w.aq_points[haq] - w.aq_points[naq])
         # Houses that no public building touches score nothing yet.
         touched = m[M_YELLOW] | m[M_RED] | m[M_GREEN] | m[M_BLUE]
         touched = ((touched << 1) | (touched >> 1) | (touched << 8) | (touched >> 8))
@@ -291,6 +399,10 @@ cdef class GreatCityHeuristic(Evaluator):
                 v = wt["farm_in_hand"]
             self.w.hand[t] = v + wt["star_in_hand"] * bt.stars
             self.w.brick_holder[t] = bt.kind in (_data.FARM_GRAIN, _data.VINEYARD)
+            self.w.temple_type[t] = bt.kind == _data.TEMPLE
+            self.w.stars[t] = bt.stars
+            self.w.colour[t] = _data.COLOURS.index(bt.colour) if bt.kind == _data.PUBLIC else -1
+            self.w.res_value[t] = bt.value if bt.kind == _data.RESIDENTIAL else 0
             # An aqueduct's worth depends on the city: rank it as a second one.
             self.w.offer[t] = self.w.hand[t] + (
                 wt["aqueduct_in_hand"] * (_data.AQUEDUCT_POINTS[2] - _data.AQUEDUCT_POINTS[1])
@@ -300,6 +412,10 @@ cdef class GreatCityHeuristic(Evaluator):
         for i, val in enumerate(_data.INFLUENCE_VALUES):
             self.w.infl_value[i] = val
         self.w.aqueduct_in_hand = wt["aqueduct_in_hand"]
+        self.w.temple_points_in_hand = wt["temple_points_in_hand"]
+        self.w.aqueduct_run_in_hand = wt["aqueduct_run_in_hand"]
+        self.w.public_fit_in_hand = wt["public_fit_in_hand"]
+        self.w.residential_fit_in_hand = wt["residential_fit_in_hand"]
         self.w.unscored_house = wt["unscored_house"]
         self.w.veg = wt["veg_per_round"]
         self.w.sheep = wt["sheep_per_round"]

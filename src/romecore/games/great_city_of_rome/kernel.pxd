@@ -207,6 +207,23 @@ ctypedef struct GCState:
     uint8_t cell[GC_NCARDS]        # board cell of a card in a city, else GC_NONE
     uint8_t known[GC_NCARDS]       # players who know this card's identity where it is
 
+# Board geometry (8x8 bitboard, bit = row * 8 + col; the city lies in rows 0-6, columns 0-5)
+cdef inline uint64_t gc_nbrs(uint64_t m) noexcept nogil:
+    """Cells orthogonally adjacent to any cell of m (m excluded only if not adjacent)."""
+    return (((m << 1) & ~0x0101010101010101ULL) | ((m >> 1) & ~0x8080808080808080ULL)
+            | (m << 8) | (m >> 8)) & 0x003F3F3F3F3F3F3FULL
+
+
+cdef inline uint64_t gc_flood(uint64_t seed, uint64_t within) noexcept nogil:
+    """The cells of ``within`` orthogonally connected to ``seed`` (a cell of it)."""
+    cdef uint64_t comp = seed, nxt
+    while True:
+        nxt = (comp | gc_nbrs(comp)) & within
+        if nxt == comp:
+            return comp
+        comp = nxt
+
+
 # Queries
 cdef int gc_card_type(int card) noexcept nogil
 cdef int gc_tokens(const GCState *s, int card) noexcept nogil

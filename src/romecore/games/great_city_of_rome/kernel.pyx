@@ -123,11 +123,6 @@ cdef inline int col_of(int cell) noexcept nogil:
     return cell % BOARD_SIDE
 
 
-cdef inline uint64_t nbrs(uint64_t m) noexcept nogil:
-    """Cells orthogonally adjacent to any cell of m (m excluded only if not adjacent)."""
-    return (((m << 1) & ~FILE_A) | ((m >> 1) & ~(FILE_A << 7)) | (m << 8) | (m >> 8)) & BOARD
-
-
 cdef inline int row_bits(uint64_t m) noexcept nogil:
     """Rows holding a cell of m (the board's rows are the bytes of a mask)."""
     return <int>rc_nonzero_bytes(m)
@@ -171,15 +166,6 @@ cdef inline int span_bits(int bits) noexcept nogil:
     if b > BOARD_SIDE - 1:
         b = BOARD_SIDE - 1
     return ((1 << (b + 1)) - 1) & ~((1 << a) - 1)
-
-
-cdef inline uint64_t flood(uint64_t seed, uint64_t within) noexcept nogil:
-    cdef uint64_t comp = seed, nxt
-    while True:
-        nxt = (comp | nbrs(comp)) & within
-        if nxt == comp:
-            return comp
-        comp = nxt
 
 
 # =======================================================================================
@@ -320,7 +306,7 @@ cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil:
     """Cells where player p may put a building of type t now."""
     cdef uint64_t occ = s.occ[p]
     cdef uint64_t allowed = rows_mask(span_bits(row_bits(occ))) & cols_mask(span_bits(col_bits(occ)))
-    cdef uint64_t empty_ok = nbrs(occ) & ~occ & allowed & BOARD
+    cdef uint64_t empty_ok = gc_nbrs(occ) & ~occ & allowed & BOARD
     if TYPE_KIND[t] != K_AQUEDUCT:
         return empty_ok
     # Aqueducts: one per row and column; may also replace any non-aqueduct building
@@ -460,9 +446,9 @@ cdef void score_masks(const GCState *s, int p, const uint64_t *m, int32_t *out) 
     for v in range(2, 5):    # Residential 2, 3 and 4 (M_RES2.., SC_RES2..)
         rem = m[M_RES2 + v - 2]
         while rem:
-            comp = flood(rem & (~rem + 1), m[M_RES2 + v - 2])
+            comp = gc_flood(rem & (~rem + 1), m[M_RES2 + v - 2])
             rem &= ~comp
-            around = nbrs(comp) & ~comp
+            around = gc_nbrs(comp) & ~comp
             colours = ((around & m[M_YELLOW]) != 0) + ((around & m[M_RED]) != 0) + \
                       ((around & m[M_GREEN]) != 0) + ((around & m[M_BLUE]) != 0)
             if colours:
@@ -629,7 +615,7 @@ cdef inline void do_build(GCState *s, int cell) noexcept nogil:
         s.aq_rows[p] |= 1 << row_of(cell)
         s.aq_cols[p] |= 1 << col_of(cell)
     elif TYPE_KIND[t] == K_PUBLIC:
-        adj = rc_popcount64(nbrs(bit) & s.occ[p]) + TYPE_BONUS[t]
+        adj = rc_popcount64(gc_nbrs(bit) & s.occ[p]) + TYPE_BONUS[t]
         if TYPE_COLOUR[t] == COLOUR_YELLOW:
             gain(&s.coins[p], adj)
         elif TYPE_COLOUR[t] == COLOUR_RED:
@@ -1666,7 +1652,7 @@ cdef const char *check_cities(const GCState *s, Tally *tl) noexcept nogil:
             return "empty city"
         if rc_popcount64(tl.occ[p]) > CITY_SPAN * CITY_SPAN:
             return "more than 16 buildings"
-        if flood(tl.occ[p] & (~tl.occ[p] + 1), tl.occ[p]) != tl.occ[p]:
+        if gc_flood(tl.occ[p] & (~tl.occ[p] + 1), tl.occ[p]) != tl.occ[p]:
             return "city is not connected"
         if span(row_bits(tl.occ[p])) > CITY_SPAN - 1:
             return "city taller than four"
