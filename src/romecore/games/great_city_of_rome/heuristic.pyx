@@ -36,7 +36,8 @@ from romecore.games.great_city_of_rome.kernel cimport (
     Z_HAND, Z_CITY, PH_OVER, PH_EMISSARY, PH_TAKE, PH_SCHOOL_BOTTOM, F_TOOK, F_BUILT, F_PRODUCED,
     gc_returns, gc_offer, gc_tokens, gc_space_bricks, gc_space_cogs, gc_emissaries,
     INFL_IN_PLAY, INFL_NONE, M_N, M_RES2, M_YELLOW, M_RED, M_GREEN, M_BLUE,
-    M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, M_OCC, M_TEMPLE, M_STARS, gc_scores, gc_city_masks, gc_card_type, gc_infl_round,
+    M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, M_OCC, M_TEMPLE, M_STARS,
+    gc_scores, gc_city_masks, gc_card_type, gc_infl_round,
     gc_temple_points, gc_place_targets, gc_nbrs, gc_flood,
 )
 
@@ -323,8 +324,7 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
         haq = naq + haq if naq + haq < 4 else 4
         hand += w.aqueduct_run_in_hand * (w.aq_points[haq] - w.aq_points[naq])
         # Houses that no public building touches score nothing yet.
-        touched = m[M_YELLOW] | m[M_RED] | m[M_GREEN] | m[M_BLUE]
-        touched = ((touched << 1) | (touched >> 1) | (touched << 8) | (touched >> 8))
+        touched = gc_nbrs(m[M_YELLOW] | m[M_RED] | m[M_GREEN] | m[M_BLUE])
         unscored = 0.0
         for i in range(3):
             houses = m[M_RES2 + i]
