@@ -1,43 +1,31 @@
-"""Where an agent's points come from: seat-rotated games of an agent against copies of an
-opponent (each handed only its player's resampled view, as in a tournament), then the
-mean final score of each score-pad category, the agent's beside the opponents' mean.  A
-diagnostic for an evaluator: the categories a stronger agent gains in are the ones the
-evaluator undervalues.
+"""Where an agent's points come from: the seat-rotated games of ``weights_screen.py`` (an
+agent against copies of an opponent, each handed only its player's resampled view, either
+optionally on the heuristic with overridden weights), then the mean final score of each
+score-pad category, the agent's beside the opponents' mean.  A diagnostic for an
+evaluator: the categories a stronger agent gains in are the ones the evaluator undervalues.
 
     python bench/score_breakdown.py great_city_of_rome 2 30 5 "ismcts:time=0.05,clock=cpu" greedy
 
-Games are seeded from the seed: the same command gives the same games.
+Games are seeded from the seed: with the same seed, the games of ``weights_screen.py``.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections import defaultdict
 
 import romecore
-from romecore.match import play_game
+from weights_screen import parser, play
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("game")
-    ap.add_argument("players", type=int)
-    ap.add_argument("games", type=int)
-    ap.add_argument("seed", type=int)
-    ap.add_argument("agent")
-    ap.add_argument("opponent")
-    a = ap.parse_args(argv)
+    a = parser(__doc__).parse_args(argv)
     game = romecore.load_game(a.game, players=a.players)
     mine: dict[str, float] = defaultdict(float)
     theirs: dict[str, float] = defaultdict(float)
     won = 0.0
-    for i in range(a.games):
-        seat = i % a.players
-        seed = a.seed * 100_003 + i
-        specs = [a.agent if p == seat else a.opponent for p in range(a.players)]
-        agents = [romecore.make_agent(s, game=game, seed=seed * 7 + p) for p, s in enumerate(specs)]
-        state = game.new_initial_state(seed=seed)
-        play_game(game, agents, seed, state=state)  # plays ``state`` on to the end
+    for g in range(a.games):
+        seat = g % a.players
+        state = play(game, a.agent, a.opponent, a.seed, g)
         won += state.returns()[seat]
         for p in range(a.players):
             for k, v in state.score_breakdown(p).items():

@@ -51,32 +51,45 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return c - h, c + h
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments of a match between two agents: game, players, games, seed, the two
+    agents (``SPEC`` or ``SPEC|weights``)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("game")
     ap.add_argument("players", type=int)
     ap.add_argument("games", type=int)
     ap.add_argument("seed", type=int)
     ap.add_argument("agent")
     ap.add_argument("opponent")
-    a = ap.parse_args()
+    return ap
+
+
+def play(game: romecore.Game, agent: str, opponent: str, seed: int, g: int) -> romecore.State:
+    """Game ``g`` of the match seeded ``seed``: ``agent`` in seat ``g % players``, the
+    opponent in the others, each handed its player's resampled view; the final state."""
+    n = game.num_players()
+    seat = g % n
+    agents = [build(agent if p == seat else opponent, game, seed * 1000 + g * 10 + p)
+              for p in range(n)]
+    state = game.new_initial_state(seed=seed * 100003 + g)
+    move = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance()
+            continue
+        p = state.current_player()
+        move += 1
+        view = state.resample(p, seed=seed * 7 + g * 100000 + move)
+        state.apply_action(agents[p].step(view))
+    return state
+
+
+def main() -> None:
+    a = parser(__doc__).parse_args()
     game = romecore.load_game(a.game, players=a.players)
     n, wins, t0 = a.players, 0.0, time.time()
     for g in range(a.games):
-        seat = g % n
-        agents = [build(a.agent if p == seat else a.opponent, game, a.seed * 1000 + g * 10 + p)
-                  for p in range(n)]
-        state = game.new_initial_state(seed=a.seed * 100003 + g)
-        move = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_random_chance()
-                continue
-            p = state.current_player()
-            move += 1
-            view = state.resample(p, seed=a.seed * 7 + g * 100000 + move)
-            state.apply_action(agents[p].step(view))
-        wins += state.returns()[seat]
+        wins += play(game, a.agent, a.opponent, a.seed, g).returns()[g % n]
     rate = wins / a.games
     lo, hi = wilson(rate, a.games)
     print(f"{a.agent} vs {a.opponent}, {a.game} {n}p: {wins:g}/{a.games} = {rate:.3f} "
