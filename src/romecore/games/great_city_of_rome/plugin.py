@@ -33,8 +33,10 @@ SPEC = GameSpec(
     # Against greedy on the fitted evaluator (40 games at 0.1 s a move, seed 3), plain
     # playouts won 0.700 at 2 players; with the priors 0.825 (bias 2: 0.800; with c 0.3:
     # 0.625; greedy playouts judged after the next turn: 0.450), and 0.675 at 4 players
-    # (bench/results/fitted-weights.md).
-    agent_defaults={"ismcts": {"bias": 1.0}},
+    # (bench/results/fitted-weights.md).  With the card features (0160a26) the priors are
+    # worth more: bias 2 won 0.840 of 200 2-player games (seed 1) and 0.630 of 200
+    # 4-player games against the new greedy, where bias 1 won 0.745 and 0.605 (seed 0).
+    agent_defaults={"ismcts": {"bias": 2.0}},
 )
 
 
