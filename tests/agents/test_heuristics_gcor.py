@@ -222,6 +222,7 @@ def test_hand_cards_are_worth_what_they_would_score_now(feature):
         left = (7 - d["round"] + 0.5) / 7
         for p in range(2):
             want = 0
+            before = built(game, d, p, None, None)["residential"]
             for card in d["players"][p]["hand"]:
                 if kinds[card["building"]] != kind:
                     continue
@@ -231,7 +232,7 @@ def test_hand_cards_are_worth_what_they_would_score_now(feature):
                     if kind == data.TEMPLE:
                         gains.append(after["temple_detail"][card["building"]])
                     else:
-                        gains.append(after["residential"] - built(game, d, p, None, None)["residential"])
+                        gains.append(after["residential"] - before)
                 want += max(gains)
             got = (on.estimates(s)[p] - off.estimates(s)[p]) / left
             assert got == pytest.approx(want), (d["players"][p], feature)
