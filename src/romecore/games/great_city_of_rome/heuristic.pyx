@@ -38,7 +38,8 @@ from romecore.games.great_city_of_rome.kernel cimport (
     INFL_IN_PLAY, INFL_NONE, M_N, M_RES2, M_YELLOW, M_RED, M_GREEN, M_BLUE,
     M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, M_OCC, M_TEMPLE, M_STARS,
     gc_scores, gc_city_masks, gc_card_type, gc_infl_round,
-    gc_temple_points, gc_place_targets, gc_nbrs, gc_flood,
+    gc_temple_points, gc_place_targets, gc_nbrs,
+    GCAreas, gc_city_areas, gc_adjacent_colours,
 )
 
 from romecore.games.great_city_of_rome import data as _data
@@ -204,39 +205,8 @@ cdef void add_pending(const GCState *s, const gc_weights *w, double left,
         rank += 1.0
 
 
-cdef struct gc_areas:
-    int n
-    uint64_t cells[16]             # a city has at most 16 buildings
-    int value[16]
-    int colours[16]                # bit c: a public building of colour c is adjacent
-
-
-cdef inline int adjacent_colours(const uint64_t *m, uint64_t around) noexcept nogil:
-    cdef int c, out = 0
-    for c in range(4):
-        if around & m[M_YELLOW + c]:
-            out |= 1 << c
-    return out
-
-
-cdef void city_areas(const uint64_t *m, gc_areas *a) noexcept nogil:
-    """The city's residential areas (same-value connected houses) and their colours."""
-    cdef uint64_t rem, comp
-    cdef int v
-    a.n = 0
-    for v in range(2, 5):
-        rem = m[M_RES2 + v - 2]
-        while rem:
-            comp = gc_flood(rem & (~rem + 1), m[M_RES2 + v - 2])
-            rem &= ~comp
-            a.cells[a.n] = comp
-            a.value[a.n] = v
-            a.colours[a.n] = adjacent_colours(m, gc_nbrs(comp) & ~comp)
-            a.n += 1
-
-
 cdef int fit_gain(const GCState *s, int p, int t, const gc_weights *w, const uint64_t *m,
-                  const gc_areas *a) noexcept nogil:
+                  const GCAreas *a) noexcept nogil:
     """The most area points a building of type t (public or residential) adds to p's city
     at a cell it may go now: a public building scores its colour again for every adjacent
     area that lacks it; a house joins the adjacent areas of its value and takes their
@@ -254,7 +224,7 @@ cdef int fit_gain(const GCState *s, int p, int t, const gc_weights *w, const uin
                     g += a.value[k] * rc_popcount64(a.cells[k])
         else:
             size = 1
-            cols = adjacent_colours(m, adj)
+            cols = gc_adjacent_colours(m, adj)
             old = 0
             for k in range(a.n):
                 if a.value[k] == v and a.cells[k] & adj:
@@ -289,7 +259,7 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
     cdef double left = (s.nrounds - s.round + 0.5) / s.nrounds
     cdef int rounds_left = s.nrounds - s.round
     cdef double hand, unscored
-    cdef gc_areas areas
+    cdef GCAreas areas
     cdef bint fits = w.public_fit_in_hand != 0.0 or w.residential_fit_in_hand != 0.0
     cdef double income[GC_MAXP]
     cdef uint64_t houses, touched
@@ -299,7 +269,7 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
         est[p] = pts[p]
         naq = rc_popcount64(m[M_AQUEDUCT])
         if fits:
-            city_areas(m, &areas)
+            gc_city_areas(m, &areas)
         hand = 0.0
         haq = 0
         holders = 0

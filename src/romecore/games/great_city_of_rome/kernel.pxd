@@ -14,6 +14,8 @@ cdef enum:
     GC_NSTRIPS = 6
     GC_NFACES = 12        # strip k's front is face k, its back face 6 + k
     GC_NCELLS = 64        # the 8x8 board a city lies on (cell = row * 8 + col)
+    GC_CITY_SPAN = 4      # a city is at most 4x4 ...
+    GC_MAXBUILDINGS = GC_CITY_SPAN * GC_CITY_SPAN    # ... so it holds at most 16 buildings
     GC_BOTTOM = 14        # cards a School can return under one deck, at most
     GC_MAXDRAWN = 5       # School (4 neighbours) + University's extra draw
     GC_MAXOFFER = 4       # offer cards at most (one per offer draw of an upkeep)
@@ -208,10 +210,20 @@ ctypedef struct GCState:
     uint8_t known[GC_NCARDS]       # players who know this card's identity where it is
 
 # Board geometry (8x8 bitboard, bit = row * 8 + col; the city lies in rows 0-6, columns 0-5)
+cdef extern from *:
+    """
+    #define GC_BOARD  0x003F3F3F3F3F3F3FULL  /* the cells a city can reach: rows 0-6, columns 0-5 */
+    #define GC_FILE_A 0x0101010101010101ULL  /* column 0 of every row */
+    """
+    const uint64_t GC_BOARD
+    const uint64_t GC_FILE_A
+
+
 cdef inline uint64_t gc_nbrs(uint64_t m) noexcept nogil:
-    """Cells orthogonally adjacent to any cell of m (m excluded only if not adjacent)."""
-    return (((m << 1) & ~0x0101010101010101ULL) | ((m >> 1) & ~0x8080808080808080ULL)
-            | (m << 8) | (m >> 8)) & 0x003F3F3F3F3F3F3FULL
+    """Cells of the board orthogonally adjacent to any cell of m (m's own cells only where
+    they are adjacent to another)."""
+    return (((m << 1) & ~GC_FILE_A) | ((m >> 1) & ~(GC_FILE_A << 7))
+            | (m << 8) | (m >> 8)) & GC_BOARD
 
 
 cdef inline uint64_t gc_flood(uint64_t seed, uint64_t within) noexcept nogil:
@@ -222,6 +234,25 @@ cdef inline uint64_t gc_flood(uint64_t seed, uint64_t within) noexcept nogil:
         if nxt == comp:
             return comp
         comp = nxt
+
+
+# A city's residential areas: the connected houses of one value, each scoring its value per
+# house per colour of public building beside it (gc_city_areas fills it from the masks)
+ctypedef struct GCAreas:
+    int n
+    uint64_t cells[GC_MAXBUILDINGS]     # the houses of each area
+    uint64_t around[GC_MAXBUILDINGS]    # the cells beside them
+    int value[GC_MAXBUILDINGS]          # the area's residential value, 2 to 4
+    int colours[GC_MAXBUILDINGS]        # bit c: a public building of colour c is beside it
+
+
+cdef inline int gc_adjacent_colours(const uint64_t *m, uint64_t around) noexcept nogil:
+    """Bit c set for each colour c (M_YELLOW + c) of public building on a cell of around."""
+    cdef int c, out = 0
+    for c in range(4):
+        if around & m[M_YELLOW + c]:
+            out |= 1 << c
+    return out
 
 
 # Queries
@@ -239,6 +270,7 @@ cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil
 cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil
 # Scoring
 cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil
+cdef void gc_city_areas(const uint64_t *m, GCAreas *a) noexcept nogil
 cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noexcept nogil
 cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil
 # Changes

@@ -56,7 +56,6 @@ cdef enum:
     TWO_PLAYER_EMISSARIES = 4   # with two players each seat places two
     START_BUILDINGS = 2   # cards GC_NDECKCARDS.. are each seat's farm, then its house
     BOARD_SIDE = 8        # GC_NCELLS = BOARD_SIDE * BOARD_SIDE
-    CITY_SPAN = 4         # a city is at most 4x4
     AQ_SCORED = 4         # aqueducts past this many score no more
     MAX_VEG_CARDS = 8
     MAX_SHEEP_CARDS = 4
@@ -111,8 +110,6 @@ cdef int START_HOUSE_CELL = 3 * 8 + 3
 # Bits: board geometry on the 8x8 bitboard, over the rc_bits.h helpers
 
 cdef uint64_t ROW_BYTE = 0xFF                 # one row of the board
-cdef uint64_t FILE_A = 0x0101010101010101ULL
-cdef uint64_t BOARD = 0x003F3F3F3F3F3F3FULL   # rows 0-6, columns 0-5
 
 
 cdef inline int row_of(int cell) noexcept nogil:
@@ -141,7 +138,7 @@ cdef inline uint64_t rows_mask(int rows) noexcept nogil:
 
 
 cdef inline uint64_t cols_mask(int cols) noexcept nogil:
-    return (<uint64_t>cols & ROW_BYTE) * FILE_A
+    return (<uint64_t>cols & ROW_BYTE) * GC_FILE_A
 
 
 cdef inline int top_bit8(uint32_t bits) noexcept nogil:
@@ -160,7 +157,7 @@ cdef inline int span(int bits) noexcept nogil:
 cdef inline int span_bits(int bits) noexcept nogil:
     """Rows (or columns) a new building may use so that the span stays within four."""
     cdef int lo = rc_lsb32(bits), hi = top_bit8(bits)
-    cdef int a = hi - (CITY_SPAN - 1), b = lo + (CITY_SPAN - 1)
+    cdef int a = hi - (GC_CITY_SPAN - 1), b = lo + (GC_CITY_SPAN - 1)
     if a < 0:
         a = 0
     if b > BOARD_SIDE - 1:
@@ -306,7 +303,7 @@ cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil:
     """Cells where player p may put a building of type t now."""
     cdef uint64_t occ = s.occ[p]
     cdef uint64_t allowed = rows_mask(span_bits(row_bits(occ))) & cols_mask(span_bits(col_bits(occ)))
-    cdef uint64_t empty_ok = gc_nbrs(occ) & ~occ & allowed & BOARD
+    cdef uint64_t empty_ok = gc_nbrs(occ) & ~occ & allowed & GC_BOARD
     if TYPE_KIND[t] != K_AQUEDUCT:
         return empty_ok
     # Aqueducts: one per row and column; may also replace any non-aqueduct building
@@ -437,22 +434,35 @@ cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil:
     score_masks(s, p, m, out)
 
 
-cdef void score_masks(const GCState *s, int p, const uint64_t *m, int32_t *out) noexcept nogil:
-    """gc_score from p's city masks (gc_city_masks)."""
-    cdef uint64_t rem, comp, around
-    cdef int v, colours, i, t
-    cdef uint64_t temples
-    memset(out, 0, sizeof(int32_t) * SC_N)
-    for v in range(2, 5):    # Residential 2, 3 and 4 (M_RES2.., SC_RES2..)
+cdef void gc_city_areas(const uint64_t *m, GCAreas *a) noexcept nogil:
+    """The residential areas of a city given by its masks (gc_city_masks)."""
+    cdef uint64_t rem, comp
+    cdef int v
+    a.n = 0
+    for v in range(2, 5):    # Residential 2, 3 and 4 (M_RES2..)
         rem = m[M_RES2 + v - 2]
         while rem:
             comp = gc_flood(rem & (~rem + 1), m[M_RES2 + v - 2])
             rem &= ~comp
-            around = gc_nbrs(comp) & ~comp
-            colours = ((around & m[M_YELLOW]) != 0) + ((around & m[M_RED]) != 0) + \
-                      ((around & m[M_GREEN]) != 0) + ((around & m[M_BLUE]) != 0)
-            if colours:
-                out[SC_RES2 + v - 2] += v * rc_popcount64(comp) * colours + bath_bonus(s, p, around)
+            a.cells[a.n] = comp
+            a.around[a.n] = gc_nbrs(comp) & ~comp
+            a.value[a.n] = v
+            a.colours[a.n] = gc_adjacent_colours(m, a.around[a.n])
+            a.n += 1
+
+
+cdef void score_masks(const GCState *s, int p, const uint64_t *m, int32_t *out) noexcept nogil:
+    """gc_score from p's city masks (gc_city_masks)."""
+    cdef GCAreas areas
+    cdef int k, colours, i, t
+    cdef uint64_t temples
+    memset(out, 0, sizeof(int32_t) * SC_N)
+    gc_city_areas(m, &areas)
+    for k in range(areas.n):
+        colours = rc_popcount64(areas.colours[k])
+        if colours:
+            out[SC_RES2 + areas.value[k] - 2] += (areas.value[k] * rc_popcount64(areas.cells[k]) * colours
+                                                  + bath_bonus(s, p, areas.around[k]))
     i = rc_popcount64(m[M_AQUEDUCT])
     out[SC_AQUEDUCTS] = AQ_POINTS[i if i < AQ_SCORED else AQ_SCORED]
     temples = m[M_TEMPLE_TYPES]
@@ -1256,7 +1266,7 @@ cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogi
             pb = blk[q]
             pb[P_CITY_TYPES + t] += type_step
             city_add(m[q], t, s.cell[c])
-            if s.cell[c] >= GC_NCELLS or not (BOARD >> s.cell[c]) & 1:
+            if s.cell[c] >= GC_NCELLS or not (GC_BOARD >> s.cell[c]) & 1:
                 continue
             cell = s.cell[c] // BOARD_SIDE * GC_CITY_COLS + s.cell[c] % BOARD_SIDE
             for i in range(TYPE_NPLANES):   # M_OCC repeated: a fixed number of stores
@@ -1511,7 +1521,7 @@ cdef const char *check_cards(const GCState *s, Tally *tl) noexcept nogil:
             return "drawn card unknown to the player choosing"
         if Z_CITY <= z < Z_CITY + GC_MAXP:
             p = z - Z_CITY
-            if s.cell[c] >= GC_NCELLS or not (BOARD >> s.cell[c]) & 1:
+            if s.cell[c] >= GC_NCELLS or not (GC_BOARD >> s.cell[c]) & 1:
                 return "city card off the board"
             bit = (<uint64_t>1) << s.cell[c]
             if tl.occ[p] & bit:
@@ -1650,13 +1660,13 @@ cdef const char *check_cities(const GCState *s, Tally *tl) noexcept nogil:
             return "occupancy mask does not match the city"
         if tl.occ[p] == 0:
             return "empty city"
-        if rc_popcount64(tl.occ[p]) > CITY_SPAN * CITY_SPAN:
+        if rc_popcount64(tl.occ[p]) > GC_MAXBUILDINGS:
             return "more than 16 buildings"
         if gc_flood(tl.occ[p] & (~tl.occ[p] + 1), tl.occ[p]) != tl.occ[p]:
             return "city is not connected"
-        if span(row_bits(tl.occ[p])) > CITY_SPAN - 1:
+        if span(row_bits(tl.occ[p])) > GC_CITY_SPAN - 1:
             return "city taller than four"
-        if span(col_bits(tl.occ[p])) > CITY_SPAN - 1:
+        if span(col_bits(tl.occ[p])) > GC_CITY_SPAN - 1:
             return "city wider than four"
         if tl.aq_rows[p] != s.aq_rows[p] or tl.aq_cols[p] != s.aq_cols[p]:
             return "aqueduct rows and columns do not match the city"
@@ -1830,10 +1840,10 @@ def _load_tables():
     assert GC_NCELLS == BOARD_SIDE * BOARD_SIDE
     assert BOARD_SIDE == 8   # a row is a byte of a cell mask (row_bits, rows_mask)
     # the tensor's bounds: a type's copies and a city's buildings, the draft group, the
-    # city's reach (BOARD) and the rounds
+    # city's reach (GC_BOARD) and the rounds
     assert max(sum(1 for ty, _ in cards if ty == t) for t in range(GC_NTYPES)) <= O_TYPE_BOUND
-    assert CITY_SPAN * CITY_SPAN <= O_TYPE_BOUND and O_DRAFT_BOUND == GC_MAXP - 1
-    assert BOARD == sum(1 << (r * BOARD_SIDE + c) for r in range(GC_CITY_ROWS) for c in range(GC_CITY_COLS))
+    assert GC_MAXBUILDINGS <= O_TYPE_BOUND and O_DRAFT_BOUND == GC_MAXP - 1
+    assert GC_BOARD == sum(1 << (r * BOARD_SIDE + c) for r in range(GC_CITY_ROWS) for c in range(GC_CITY_COLS))
     assert GC_MAXROUNDS == max(_data.ROUNDS.values())
     assert GC_NDECKS == len(_data.DECK_NAMES) and GC_NINFL == len(_data.INFLUENCE_VALUES)
     assert GC_MAXP == max(_data.ROUNDS) and MIN_PLAYERS == min(_data.ROUNDS)
