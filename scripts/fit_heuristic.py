@@ -16,7 +16,9 @@ keeps a share of the positions where a player is to move, and fits
   search over the log-likelihood of the final returns under the evaluator's values.
 
 Weights neither linear nor temperatures (for example a share that sets a site's expected
-size) keep their values.  Games are split by index: the first four fifths fit, the rest
+size) keep their values.  ``--only name,...`` fits just the weights named (a new feature
+beside a table already fitted); the others are held, so the R^2 printed is then of what
+they leave unexplained.  Games are split by index: the first four fifths fit, the rest
 report how well the old and new tables predict (R^2 of the centred scores, log-loss of the
 returns).  Same arguments, same table (``bench/results/fitted-weights.md`` has the runs):
 
@@ -69,7 +71,7 @@ def features(evs: dict, names: list[str], states: list) -> tuple[np.ndarray, np.
     weight's unit feature (positions x weights x players)."""
     base = np.array([evs[None].estimates(s) for s in states])
     feats = np.stack([np.array([evs[k].estimates(s) for s in states]) - base for k in names],
-                     axis=1)
+                     axis=1) if names else np.zeros((len(states), 0, base.shape[1]))
     return base, feats
 
 
@@ -82,7 +84,7 @@ def design(base: np.ndarray, feats: np.ndarray, final: np.ndarray) -> tuple:
     """One row per (position, player): the centred features, and the centred score still
     to come (the final score less the estimate every fitted weight leaves out)."""
     y = centred(final - base).reshape(-1)
-    x = centred(feats).transpose(0, 2, 1).reshape(-1, feats.shape[1])
+    x = centred(feats).transpose(0, 2, 1).reshape(feats.shape[0] * feats.shape[2], feats.shape[1])
     return x, y
 
 
@@ -150,14 +152,23 @@ def linear_weights(make, table: dict, probe: list) -> list[str]:
     return names
 
 
-def fit(counts: list[int], data: dict, table: dict, say=print) -> dict:
-    """The fitted table: ``table`` with its linear weights and temperatures fitted."""
+def fit(counts: list[int], data: dict, table: dict, say=print,
+        only: set[str] | None = None) -> dict:
+    """The fitted table: ``table`` with its linear weights and temperatures fitted (with
+    ``only``, just those of them named there; the others keep their values)."""
     def make(weights: dict):
         return romecore.make_evaluator(data[counts[0]][0], "heuristic", **weights)
 
     states = data[counts[0]][1]
     names = linear_weights(make, table, states[:: max(1, len(states) // 300)])
     temps = [k for k in table if k.startswith("temperature")]
+    if only is not None:
+        unknown = only - set(names) - set(temps)
+        if unknown:
+            raise SystemExit(f"--only: not a linear weight or a temperature of the table: "
+                             f"{', '.join(sorted(unknown))} (linear: {', '.join(names)})")
+        names = [k for k in names if k in only]
+        temps = [k for k in temps if k in only]
     say(f"linear weights: {', '.join(names)}; kept as they are: "
         + (", ".join(k for k in table if k not in names and k not in temps) or "-"))
 
@@ -207,6 +218,8 @@ def main(argv: list[str] | None = None) -> dict:
                          "on the starting table)")
     ap.add_argument("--start", default="", help="weight=value,...: the table to start from "
                     "(default: the module's WEIGHTS)")
+    ap.add_argument("--only", default="", help="name,...: fit only these weights, the others "
+                    "held at their values (default: every linear weight and the temperatures)")
     ap.add_argument("--share", type=float, default=0.1, help="share of positions kept")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
@@ -222,7 +235,7 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"{len(counts) * args.games} games, {sum(len(d[1]) for d in data.values())} "
           f"positions in {time.time() - t0:.0f} s", flush=True)
     table = {**module.WEIGHTS, **start}
-    fitted = fit(counts, data, table)
+    fitted = fit(counts, data, table, only={k for k in args.only.split(",") if k} or None)
     print("fitted table (the starting one in brackets):")
     for k, v in fitted.items():
         print(f"    {k} = {v}  ({table[k]})")

@@ -56,3 +56,16 @@ def test_a_tiny_fit_is_reproducible_and_changes_only_what_it_fits(capsys):
     assert table["residential_in_hand"] == heuristic.WEIGHTS["residential_in_hand"]
     assert all(table[k] >= 0 for k in linear) and table["temperature"] > 0
     assert fit.main(args) == table
+
+
+def test_only_fits_the_weights_named_and_holds_the_rest(capsys):
+    from romecore.games.great_city_of_rome import heuristic
+
+    args = ["great_city_of_rome", "--players", "2", "--games", "10", "--seed", "4",
+            "--share", "0.5"]
+    table = fit.main(args + ["--only", "tempo_build,veg_per_round"])
+    changed = {k for k in table if table[k] != heuristic.WEIGHTS[k]}
+    assert changed and changed <= {"tempo_build", "veg_per_round"}
+    assert "linear weights: veg_per_round, tempo_build;" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="residential_in_hand"):
+        fit.main(args + ["--only", "residential_in_hand"])

@@ -164,6 +164,27 @@ def test_emissary_placements_are_told_apart():
     assert told_apart == 20
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_player_to_move_has_the_tempo(players):
+    """The player about to place an emissary, or to build, gains the tempo weights (and
+    no one else does), read from the dict form: the phase, the actor, the turn's build."""
+    game = romecore.load_game("great_city_of_rome", players=players)
+    off = romecore.make_evaluator(game, tempo_emissary=0.0, tempo_build=0.0)
+    on = romecore.make_evaluator(game, tempo_emissary=1.0, tempo_build=10.0)
+    seen = {0: 0, 1: 0, 10: 0}
+    for s in positions(players, {"emissary", "take", "main", "place"}, 60):
+        d = s.to_dict()
+        want = [0.0] * players
+        if d["phase"] == "emissary":
+            want[d["actor"]] = 1.0
+        elif not d["turn"]["built"]:
+            want[d["actor"]] = 10.0
+        got = [a - b for a, b in zip(on.estimates(s), off.estimates(s))]
+        assert got == pytest.approx(want)
+        seen[int(max(want))] += 1
+    assert all(seen.values())
+
+
 # ---- the hand features: a card's worth read from the city (recomputed here by building
 # the card with the kernel's own scoring, through the state's dict form)
 

@@ -76,6 +76,8 @@ WEIGHTS = {
     "pending_take": 1.201,          # x the hand worth of the offer card an emissary will take
     "pending_brick": 1.219,         # per strip brick an emissary still to act will get
     "pending_produce": 0.546,       # x the net yield of the produce it can still make
+    "tempo_emissary": 0.0,          # the player to place the next emissary: the pick of the spaces
+    "tempo_build": 0.0,             # the acting player while their build is still to come
     "temperature": 6.0,             # softmax temperature at the end of the game (points)
     "temperature_per_round": 1.5,   # + this per round left
 }
@@ -96,6 +98,7 @@ cdef struct gc_weights:
     double veg, sheep, grain
     double future_influence
     double pending_take, pending_brick, pending_produce
+    double tempo_emissary, tempo_build
     double temperature, temperature_per_round
     int aq_points[5]
     int aqueduct_type[GC_NTYPES]
@@ -251,6 +254,19 @@ cdef inline int temple_gain(const GCState *s, int p, int t, const gc_weights *w,
     return gc_temple_points(s, p, t, m2)
 
 
+cdef inline void add_tempo(const GCState *s, const gc_weights *w, double *est) noexcept nogil:
+    """The player to move has a choice the others are yet to answer (a chess engine's
+    tempo): the pick of the free strip spaces, or of what and where to build.  The other
+    terms value an emissary still to place at the mean over the free spaces, and a card in
+    hand without the choice of when to build it; without this term the player who has
+    just moved looks ahead of the one to move, and a search's leaves after an odd and an
+    even number of turns disagree."""
+    if s.phase == PH_EMISSARY:
+        est[s.actor] += w.tempo_emissary
+    elif PH_TAKE <= s.phase <= PH_SCHOOL_BOTTOM and not s.flags & F_BUILT:
+        est[s.actor] += w.tempo_build
+
+
 cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexcept nogil:
     """Expected final score of every player (see the module docstring)."""
     cdef int32_t pts[RC_MAX_PLAYERS]
@@ -307,6 +323,7 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
         # without one (each saves 2 coins).
         income[p] = rc_popcount64(m[M_VEG]) + 0.5 * rc_popcount64(m[M_SHEEP]) + 2.0 * holders
     add_pending(s, w, left, income, est)
+    add_tempo(s, w, est)
     # Influence cards in play go to the strict leader at the round's end.
     best = -1
     leader = -1
@@ -394,6 +411,8 @@ cdef class GreatCityHeuristic(Evaluator):
         self.w.pending_take = wt["pending_take"]
         self.w.pending_brick = wt["pending_brick"]
         self.w.pending_produce = wt["pending_produce"]
+        self.w.tempo_emissary = wt["tempo_emissary"]
+        self.w.tempo_build = wt["tempo_build"]
         self.w.temperature = wt["temperature"]
         self.w.temperature_per_round = wt["temperature_per_round"]
         self.fn = gc_heuristic
