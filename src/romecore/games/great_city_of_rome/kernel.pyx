@@ -435,13 +435,15 @@ cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil:
 
 
 cdef void gc_city_areas(const uint64_t *m, GCAreas *a) noexcept nogil:
-    """The residential areas of a city given by its masks (gc_city_masks)."""
+    """The residential areas of a city given by its masks (gc_city_masks).  A city holds
+    at most GC_MAXBUILDINGS buildings (gc_validate), so at most as many areas; the bound
+    is checked all the same, so that no masks can write past the arrays."""
     cdef uint64_t rem, comp
     cdef int v
     a.n = 0
     for v in range(2, 5):    # Residential 2, 3 and 4 (M_RES2..)
         rem = m[M_RES2 + v - 2]
-        while rem:
+        while rem and a.n < GC_MAXBUILDINGS:
             comp = gc_flood(rem & (~rem + 1), m[M_RES2 + v - 2])
             rem &= ~comp
             a.cells[a.n] = comp
