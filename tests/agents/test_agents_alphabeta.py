@@ -74,9 +74,11 @@ def expectiminimax(state: romecore.State, depth: int, root: int, ev) -> float:
 def test_star_pruning_is_exact(chance, seed):
     state = end_of_round_position(seed)
     root = state.current_player()
-    # Blind to the emissaries still to act, so to the next strip and offer: a chance leaf,
-    # which the agent judges by sampled outcomes, then has one value however it is drawn.
-    ev = romecore.make_evaluator(state.game, pending_take=0.0, pending_brick=0.0, pending_produce=0.0)
+    # Blind to the emissaries still to act and to who is to move, so to the next strip and
+    # offer: a chance leaf, which the agent judges by sampled outcomes, then has one value
+    # however it is drawn.
+    ev = romecore.make_evaluator(state.game, pending_take=0.0, pending_brick=0.0, pending_produce=0.0,
+                                 tempo_emissary=0.0, tempo_build=0.0)
     depth = 3
     reference = {}
     for a in state.legal_actions():
