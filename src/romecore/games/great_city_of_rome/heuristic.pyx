@@ -30,7 +30,7 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from romecore.core.kernel cimport rc_popcount64, rc_pop_lsb64, RC_MAX_PLAYERS
+from romecore.core.kernel cimport rc_popcount64, rc_pop_lsb64
 from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
@@ -40,9 +40,9 @@ from romecore.games.great_city_of_rome.kernel cimport (
     gc_returns, gc_offer, gc_tokens, gc_space_bricks, gc_space_cogs, gc_emissaries,
     INFL_IN_PLAY, INFL_NONE, M_N, M_RES2, M_YELLOW, M_RED, M_GREEN, M_BLUE,
     M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, M_OCC, M_TEMPLE, M_STARS,
-    gc_scores, gc_city_masks, gc_card_type, gc_infl_round,
+    gc_city_masks, gc_card_type, gc_infl_round,
     gc_temple_points, gc_place_targets, gc_nbrs,
-    GCAreas, gc_city_areas, gc_adjacent_colours,
+    GCAreas, gc_city_areas, gc_adjacent_colours, gc_score_city, SC_N, SC_TOTAL,
 )
 
 from romecore.games.great_city_of_rome import data as _data
@@ -274,7 +274,7 @@ cdef inline void add_tempo(const GCState *s, const gc_weights *w, double *est) n
 
 cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexcept nogil:
     """Expected final score of every player (see the module docstring)."""
-    cdef int32_t pts[RC_MAX_PLAYERS]
+    cdef int32_t pts[SC_N]
     cdef uint64_t m[M_N]
     cdef int n = s.nplayers, p, c, t, i, naq, haq, leader, best, tied, total_infl, holders
     cdef double left = (s.nrounds - s.round + 0.5) / s.nrounds
@@ -284,13 +284,12 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
     cdef bint fits = w.public_fit_in_hand != 0.0 or w.residential_fit_in_hand != 0.0
     cdef double income[GC_MAXP]
     cdef uint64_t houses, touched
-    gc_scores(s, pts)
     for p in range(n):
         gc_city_masks(s, p, m)
-        est[p] = pts[p]
+        gc_city_areas(m, &areas)
+        gc_score_city(s, p, m, &areas, pts)
+        est[p] = pts[SC_TOTAL]
         naq = rc_popcount64(m[M_AQUEDUCT])
-        if fits:
-            gc_city_areas(m, &areas)
         hand = 0.0
         haq = 0
         holders = 0

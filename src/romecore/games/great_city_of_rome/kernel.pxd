@@ -271,6 +271,8 @@ cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil
 # Scoring
 cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil
 cdef void gc_city_areas(const uint64_t *m, GCAreas *a) noexcept nogil
+cdef void gc_score_city(const GCState *s, int p, const uint64_t *m, const GCAreas *a,
+                        int32_t *out) noexcept nogil   # gc_score from the two above
 cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noexcept nogil
 cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil
 # Changes

@@ -430,8 +430,10 @@ cdef inline int bath_bonus(const GCState *s, int p, uint64_t around) noexcept no
 cdef void gc_score(const GCState *s, int p, int32_t *out) noexcept nogil:
     """Final-scoring points of player p by score-pad category (SC_*)."""
     cdef uint64_t m[M_N]
+    cdef GCAreas areas
     gc_city_masks(s, p, m)
-    score_masks(s, p, m, out)
+    gc_city_areas(m, &areas)
+    gc_score_city(s, p, m, &areas, out)
 
 
 cdef void gc_city_areas(const uint64_t *m, GCAreas *a) noexcept nogil:
@@ -453,18 +455,18 @@ cdef void gc_city_areas(const uint64_t *m, GCAreas *a) noexcept nogil:
             a.n += 1
 
 
-cdef void score_masks(const GCState *s, int p, const uint64_t *m, int32_t *out) noexcept nogil:
-    """gc_score from p's city masks (gc_city_masks)."""
-    cdef GCAreas areas
+cdef void gc_score_city(const GCState *s, int p, const uint64_t *m, const GCAreas *a,
+                        int32_t *out) noexcept nogil:
+    """gc_score from p's city masks (gc_city_masks) and residential areas (gc_city_areas),
+    for a caller that reads them too."""
     cdef int k, colours, i, t
     cdef uint64_t temples
     memset(out, 0, sizeof(int32_t) * SC_N)
-    gc_city_areas(m, &areas)
-    for k in range(areas.n):
-        colours = rc_popcount64(areas.colours[k])
+    for k in range(a.n):
+        colours = rc_popcount64(a.colours[k])
         if colours:
-            out[SC_RES2 + areas.value[k] - 2] += (areas.value[k] * rc_popcount64(areas.cells[k]) * colours
-                                                  + bath_bonus(s, p, areas.around[k]))
+            out[SC_RES2 + a.value[k] - 2] += (a.value[k] * rc_popcount64(a.cells[k]) * colours
+                                              + bath_bonus(s, p, a.around[k]))
     i = rc_popcount64(m[M_AQUEDUCT])
     out[SC_AQUEDUCTS] = AQ_POINTS[i if i < AQ_SCORED else AQ_SCORED]
     temples = m[M_TEMPLE_TYPES]
@@ -1186,6 +1188,7 @@ cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogi
     cdef uint64_t lo[2]                 # ZONE_KIND's low bit of cards 0-63, 64-
     cdef uint64_t hi[2]                 # and its high bit
     cdef uint64_t m[GC_MAXP][M_N]       # each city's masks (gc_city_masks)
+    cdef GCAreas areas
     cdef const uint8_t *kind = ZONE_KIND[n]
     cdef float *blk[GC_MAXP]            # each seat's block
     cdef int32_t sc[SC_N]
@@ -1314,7 +1317,8 @@ cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogi
                 common[k + (t if s.known[c] & pbit else GC_NTYPES)] += 1.0 / GC_BOTTOM
     # -- each seat's score, from its city's masks
     for q in range(n):
-        score_masks(s, q, m[q], sc)
+        gc_city_areas(m[q], &areas)
+        gc_score_city(s, q, m[q], &areas, sc)
         blk[q][P_SCORE] = scaled(sc[SC_TOTAL], O_SCORE_SCALE)
 
 
