@@ -334,3 +334,43 @@ def test_an_evaluator_error_while_judging_priors_is_raised(name, capfd):
     with pytest.raises(ValueError, match="no opinion"):
         agent.step(state)
     assert "ignored" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+def test_mix_blends_the_leaf_value_into_the_reward(name):
+    """Mixed leaf evaluation: with ``mix=1`` an iteration's reward is the evaluator's
+    value of its leaf alone, so every root edge's mean is the constant 0.8 the evaluator
+    gives the mover (an early position: no iteration reaches the end of the game); the
+    evaluator judges each iteration's leaf once (no priors, no cut-off); and with ``mix=0``
+    the same search returns the playouts' own means, which are not all 0.8."""
+    game = romecore.load_game("great_city_of_rome", players=2)
+    state = game.new_initial_state(seed=2)
+    state.resolve_chance()
+    me = state.current_player()
+    calls = []
+
+    def evaluator(s):
+        calls.append(1)
+        return [0.8 if p == me else 0.2 for p in range(2)]
+
+    sims = 200
+    extra = {"reuse": 0} if name == "mcts" else {}
+    common = dict(simulations=sims, cutoff=0, bias=0.0, evaluator=evaluator, **extra)
+    agent = agent_class(name)(game, 1, mix=1.0, **common)
+    agent.step(state)
+    root = agent.stats["root"]
+    assert sum(visits for _, visits, _ in root) == sims
+    assert all(math.isclose(value / visits, 0.8) for _, visits, value in root if visits)
+    assert len(calls) == sims
+    calls.clear()
+    agent = agent_class(name)(game, 1, mix=0.0, **common)
+    agent.step(state)
+    assert not calls
+    assert not all(math.isclose(value / visits, 0.8) for _, visits, value in agent.stats["root"] if visits)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:mix=-0.1", "mcts:mix=1.5", "ismcts:mix=0.5,evaluator=none"])
+def test_mix_is_a_weight_and_needs_an_evaluator(spec):
+    game = romecore.load_game("great_city_of_rome", players=2)
+    with pytest.raises(AgentSpecError):
+        romecore.make_agent(spec, game=game)

@@ -68,6 +68,9 @@ TREE_PARAMS: ParamTable = {
     "imm_reply": (bool, False, "with imm and two players, settle across turns too: an edge the "
                                "opponent answers takes 1 - the opponent's best settled reply "
                                "(full implicit minimax; more players: within turns only)"),
+    "mix": (float, 0.0, "mixed leaf evaluation (Silver et al. 2016): an iteration's reward is the "
+                        "rollout's at weight 1 - mix plus the evaluator's value of the leaf it "
+                        "started from at weight mix (0: off)"),
     "max_nodes": (int, 1_000_000, "cap on tree nodes (32 bytes each); search goes on without growing"),
 }
 

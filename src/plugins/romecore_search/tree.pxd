@@ -24,6 +24,7 @@ cdef class TreeAgent(SearchAgent):
     cdef readonly double prior_visits # virtual visits of a child's prior value (0: off)
     cdef readonly double imm          # weight of a child's settled prior in its score (0: off)
     cdef readonly bint imm_reply      # imm settles across turns too (two players)
+    cdef readonly double mix          # weight of the evaluator's value of a leaf in its reward (0: off)
     cdef bint use_priors              # children get evaluator priors when created
     cdef double *pri                  # scratch: priors of the legal actions at a node
     cdef uint8_t *pri_settled         # scratch: pri[i] was judged where the mover's turn ends

@@ -14,6 +14,7 @@ class TreeAgent(SearchAgent):
     prior_visits: float
     imm: float
     imm_reply: bool
+    mix: float
     def _configure_tree(self, game: Game, seed: int | None, p: dict[str, Any]) -> None: ...
     @property
     def tree_size(self) -> int: ...

@@ -37,15 +37,19 @@ cdef class TreeAgent(SearchAgent):
         within the mover's turn: a child's prior is settled to the best prior among its
         children where the same player's turn goes on, so it stands for the best known way
         to finish the turn, and its score mixes in that value with weight ``imm``; with
-        ``imm_reply`` (two players) the settling crosses turns too (see ``_settle``)."""
+        ``imm_reply`` (two players) the settling crosses turns too (see ``_settle``); and
+        ``mix``, mixed leaf evaluation (Silver et al. 2016): an iteration's reward is the
+        rollout's at weight 1 - mix and the evaluator's value of the leaf it started from at
+        weight mix."""
         cdef double c = p["c"]
         cdef int max_nodes = p["max_nodes"]
         cdef double bias = p["bias"], widen = p["widen"], widen_k = p["widen_k"]
-        cdef double prior_visits = p["prior_visits"], imm = p["imm"]
+        cdef double prior_visits = p["prior_visits"], imm = p["imm"], mix = p["mix"]
         evaluator = p["evaluator"]
         if evaluator == "auto":
             evaluator = "default" if (p["cutoff"] > 0 or p["rollout"] == "greedy"
-                                      or bias > 0 or widen > 0 or prior_visits > 0 or imm > 0) else None
+                                      or bias > 0 or widen > 0 or prior_visits > 0 or imm > 0
+                                      or mix > 0) else None
         self._configure(game, seed, p["simulations"], p["time"], evaluator, p["clock"])
         self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"], p["sample"])
         if c < 0:
@@ -68,6 +72,11 @@ cdef class TreeAgent(SearchAgent):
             raise AgentSpecError(f"imm={imm} is a weight between 0 and 1")
         if imm > 0 and self.evaluator is None:
             raise AgentSpecError("imm needs an evaluator for the priors")
+        if not 0 <= mix <= 1:
+            raise AgentSpecError(f"mix={mix} is a weight between 0 and 1")
+        if mix > 0 and self.evaluator is None:
+            raise AgentSpecError("mix needs an evaluator to judge the leaves")
+        self.mix = mix
         self.bias = bias
         self.widen = widen if prior_visits == 0 else 0.0
         self.widen_k = widen_k
@@ -156,7 +165,8 @@ cdef class TreeAgent(SearchAgent):
         cdef void *s = self.scratch
         cdef int32_t node = self.root_node, a, plen
         cdef uint32_t key
-        cdef int p
+        cdef int p, i
+        cdef double leaf[RC_MAX_PLAYERS]
         memcpy(s, start, k.state_size)
         self._enter_world(s, player)
         self.path_len = 0
@@ -182,7 +192,12 @@ cdef class TreeAgent(SearchAgent):
                     self.extending = 1
             if node < 0:
                 break
+        if self.mix > 0:
+            self._evaluate(s, leaf)
         self._rollout(s, self.tree.nodes[self.path[self.path_len - 1]].mover, self.rewards)
+        if self.mix > 0:
+            for i in range(self.nplayers):
+                self.rewards[i] = (1.0 - self.mix) * self.rewards[i] + self.mix * leaf[i]
         self._backprop()
         return 0
 
