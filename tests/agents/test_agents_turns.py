@@ -374,3 +374,54 @@ def test_mix_is_a_weight_and_needs_an_evaluator(spec):
     game = romecore.load_game("great_city_of_rome", players=2)
     with pytest.raises(AgentSpecError):
         romecore.make_agent(spec, game=game)
+
+
+def last_decision_with_margins(game: romecore.Game):
+    """A position (from random games) where every legal action ends the game, the mover's
+    returns are the same after each, but the final leads (score minus the other's) differ
+    and one action has the best lead alone: ``(state, best action, the first action)``."""
+    import random
+
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            me = state.current_player()
+            ends = []
+            for a in state.legal_actions():
+                after = state.clone()
+                after.apply_action(a)
+                if not after.is_terminal():
+                    break
+                totals = [after.score_breakdown(p)["total"] for p in range(2)]
+                ends.append((totals[me] - totals[1 - me], after.returns()[me], a))
+            else:
+                leads = sorted(ends, reverse=True)
+                if (len({r for _, r, _ in ends}) == 1 and leads[0][0] > leads[1][0]
+                        and ends[0][2] != leads[0][2]):
+                    return state, leads[0][2], ends[0][2]
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position in 200 random games")
+
+
+def test_margin_rewards_the_bigger_lead():
+    """Where every move ends the game with the same result, the returns alone cannot tell
+    the moves apart (each child's mean is the same, and the search keeps the first); with
+    ``margin=1`` the reward grows with the final lead, so the search plays the move that
+    finishes with the best lead."""
+    game = romecore.load_game("great_city_of_rome", players=2)
+    state, best, first = last_decision_with_margins(game)
+    n = len(state.legal_actions())
+    common = dict(simulations=20 * n, c=0.0, bias=0.0, reuse=0, evaluator="none")
+    assert agent_class("mcts")(game, 1, margin=1.0, **common).step(state) == best
+    assert agent_class("mcts")(game, 1, margin=0.0, **common).step(state) != best
+
+
+@pytest.mark.parametrize("spec", ["ismcts:margin=-0.5", "mcts:margin=2"])
+def test_margin_is_a_weight(spec):
+    game = romecore.load_game("great_city_of_rome", players=2)
+    with pytest.raises(AgentSpecError):
+        romecore.make_agent(spec, game=game)

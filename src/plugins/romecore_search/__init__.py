@@ -39,6 +39,9 @@ ROLLOUT_PARAMS: ParamTable = {
                        "random (0: all of them)"),
     "cutoff": (int, 0, "rollout turns before the evaluator stands in for the rest (0: play out); "
                        "it judges only where a turn ends"),
+    "margin": (float, 0.0, "weight of a bonus for the winning margin in a finished game's reward "
+                           "(Pepels et al. 2014): 0.5 + 0.5 tanh(lead / rms lead of this move's "
+                           "playouts), blended with the win (0: the win alone)"),
     "evaluator": (str, "auto", "evaluator name: default, playout, playout<N>, none, or a "
                                "registered name (auto: default when cutoff or greedy rollouts "
                                "need one, else none)"),

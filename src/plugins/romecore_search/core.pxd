@@ -289,6 +289,9 @@ cdef class SearchAgent:
     cdef double rollout_eps
     cdef int32_t rollout_sample   # greedy rollout steps judge this many actions; 0: all
     cdef int32_t cutoff           # rollout turns before the evaluator stands in; 0: play out
+    cdef double margin            # weight of the winning-margin bonus in a final reward; 0: off
+    cdef double margin_n          # leads seen this move, and the sum of their squares (_final)
+    cdef double margin_sq
     cdef public object spec
     cdef public dict stats        # what the last search did (iterations, seconds, ...)
     cdef bint have_next           # a position is kept for the next decision (see _keep_after)
@@ -312,6 +315,7 @@ cdef class SearchAgent:
     cdef int32_t _search_worlds(self, int player) except -2
     cdef int32_t _search_world(self, const void *world, int player) except -2
     cdef list _world_scores(self)
+    cdef void _final(self, const void *s, double *out) noexcept nogil
     cdef int _evaluate(self, const void *s, double *out) except -1 nogil
     cdef int _rollout(self, void *s, int last, double *out) except -1 nogil
     cdef bint _has_tensor(self) noexcept nogil

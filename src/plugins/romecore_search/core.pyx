@@ -20,6 +20,7 @@ import os
 from libc.stdint cimport int32_t, uint32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset, memcmp
+from libc.math cimport sqrt, tanh
 from cpython.pythread cimport (
     PyThread_allocate_lock, PyThread_free_lock, PyThread_acquire_lock, PyThread_release_lock,
     PyThread_get_thread_ident, WAIT_LOCK, NOWAIT_LOCK,
@@ -200,12 +201,16 @@ cdef class SearchAgent:
                 or self.next_seen == NULL or self.seen == NULL or self.next_acts == NULL):
             raise MemoryError()
 
-    def _configure_rollouts(self, rollout, double eps, int cutoff, int sample=0):
+    def _configure_rollouts(self, rollout, double eps, int cutoff, int sample=0, double margin=0.0):
         """Rollout policy (``random``, or ``greedy`` by the evaluator with exploration
         ``eps``: the game's default evaluator when none is set), ``cutoff`` (turn ends
-        after which the evaluator replaces the rest of the playout; 0 plays to the end) and
-        ``sample`` (a greedy step judges that many legal actions drawn at random; 0: all).
-        After :meth:`_configure`."""
+        after which the evaluator replaces the rest of the playout; 0 plays to the end),
+        ``sample`` (a greedy step judges that many legal actions drawn at random; 0: all)
+        and ``margin`` (the weight of the winning margin in a final reward, see
+        :meth:`_final`).  After :meth:`_configure`."""
+        if not 0.0 <= margin <= 1.0:
+            raise AgentSpecError(f"margin={margin} is a weight between 0 and 1")
+        self.margin = margin
         if cutoff < 0:
             raise AgentSpecError("cutoff must not be negative")
         if sample < 0:
@@ -334,6 +339,8 @@ cdef class SearchAgent:
         self.budget.clock = CLOCKS[self.clock]
         self.budget.deadline = (rc_clock(self.budget.clock) + self.time_limit
                                 if self.time_limit > 0 else 0.0)
+        self.margin_n = 0.0
+        self.margin_sq = 0.0
         return 0
 
     cdef int _forget(self) except -1:
@@ -452,12 +459,44 @@ cdef class SearchAgent:
         worlds (the first score breaks ties between equal votes)."""
         return []
 
+    cdef void _final(self, const void *s, double *out) noexcept nogil:
+        """The rewards of a finished game s: its returns, or with ``margin`` the returns
+        blended at that weight with a bonus for the winning margin (the quality-based
+        rewards of Pepels, Tak, Lanctot and Winands 2014): 0.5 + 0.5 tanh(lead / rms), a
+        player's lead being their score minus the best other player's, and rms the
+        root-mean-square lead of the games finished so far in this move's search (so the
+        bonus needs no scale of points per game)."""
+        cdef int32_t sc[RC_MAX_PLAYERS]
+        cdef double lead[RC_MAX_PLAYERS]
+        cdef double rms, bonus
+        cdef int i, j, best
+        cdef bint first
+        self.k.returns(s, out)
+        if self.margin <= 0:
+            return
+        self.k.scores(s, sc)
+        for i in range(self.nplayers):
+            best = sc[i]  # (no other player: no lead)
+            first = True
+            for j in range(self.nplayers):
+                if j != i and (first or sc[j] > best):
+                    best = sc[j]
+                    first = False
+            lead[i] = <double>(sc[i] - best)
+            self.margin_sq += lead[i] * lead[i]
+        self.margin_n += self.nplayers
+        rms = sqrt(self.margin_sq / self.margin_n)
+        for i in range(self.nplayers):
+            bonus = 0.5 + 0.5 * tanh(lead[i] / rms) if rms > 0 else 0.5
+            out[i] = (1.0 - self.margin) * out[i] + self.margin * bonus
+
     cdef int _evaluate(self, const void *s, double *out) except -1 nogil:
-        """Values in [0, 1] per player: exact returns at the end, else the evaluator's
-        estimate (a draw between everyone when there is no evaluator)."""
+        """Values in [0, 1] per player: the final rewards at the end (:meth:`_final`),
+        else the evaluator's estimate (a draw between everyone when there is no
+        evaluator)."""
         cdef int i
         if self.k.current_player(s) == RC_TERMINAL:
-            self.k.returns(s, out)
+            self._final(s, out)
             return 0
         if self.evaluator is None:
             for i in range(self.nplayers):
@@ -498,7 +537,7 @@ cdef class SearchAgent:
         while True:
             p = k.current_player(s)
             if p == RC_TERMINAL:
-                k.returns(s, out)
+                self._final(s, out)
                 return 0
             if last >= 0 and p != last:
                 turns += 1

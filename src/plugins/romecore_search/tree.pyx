@@ -51,7 +51,7 @@ cdef class TreeAgent(SearchAgent):
                                       or bias > 0 or widen > 0 or prior_visits > 0 or imm > 0
                                       or mix > 0) else None
         self._configure(game, seed, p["simulations"], p["time"], evaluator, p["clock"])
-        self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"], p["sample"])
+        self._configure_rollouts(p["rollout"], p["eps"], p["cutoff"], p["sample"], p["margin"])
         if c < 0:
             raise AgentSpecError(f"c={c} must not be negative")
         if max_nodes < 16:
