@@ -279,8 +279,14 @@ cdef inline int city_count(const GCState *s, const uint8_t *cards, int ncards, i
     return n
 
 
+cdef inline int build_budget(const GCState *s, int p) noexcept nogil:
+    """The most a building may cost p now: the turn's bricks, p's brick tokens and the
+    bricks p's coins buy."""
+    return s.bricks + brick_tokens(s, p) + s.coins[p] // BRICK_PRICE
+
+
 cdef inline bint can_afford_build(const GCState *s, int p, int t) noexcept nogil:
-    return TYPE_COST[t] <= s.bricks + brick_tokens(s, p) + s.coins[p] // BRICK_PRICE
+    return TYPE_COST[t] <= build_budget(s, p)
 
 
 cdef inline int cogs_to_buy(const GCState *s) noexcept nogil:
@@ -299,27 +305,43 @@ cdef inline bint can_produce(const GCState *s, int p) noexcept nogil:
     return False
 
 
-cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil:
-    """Cells where player p may put a building of type t now."""
+cdef inline uint64_t empty_targets(const GCState *s, int p) noexcept nogil:
+    """Empty cells where p may put a building: beside the city, keeping its span."""
     cdef uint64_t occ = s.occ[p]
     cdef uint64_t allowed = rows_mask(span_bits(row_bits(occ))) & cols_mask(span_bits(col_bits(occ)))
-    cdef uint64_t empty_ok = gc_nbrs(occ) & ~occ & allowed & GC_BOARD
-    if TYPE_KIND[t] != K_AQUEDUCT:
-        return empty_ok
-    # Aqueducts: one per row and column; may also replace any non-aqueduct building
-    # (an aqueduct's own cell lies in a forbidden row, so it is never a target).
-    return (empty_ok | occ) & ~(rows_mask(s.aq_rows[p]) | cols_mask(s.aq_cols[p]))
+    return gc_nbrs(occ) & ~occ & allowed & GC_BOARD
+
+
+cdef inline uint64_t aqueduct_targets(const GCState *s, int p, uint64_t empty) noexcept nogil:
+    """Cells for an aqueduct (``empty``: empty_targets): one per row and column; it may
+    also replace any non-aqueduct building (an aqueduct's own cell lies in a forbidden
+    row, so it is never a target)."""
+    return (empty | s.occ[p]) & ~(rows_mask(s.aq_rows[p]) | cols_mask(s.aq_cols[p]))
+
+
+cdef uint64_t gc_place_targets(const GCState *s, int p, int t) noexcept nogil:
+    """Cells where player p may put a building of type t now."""
+    cdef uint64_t empty = empty_targets(s, p)
+    return aqueduct_targets(s, p, empty) if TYPE_KIND[t] == K_AQUEDUCT else empty
 
 
 cdef inline uint32_t buildable_types(const GCState *s, int p) noexcept nogil:
+    """The types in p's hand that p can pay for and place now (gc_place_targets, the
+    cells worked out once for every type); none once p has built this turn."""
     cdef uint32_t types, out = 0
-    cdef int t
+    cdef int t, budget
+    cdef uint64_t empty, aqueduct
     if s.flags & F_BUILT:
         return 0
     types = hand_types(s, p)
+    if not types:
+        return 0
+    budget = build_budget(s, p)
+    empty = empty_targets(s, p)
+    aqueduct = aqueduct_targets(s, p, empty)
     while types:
         t = rc_pop_lsb32(&types)
-        if can_afford_build(s, p, t) and gc_place_targets(s, p, t):
+        if TYPE_COST[t] <= budget and (aqueduct if TYPE_KIND[t] == K_AQUEDUCT else empty):
             out |= 1u << t
     return out
 
@@ -383,12 +405,14 @@ cdef inline void city_add(uint64_t *m, int t, int cell) noexcept nogil:
 
 
 cdef void gc_city_masks(const GCState *s, int p, uint64_t *m) noexcept nogil:
+    """Player p's city as masks M_* (its cards found eight at a time)."""
     cdef int c
-    cdef uint8_t z = Z_CITY + p
+    cdef rc_set128 city
     memset(m, 0, sizeof(uint64_t) * M_N)
-    for c in range(GC_NCARDS):
-        if s.loc[c] == z:
-            city_add(m, CARD_TYPE[c], s.cell[c])
+    rc_s128_where(&city, s.loc, GC_NCARDS, <uint8_t>(Z_CITY + p))
+    while not rc_s128_empty(&city):
+        c = rc_s128_pop(&city)
+        city_add(m, CARD_TYPE[c], s.cell[c])
 
 
 cdef int gc_temple_points(const GCState *s, int p, int t, const uint64_t *m) noexcept nogil:
