@@ -213,14 +213,35 @@ cdef void add_pending(const GCState *s, const gc_weights *w, double left,
         rank += 1.0
 
 
+cdef inline int most_colours_beside(const uint64_t *m, uint64_t cells) noexcept nogil:
+    """The most colours of public building beside any one cell of ``cells`` (0 to 4),
+    counted for every cell at once: bit-sliced, the cells beside each colour's buildings
+    are added up as masks of cells with at least 1, 2, 3 and 4 colours."""
+    cdef uint64_t y = gc_nbrs(m[M_YELLOW]), r = gc_nbrs(m[M_RED])
+    cdef uint64_t g = gc_nbrs(m[M_GREEN]), b = gc_nbrs(m[M_BLUE])
+    if cells & y & r & g & b:
+        return 4
+    if cells & ((y & r & (g | b)) | (g & b & (y | r))):
+        return 3
+    if cells & ((y & (r | g | b)) | (r & (g | b)) | (g & b)):
+        return 2
+    return 1 if cells & (y | r | g | b) else 0
+
+
 cdef int fit_gain(const GCState *s, int p, int t, const gc_weights *w, const uint64_t *m,
                   const GCAreas *a) noexcept nogil:
     """The most area points a building of type t (public or residential) adds to p's city
     at a cell it may go now: a public building scores its colour again for every adjacent
     area that lacks it; a house joins the adjacent areas of its value and takes their
     colours and those beside its cell (thermal bath tokens aside)."""
-    cdef uint64_t targets = gc_place_targets(s, p, t), bit, adj
+    cdef uint64_t targets = gc_place_targets(s, p, t), bit, adj, near = 0
     cdef int e, k, g, best = 0, size, cols, old, c = w.colour[t], v = w.res_value[t]
+    for k in range(a.n):
+        if (a.colours[k] >> c) & 1 == 0 if c >= 0 else a.value[k] == v:
+            near |= a.around[k]
+    if c < 0:  # a house on a cell beside no area of its value is an area of its own
+        best = v * most_colours_beside(m, targets & ~near)
+    targets &= near   # (a public building beside no area without its colour gains nothing)
     while targets:
         e = rc_pop_lsb64(&targets)
         bit = (<uint64_t>1) << e
