@@ -30,7 +30,9 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from romecore.core.kernel cimport rc_popcount64, rc_pop_lsb64
+from romecore.core.kernel cimport (
+    rc_popcount64, rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty, rc_s128_pop,
+)
 from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
@@ -305,6 +307,7 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
     cdef bint fits = w.public_fit_in_hand != 0.0 or w.residential_fit_in_hand != 0.0
     cdef double income[GC_MAXP]
     cdef uint64_t houses, touched
+    cdef rc_set128 cards
     for p in range(n):
         gc_city_masks(s, p, m)
         gc_city_areas(m, &areas)
@@ -314,23 +317,26 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
         hand = 0.0
         haq = 0
         holders = 0
-        for c in range(GC_NDECKCARDS):
-            if s.loc[c] == Z_CITY + p:
-                if w.brick_holder[gc_card_type(c)] and gc_tokens(s, c) == 0:
-                    holders += 1
-            elif s.loc[c] == Z_HAND + p:
-                t = gc_card_type(c)
-                if w.aqueduct_type[t]:
-                    hand += w.aqueduct_in_hand * (w.aq_points[naq + 1 if naq < 4 else 4] - w.aq_points[naq])
-                    haq += 1
-                else:
-                    hand += w.hand[t]
-                    if w.temple_type[t]:
-                        hand += w.temple_points_in_hand * temple_gain(s, p, t, w, m)
-                    elif fits and w.colour[t] >= 0:
-                        hand += w.public_fit_in_hand * fit_gain(s, p, t, w, m, &areas)
-                    elif fits and w.res_value[t]:
-                        hand += w.residential_fit_in_hand * fit_gain(s, p, t, w, m, &areas)
+        rc_s128_where(&cards, s.loc, GC_NDECKCARDS, <uint8_t>(Z_CITY + p))
+        while not rc_s128_empty(&cards):
+            c = rc_s128_pop(&cards)
+            if w.brick_holder[gc_card_type(c)] and gc_tokens(s, c) == 0:
+                holders += 1
+        rc_s128_where(&cards, s.loc, GC_NDECKCARDS, <uint8_t>(Z_HAND + p))
+        while not rc_s128_empty(&cards):
+            c = rc_s128_pop(&cards)
+            t = gc_card_type(c)
+            if w.aqueduct_type[t]:
+                hand += w.aqueduct_in_hand * (w.aq_points[naq + 1 if naq < 4 else 4] - w.aq_points[naq])
+                haq += 1
+            else:
+                hand += w.hand[t]
+                if w.temple_type[t]:
+                    hand += w.temple_points_in_hand * temple_gain(s, p, t, w, m)
+                elif fits and w.colour[t] >= 0:
+                    hand += w.public_fit_in_hand * fit_gain(s, p, t, w, m, &areas)
+                elif fits and w.res_value[t]:
+                    hand += w.residential_fit_in_hand * fit_gain(s, p, t, w, m, &areas)
         # The aqueducts in hand together (the aqueduct points grow faster than the count).
         haq = naq + haq if naq + haq < 4 else 4
         hand += w.aqueduct_run_in_hand * (w.aq_points[haq] - w.aq_points[naq])
