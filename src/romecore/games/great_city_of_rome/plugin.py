@@ -36,7 +36,11 @@ SPEC = GameSpec(
     # (bench/results/fitted-weights.md).  With the card features (0160a26) the priors are
     # worth more: bias 2 won 0.840 of 200 2-player games (seed 1) and 0.630 of 200
     # 4-player games against the new greedy, where bias 1 won 0.745 and 0.605 (seed 0).
-    agent_defaults={"ismcts": {"bias": 2.0}},
+    # Mixing the evaluator's value of each leaf into the playout's reward at half weight
+    # lifts that again: 0.920 of 200 2-player games (seed 4; mix 0.25: 0.910), where the
+    # default had won 0.803 of 600, then 0.925 of 400 (seeds 5 and 6) and 0.700 of 200
+    # 4-player games (0.630 before) (bench/results/turn-aware-search.md).
+    agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}},
 )
 
 
