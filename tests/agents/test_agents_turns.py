@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 
 import pytest
 
@@ -380,8 +381,6 @@ def last_decision_with_margins(game: romecore.Game):
     """A position (from random games) where every legal action ends the game, the mover's
     returns are the same after each, but the final leads (score minus the other's) differ
     and one action has the best lead alone: ``(state, best action, the first action)``."""
-    import random
-
     for seed in range(200):
         rng = random.Random(seed)
         state = game.new_initial_state(seed=seed)

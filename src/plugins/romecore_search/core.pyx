@@ -469,20 +469,18 @@ cdef class SearchAgent:
         cdef int32_t sc[RC_MAX_PLAYERS]
         cdef double lead[RC_MAX_PLAYERS]
         cdef double rms, bonus
-        cdef int i, j, best
-        cdef bint first
+        cdef int i, top = 0, second = -1
         self.k.returns(s, out)
         if self.margin <= 0:
             return
         self.k.scores(s, sc)
-        for i in range(self.nplayers):
-            best = sc[i]  # (no other player: no lead)
-            first = True
-            for j in range(self.nplayers):
-                if j != i and (first or sc[j] > best):
-                    best = sc[j]
-                    first = False
-            lead[i] = <double>(sc[i] - best)
+        for i in range(1, self.nplayers):   # the two best scores' seats
+            if sc[i] > sc[top]:
+                second, top = top, i
+            elif second < 0 or sc[i] > sc[second]:
+                second = i
+        for i in range(self.nplayers):      # each lead over the best other player
+            lead[i] = <double>(sc[i] - sc[second if i == top else top]) if second >= 0 else 0.0
             self.margin_sq += lead[i] * lead[i]
         self.margin_n += self.nplayers
         rms = sqrt(self.margin_sq / self.margin_n)

@@ -166,6 +166,7 @@ cdef class TreeAgent(SearchAgent):
         cdef int32_t node = self.root_node, a, plen
         cdef uint32_t key
         cdef int p, i
+        cdef bint mixed
         cdef double leaf[RC_MAX_PLAYERS]
         memcpy(s, start, k.state_size)
         self._enter_world(s, player)
@@ -192,10 +193,12 @@ cdef class TreeAgent(SearchAgent):
                     self.extending = 1
             if node < 0:
                 break
-        if self.mix > 0:
+        # (a finished game's leaf is its own reward: nothing to mix)
+        mixed = self.mix > 0 and k.current_player(s) != RC_TERMINAL
+        if mixed:
             self._evaluate(s, leaf)
         self._rollout(s, self.tree.nodes[self.path[self.path_len - 1]].mover, self.rewards)
-        if self.mix > 0:
+        if mixed:
             for i in range(self.nplayers):
                 self.rewards[i] = (1.0 - self.mix) * self.rewards[i] + self.mix * leaf[i]
         self._backprop()

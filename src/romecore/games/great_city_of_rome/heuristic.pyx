@@ -31,7 +31,7 @@ from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from romecore.core.kernel cimport (
-    rc_popcount64, rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty, rc_s128_pop,
+    rc_popcount64, rc_pop_lsb64, rc_set128, rc_s128_empty, rc_s128_pop,
 )
 from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
@@ -44,7 +44,7 @@ from romecore.games.great_city_of_rome.kernel cimport (
     M_VEG, M_GRAIN, M_SHEEP, M_AQUEDUCT, M_OCC, M_TEMPLE, M_STARS,
     gc_city_masks, gc_card_type, gc_infl_round,
     gc_temple_points, gc_place_targets, gc_nbrs,
-    GCAreas, gc_city_areas, gc_adjacent_colours, gc_score_city, SC_N, SC_TOTAL,
+    GCAreas, gc_city_areas, gc_adjacent_colours, gc_score_city, gc_zone_cards, SC_N, SC_TOTAL,
 )
 
 from romecore.games.great_city_of_rome import data as _data
@@ -238,8 +238,10 @@ cdef int fit_gain(const GCState *s, int p, int t, const gc_weights *w, const uin
     colours and those beside its cell (thermal bath tokens aside)."""
     cdef uint64_t targets = gc_place_targets(s, p, t), bit, adj, near = 0
     cdef int e, k, g, best = 0, size, cols, old, c = w.colour[t], v = w.res_value[t]
-    for k in range(a.n):
-        if (a.colours[k] >> c) & 1 == 0 if c >= 0 else a.value[k] == v:
+    cdef bint joins
+    for k in range(a.n):   # the areas the card can gain from
+        joins = not (a.colours[k] >> c) & 1 if c >= 0 else a.value[k] == v
+        if joins:
             near |= a.around[k]
     if c < 0:  # a house on a cell beside no area of its value is an area of its own
         best = v * most_colours_beside(m, targets & ~near)
@@ -317,12 +319,12 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
         hand = 0.0
         haq = 0
         holders = 0
-        rc_s128_where(&cards, s.loc, GC_NDECKCARDS, <uint8_t>(Z_CITY + p))
+        gc_zone_cards(s, Z_CITY + p, &cards)
         while not rc_s128_empty(&cards):
             c = rc_s128_pop(&cards)
             if w.brick_holder[gc_card_type(c)] and gc_tokens(s, c) == 0:
                 holders += 1
-        rc_s128_where(&cards, s.loc, GC_NDECKCARDS, <uint8_t>(Z_HAND + p))
+        gc_zone_cards(s, Z_HAND + p, &cards)
         while not rc_s128_empty(&cards):
             c = rc_s128_pop(&cards)
             t = gc_card_type(c)

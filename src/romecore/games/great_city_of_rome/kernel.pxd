@@ -2,6 +2,7 @@
 """The Great City of Rome kernel: the state struct and the C functions the Python state
 class reads it through.  See kernel.pyx for the rules and the action encoding."""
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
+from romecore.core.kernel cimport rc_set128, rc_s128_where
 
 # ---- bounds (from data.py; kernel.pyx checks them against it at import)
 cdef enum:
@@ -244,6 +245,12 @@ ctypedef struct GCAreas:
     uint64_t around[GC_MAXBUILDINGS]    # the cells beside them
     int value[GC_MAXBUILDINGS]          # the area's residential value, 2 to 4
     int colours[GC_MAXBUILDINGS]        # bit c: a public building of colour c is beside it
+
+
+cdef inline void gc_zone_cards(const GCState *s, int z, rc_set128 *out) noexcept nogil:
+    """The deck cards lying in zone z, as a set of card ids (eight bytes of the
+    card-to-zone table compared at once, no branch per card)."""
+    rc_s128_where(out, s.loc, GC_NDECKCARDS, <uint8_t>z)
 
 
 cdef inline int gc_adjacent_colours(const uint64_t *m, uint64_t around) noexcept nogil:

@@ -223,7 +223,7 @@ cdef int gc_offer(const GCState *s, uint8_t *out) noexcept nogil:
     the state says); returns their number."""
     cdef int n = 0
     cdef rc_set128 offer
-    zone_cards(s, Z_OFFER, &offer)
+    gc_zone_cards(s, Z_OFFER, &offer)
     while not rc_s128_empty(&offer) and n < GC_MAXOFFER:
         out[n] = rc_s128_pop(&offer)
         n += 1
@@ -234,15 +234,10 @@ cdef inline int deck_remaining(const GCState *s, int d) noexcept nogil:
     return s.pool_n[d] + s.bot_n[d]
 
 
-cdef inline void zone_cards(const GCState *s, int z, rc_set128 *out) noexcept nogil:
-    """The deck cards lying in zone z, as a set of card ids (no branch per card)."""
-    rc_s128_where(out, s.loc, GC_NDECKCARDS, <uint8_t>z)
-
-
 cdef inline uint32_t hand_types(const GCState *s, int p) noexcept nogil:
     cdef uint32_t m = 0
     cdef rc_set128 hand
-    zone_cards(s, Z_HAND + p, &hand)
+    gc_zone_cards(s, Z_HAND + p, &hand)
     while not rc_s128_empty(&hand):
         m |= 1u << CARD_TYPE[rc_s128_pop(&hand)]
     return m
@@ -253,7 +248,7 @@ cdef int gc_build_card(const GCState *s, int p, int t) noexcept nogil:
     (so building reveals least), then the lowest id.  -1 if p holds none."""
     cdef int c, best = -1, best_k = -1, k
     cdef rc_set128 hand
-    zone_cards(s, Z_HAND + p, &hand)
+    gc_zone_cards(s, Z_HAND + p, &hand)
     while not rc_s128_empty(&hand):
         c = rc_s128_pop(&hand)
         if CARD_TYPE[c] == t:
@@ -557,7 +552,7 @@ cdef inline int draw_from_pool(GCState *s, int d, int t) noexcept nogil:
     """Removes the lowest-id card of type t from deck d's unknown part."""
     cdef int c
     cdef rc_set128 pool
-    zone_cards(s, Z_POOL + d, &pool)
+    gc_zone_cards(s, Z_POOL + d, &pool)
     while not rc_s128_empty(&pool):
         c = rc_s128_pop(&pool)
         if CARD_TYPE[c] == t:
@@ -786,7 +781,7 @@ cdef void gc_forced(GCState *s) noexcept nogil:
             s.turn_space = k
             begin_turn(s)
         elif s.phase == PH_TAKE:
-            zone_cards(s, Z_OFFER, &offer)
+            gc_zone_cards(s, Z_OFFER, &offer)
             if not rc_s128_empty(&offer):
                 return
             s.phase = PH_MAIN
@@ -958,7 +953,7 @@ cdef int gc_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
         return n
     d = chance_deck(s)
     memset(counts, 0, sizeof(counts))
-    zone_cards(s, Z_POOL + d, &pool)
+    gc_zone_cards(s, Z_POOL + d, &pool)
     while not rc_s128_empty(&pool):
         counts[CARD_TYPE[rc_s128_pop(&pool)]] += 1
     total = s.pool_n[d]
@@ -987,7 +982,7 @@ cdef int32_t gc_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
         return CH_STRIP
     d = chance_deck(s)
     k = rc_rng_below(rng, s.pool_n[d])
-    zone_cards(s, Z_POOL + d, &pool)
+    gc_zone_cards(s, Z_POOL + d, &pool)
     if k >= rc_s128_count(&pool):
         return CH_CARD
     return CH_CARD + CARD_TYPE[rc_s128_nth(&pool, k)]
