@@ -190,3 +190,26 @@ def test_an_unfinished_iteration_can_change_the_move():
         else:
             assert a_partial == a_plain
     assert switches >= 1, "no position switched: choose positions (or a budget) where one does"
+
+
+@pytest.mark.parametrize("gid", romecore.list_games())
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs"])
+def test_principal_variation_search_only_prunes(gid, algorithm):
+    """Null windows change which nodes are searched, not the values: at a fixed depth the
+    best root value is the same with ``pvs`` on and off, and so is the set of moves that
+    reach it."""
+    players = 3 if algorithm == "brs" else 2
+    depth = 3 if gid == "city_of_marble" else 5   # City of Marble's tree is the widest
+    game = romecore.load_game(gid, players=players)
+    for seed in range(4):
+        state = midgame(game, seed, steps=30 + 7 * seed)
+        result = {}
+        for pvs in (True, False):
+            agent = romecore.make_agent(f"alphabeta:depth={depth},algorithm={algorithm},pvs={int(pvs)}",
+                                        game=game, seed=1)
+            agent.step(state)
+            values = dict(agent.stats["values"])
+            best = max(values.values())
+            result[pvs] = (best, {a for a, v in values.items() if v >= best - 1e-5})
+        assert result[True][0] == pytest.approx(result[False][0], abs=1e-5)
+        assert result[True][1] == result[False][1]

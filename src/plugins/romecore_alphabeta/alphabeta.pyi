@@ -19,5 +19,6 @@ class AlphaBetaAgent(SearchAgent):
     max_depth: int
     extend: int
     partial: bool
+    pvs: bool
     reuse: bool
     def __init__(self, game: Game, seed: int | None = ..., **params: Any) -> None: ...

@@ -40,7 +40,7 @@ SPEC = GameSpec(
     # lifts that again: 0.920 of 200 2-player games (seed 4; mix 0.25: 0.910), where the
     # default had won 0.803 of 600, then 0.925 of 400 (seeds 5 and 6) and 0.700 of 200
     # 4-player games (0.630 before) (bench/results/turn-aware-search.md).
-    agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}},
+    agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}, "alphabeta": {"pvs": True}},
 )
 
 
