@@ -1,0 +1,66 @@
+#!/usr/bin/env python
+"""Leaves an alpha-beta search judges at a fixed depth, over positions of `greedy` games.
+
+Every seventh decision of a few seeded `greedy` self-play games (2 players) is searched,
+from the mover's resampled view, by each spec given; the count of evaluator calls
+(``stats["evaluations"]``, move ordering's included) is the search's cost independent of
+the machine.  Also printed: the CPU seconds and a digest of the moves chosen, so a change
+meant to prune only (the same values) shows as fewer leaves and, ties aside, the same
+moves::
+
+    python bench/alphabeta_leaves.py great_city_of_rome "alphabeta:depth=5,pvs=0" "alphabeta:depth=5,pvs=1"
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import time
+
+import romecore
+
+
+def positions(game: romecore.Game, games: int, every: int) -> list[romecore.State]:
+    """The mover's resampled view at every ``every``-th decision of ``games`` greedy games."""
+    out = []
+    for g in range(games):
+        state = game.new_initial_state(seed=100 + g)
+        bots = [romecore.make_agent("greedy", game=game, seed=2 * g + i)
+                for i in range(game.num_players())]
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_random_chance()
+                continue
+            p = state.current_player()
+            if n % every == 0 and len(state.legal_actions()) > 1:
+                out.append(state.resample(p, seed=n))
+            state.apply_action(bots[p].step(state.resample(p, seed=n)))
+            n += 1
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game")
+    ap.add_argument("specs", nargs="+", help="alphabeta specs with a fixed depth")
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--every", type=int, default=7)
+    args = ap.parse_args()
+    game = romecore.load_game(args.game, players=2)
+    views = positions(game, args.games, args.every)
+    for spec in args.specs:
+        digest = hashlib.sha1()
+        leaves = 0
+        t0 = time.process_time()
+        for i, view in enumerate(views):
+            agent = romecore.make_agent(spec, game=game, seed=i)
+            digest.update(str(agent.step(view)).encode())
+            leaves += agent.stats["evaluations"]
+        cpu = time.process_time() - t0
+        print(f"{spec}: {len(views)} positions, {leaves} leaves, {cpu:.2f} s CPU, "
+              f"moves {digest.hexdigest()[:12]}")
+
+
+if __name__ == "__main__":
+    main()
