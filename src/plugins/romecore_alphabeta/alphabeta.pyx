@@ -30,9 +30,9 @@ game, the evaluator's estimate at the search horizon.
   iteration does not finish, the best of the moves it searched).  Move ordering: the transposition table's best move first, then, two or
   more plies from the horizon, the evaluator's one-ply estimate.  ``pvs`` (principal
   variation search) gives every move after a node's first a null window first, and
-  searches it in full only when it beats the best so far: the same values, and fewer
-  leaves where the ordering is good (The Great City of Rome turns it on; at City of
-  Marble it searched more).  Root moves that tie
+  searches it in full only when it beats the best so far (two or more plies from the
+  horizon): the same values, and fewer leaves where the ordering is good (The Great City
+  of Rome turns it on; at City of Marble it searched more).  Root moves that tie
   with the best are told apart by a seeded random choice.
 * Transposition table keyed by a Zobrist hash of the state struct: one random 64-bit key
   per (byte offset, byte value), updated incrementally from the bytes a move changed.
@@ -434,12 +434,15 @@ cdef class AlphaBetaAgent(SearchAgent):
         self._order(ply, n, maximize, tt_move, self.ordering and depth >= 2)
         for i in range(n):
             a = acts[i]
-            if i == 0 or not self.pvs or beta - alpha <= 2.0 * NULL_WINDOW:
+            if i == 0 or not self.pvs or depth < 2 or beta - alpha <= 2.0 * NULL_WINDOW:
                 v = self._child(ply, depth - 1, a, alpha, beta, cbp, cdm)
             else:
                 # Principal variation search: a later move is first shown unable to
                 # improve on the best so far (a null window at the bound this side
-                # moves); only a move that fails that test is searched in full.
+                # moves); only a move that fails that test is searched in full.  Not
+                # one ply from the horizon: a leaf costs the same in any window, and a
+                # child whose turn goes on past the horizon (extend) would be searched
+                # twice (more leaves in all at depths 7 and 8).
                 if maximize:
                     v = self._child(ply, depth - 1, a, alpha, alpha + NULL_WINDOW, cbp, cdm)
                     if not self.aborted and alpha + NULL_WINDOW <= v < beta:
