@@ -39,7 +39,9 @@ SPEC = GameSpec(
     # Mixing the evaluator's value of each leaf into the playout's reward at half weight
     # lifts that again: 0.920 of 200 2-player games (seed 4; mix 0.25: 0.910), where the
     # default had won 0.803 of 600, then 0.925 of 400 (seeds 5 and 6) and 0.700 of 200
-    # 4-player games (0.630 before) (bench/results/turn-aware-search.md).
+    # 4-player games (0.630 before) (bench/results/turn-aware-search.md).  Alpha-beta's
+    # principal variation search judges fewer leaves here at depths 5 and 6, about as many
+    # at 7 and 8 (bench/alphabeta_leaves.py, bench/results/alphabeta-screens.md).
     agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}, "alphabeta": {"pvs": True}},
 )
 
