@@ -2,7 +2,9 @@
 """Leaves an alpha-beta search judges at a fixed depth, over positions of `greedy` games.
 
 Every seventh decision of a few seeded `greedy` self-play games (2 players) is searched,
-from the mover's resampled view, by each spec given; the count of evaluator calls
+from the mover's resampled view, by each spec given (with ``--random N``: instead N
+positions 30, 37, 44, ... random moves into seeded games, where `greedy` games are too
+slow to search); the count of evaluator calls
 (``stats["evaluations"]``, move ordering's included) is the search's cost independent of
 the machine.  Also printed: the CPU seconds and a digest of the moves chosen, so a change
 meant to prune only (the same values) shows as fewer leaves and, ties aside, the same
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import random
 import time
 
 import romecore
@@ -40,15 +43,36 @@ def positions(game: romecore.Game, games: int, every: int) -> list[romecore.Stat
     return out
 
 
+def random_positions(game: romecore.Game, count: int) -> list[romecore.State]:
+    """Position ``i`` is ``30 + 7 i`` seeded random moves into game ``i`` (its mover's view)."""
+    out = []
+    for i in range(count):
+        rng = random.Random(i)
+        state = game.new_initial_state(seed=i)
+        for _ in range(30 + 7 * i):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_random_chance()
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        state.resolve_chance()
+        if not state.is_terminal():
+            out.append(state.resample(state.current_player(), seed=i))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
     ap.add_argument("specs", nargs="+", help="alphabeta specs with a fixed depth")
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--every", type=int, default=7)
+    ap.add_argument("--random", type=int, default=0, help="N random positions instead")
     args = ap.parse_args()
     game = romecore.load_game(args.game, players=2)
-    views = positions(game, args.games, args.every)
+    views = (random_positions(game, args.random) if args.random
+             else positions(game, args.games, args.every))
     for spec in args.specs:
         digest = hashlib.sha1()
         leaves = 0
