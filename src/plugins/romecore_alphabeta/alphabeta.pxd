@@ -40,9 +40,11 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef readonly bint pvs              # principal variation search (null windows after the first move)
     cdef readonly bint reuse            # go on in the turn's world (and its table) while the mover decides again
     cdef int64_t leaf_evals
+    cdef int64_t leaf_hits
     cdef bint _fixed_depth
 
     cdef void _new_world(self) noexcept nogil
+    cdef double _cached_chance_leaf(self, int ply) except? -2.0 nogil
     cdef double _ab(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil
     cdef double _chance(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil
     cdef double _child(self, int ply, int depth, int32_t a, double alpha, double beta, int bp, uint32_t dm) except? -2.0 nogil

@@ -23,7 +23,8 @@ game, the evaluator's estimate at the search horizon.
   half-made.  With ``extend=N`` (default 8) the search goes on past the horizon while the
   player who just moved is still to move, up to N extra plies on a path.  A leaf with a
   chance event pending (a draw) is judged as the mean of ``chance_samples`` sampled
-  outcomes, so a card drawn counts as drawn.
+  outcomes, so a card drawn counts as drawn; that value is kept in the transposition
+  table, since another order of the same moves meets the position again.
 * Iterative deepening under the budget (``nodes``, ``time``, or a fixed ``depth``); the
   result of the deepest finished iteration is played, unless the unfinished one after it
   found a move that beats that move at its greater depth (``partial``; when the first
@@ -209,6 +210,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         self._setup_budget(0 if self._fixed_depth else 20000)
         self.budget.check_every = 64
         self.leaf_evals = 0
+        self.leaf_hits = 0
         if self.worlds > 1:
             return self._search_worlds(player)
         # The next decision of a turn: the world of the last search, one move on, and its
@@ -308,6 +310,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.stats["partial_switch"] = switched
         self.stats["values"] = [(acts[i], vals[i]) for i in range(n)]
         self.stats["evaluations"] = self.leaf_evals
+        self.stats["leaf_hits"] = self.leaf_hits
         return best
 
     # -- the tree --------------------------------------------------------------------
@@ -355,6 +358,22 @@ cdef class AlphaBetaAgent(SearchAgent):
             total += self._leaf(buf)
         return total / self.chance_samples
 
+    cdef double _cached_chance_leaf(self, int ply) except? -2.0 nogil:
+        """A chance leaf's value through the table (it costs ``chance_samples`` playouts
+        to the next decision and as many judgements; a position met again, by another
+        order of the same moves, has the same value).  Stored at depth 0, never over a
+        deeper entry of this search."""
+        cdef uint64_t key = self._key(ply)
+        cdef ab_entry *e = &self.tt[key & self.tt_mask]
+        cdef double v
+        if e.gen == self.gen and e.key == key and e.flag == TT_EXACT:
+            self.leaf_hits += 1
+            return e.value
+        v = <float>self._chance_leaf(ply)   # as the table keeps it: the same value met again
+        if e.gen != self.gen or e.depth <= 0:
+            self._store(key, v, 0, TT_EXACT, -1)
+        return v
+
     cdef double _ab(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil:
         cdef const rc_kernel *k = self.k
         cdef void *s = stack_at(&self.states, ply)
@@ -372,7 +391,7 @@ cdef class AlphaBetaAgent(SearchAgent):
             return rets[self.root_player]
         if depth <= 0 or ply >= self.max_ply:
             if p == RC_CHANCE:
-                return self._chance_leaf(ply)
+                return self._cached_chance_leaf(ply)
             if not self._extends(ply, p):
                 return self._leaf(s)
             depth = 1  # the mover's turn goes on: search it to its end
@@ -562,7 +581,7 @@ cdef class AlphaBetaAgent(SearchAgent):
             return 0
         if depth <= 0:
             if p == RC_CHANCE:
-                lo[0] = self._chance_leaf(ply)
+                lo[0] = self._cached_chance_leaf(ply)
                 hi[0] = lo[0]
             elif not self._extends(ply, p):  # else the search goes on there: no bound
                 lo[0] = self._leaf(s)
