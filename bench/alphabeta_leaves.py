@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import random
+import sys
 import time
+from pathlib import Path
 
 import romecore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "agents"))
+from test_agents_common import midgame  # noqa: E402  (the tests' random positions)
 
 
 def positions(game: romecore.Game, games: int, every: int) -> list[romecore.State]:
@@ -44,21 +48,12 @@ def positions(game: romecore.Game, games: int, every: int) -> list[romecore.Stat
 
 
 def random_positions(game: romecore.Game, count: int) -> list[romecore.State]:
-    """Position ``i`` is ``30 + 7 i`` seeded random moves into game ``i`` (its mover's view)."""
+    """Position ``i`` is ``30 + 7 i`` seeded random moves into game ``i`` (the tests'
+    ``midgame``), as its mover sees it."""
     out = []
     for i in range(count):
-        rng = random.Random(i)
-        state = game.new_initial_state(seed=i)
-        for _ in range(30 + 7 * i):
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                state.apply_random_chance()
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-        state.resolve_chance()
-        if not state.is_terminal():
-            out.append(state.resample(state.current_player(), seed=i))
+        state = midgame(game, i, steps=30 + 7 * i)
+        out.append(state.resample(state.current_player(), seed=i))
     return out
 
 
