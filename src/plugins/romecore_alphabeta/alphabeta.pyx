@@ -381,7 +381,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef int p = k.current_player(s), n, i, bp, cbp
         cdef uint32_t dm, cdm
         cdef bint maximize, default_only = False, may_default = False
-        cdef double a0 = alpha, b0 = beta, best, v
+        cdef double a0 = alpha, b0 = beta, best, v, lo, hi
         cdef int32_t tt_move = -1, best_move = -1, a
         cdef int32_t *acts
         cdef uint64_t key
@@ -462,14 +462,12 @@ cdef class AlphaBetaAgent(SearchAgent):
                 # one ply from the horizon: a leaf costs the same in any window, and a
                 # child whose turn goes on past the horizon (extend) would be searched
                 # twice (more leaves in all at depths 7 and 8).
-                if maximize:
-                    v = self._child(ply, depth - 1, a, alpha, alpha + NULL_WINDOW, cbp, cdm)
-                    if not self.aborted and alpha + NULL_WINDOW <= v < beta:
-                        v = self._child(ply, depth - 1, a, alpha, beta, cbp, cdm)
-                else:
-                    v = self._child(ply, depth - 1, a, beta - NULL_WINDOW, beta, cbp, cdm)
-                    if not self.aborted and alpha < v <= beta - NULL_WINDOW:
-                        v = self._child(ply, depth - 1, a, alpha, beta, cbp, cdm)
+                lo = alpha if maximize else beta - NULL_WINDOW
+                hi = lo + NULL_WINDOW
+                v = self._child(ply, depth - 1, a, lo, hi, cbp, cdm)
+                if (not self.aborted and alpha < v < beta
+                        and (v >= hi if maximize else v <= lo)):
+                    v = self._child(ply, depth - 1, a, alpha, beta, cbp, cdm)
             if self.aborted:
                 return LO
             if maximize:
