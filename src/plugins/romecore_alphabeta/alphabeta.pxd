@@ -56,6 +56,7 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef int32_t _default_move(self, int ply, int n, int mover) except -2 nogil
     cdef uint64_t _rehash(self, int ply) noexcept nogil
     cdef uint64_t _rehash_from(self, int ply) noexcept nogil
+    cdef uint64_t _hash(self, int ply) noexcept nogil
     cdef void _store(self, uint64_t key, double v, int depth, int flag, int32_t move) noexcept nogil
     cdef uint64_t _key(self, int ply) noexcept nogil
     cdef int _probe(self, int ply, int depth, double *lo, double *hi) except -1 nogil

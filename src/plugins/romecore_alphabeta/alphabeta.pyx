@@ -51,7 +51,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
 from romecore.core.kernel cimport (
-    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL,
+    rc_kernel, rc_pop_lsb64, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL,
     RC_MAX_PLAYERS,
 )
 from romecore_search.core cimport (
@@ -331,7 +331,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.movers[ply + 1] = <int8_t>(m if m >= 0 else self.movers[ply])
         self.exts[ply + 1] = self.exts[ply]
         self.k.apply(child, a)
-        self.hashes[ply + 1] = self._rehash_from(ply)
+        self.hashes[ply + 1] = 0  # not worked out yet: a leaf never needs it (_hash)
         self.brs_player[ply + 1] = <int8_t>bp
         self.brs_default[ply + 1] = dm
 
@@ -351,7 +351,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef rc_rng rng
         cdef double total = 0.0
         cdef int j
-        rc_rng_seed(&rng, self.hashes[ply] ^ self.seed)
+        rc_rng_seed(&rng, self._hash(ply) ^ self.seed)
         for j in range(self.chance_samples):
             memcpy(buf, stack_at(&self.states, ply), k.state_size)
             play_chance(k, buf, &rng, self.acts, self.probs)
@@ -513,7 +513,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef int32_t a
         cdef rc_rng rng
         if self.chance_mode == CH_SAMPLE:
-            rc_rng_seed(&rng, self.hashes[ply] ^ self.seed)
+            rc_rng_seed(&rng, self._hash(ply) ^ self.seed)
             n = 0
             for i in range(self.chance_samples):
                 a = rc_sample_chance(k, s, &rng, self.acts, self.probs)
@@ -664,18 +664,21 @@ cdef class AlphaBetaAgent(SearchAgent):
         return h
 
     cdef uint64_t _rehash_from(self, int ply) noexcept nogil:
-        """The key of ``ply + 1`` from that of ``ply``: only the changed bytes count."""
+        """The key of ``ply + 1`` from that of ``ply``: only the changed bytes count (found
+        from each changed word's XOR, without comparing byte by byte)."""
         cdef const uint8_t *a = <const uint8_t *>stack_at(&self.states, ply)
         cdef const uint8_t *b = <const uint8_t *>stack_at(&self.states, ply + 1)
-        cdef uint64_t h = self.hashes[ply], wa, wb
+        cdef uint64_t h = self._hash(ply), wa, wb, x
         cdef uint32_t size = self.k.state_size, i = 0, j
         while i + 8 <= size:
             memcpy(&wa, a + i, 8)
             memcpy(&wb, b + i, 8)
-            if wa != wb:
-                for j in range(i, i + 8):
-                    if a[j] != b[j]:
-                        h ^= self.zobrist[(<size_t>j << 8) | a[j]] ^ self.zobrist[(<size_t>j << 8) | b[j]]
+            x = wa ^ wb
+            while x:
+                j = <uint32_t>rc_pop_lsb64(&x) >> 3          # the changed byte in this word
+                x &= ~(<uint64_t>0xFF << (8 * j))
+                j += i
+                h ^= self.zobrist[(<size_t>j << 8) | a[j]] ^ self.zobrist[(<size_t>j << 8) | b[j]]
             i += 8
         while i < size:
             if a[i] != b[i]:
@@ -683,10 +686,18 @@ cdef class AlphaBetaAgent(SearchAgent):
             i += 1
         return h
 
+    cdef inline uint64_t _hash(self, int ply) noexcept nogil:
+        """The Zobrist key of the struct at ``ply``, worked out from its parent's when first
+        asked for (most nodes are leaves, judged without a table look-up).  0 marks a key
+        not yet worked out; a key that really is 0 is only worked out again."""
+        if ply > 0 and self.hashes[ply] == 0:
+            self.hashes[ply] = self._rehash_from(ply - 1)
+        return self.hashes[ply]
+
     cdef uint64_t _key(self, int ply) noexcept nogil:
         """The table key: the position's hash and, for BRS, who replies and who plays
         default moves (the same position has another value in another context)."""
         if not self.brs:
-            return self.hashes[ply]
-        return self.hashes[ply] ^ ((<uint64_t>(self.brs_player[ply] + 2)) * 0x9E3779B97F4A7C15ULL) \
+            return self._hash(ply)
+        return self._hash(ply) ^ ((<uint64_t>(self.brs_player[ply] + 2)) * 0x9E3779B97F4A7C15ULL) \
             ^ ((<uint64_t>self.brs_default[ply]) * 0xC2B2AE3D27D4EB4FULL)
