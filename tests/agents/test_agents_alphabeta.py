@@ -215,3 +215,32 @@ def test_principal_variation_search_only_prunes(gid, algorithm):
             result[pvs] = (best, {a for a, v in values.items() if v >= best - 1e-5})
         assert result[True][0] == pytest.approx(result[False][0], abs=1e-5)
         assert result[True][1] == result[False][1]
+
+
+@pytest.mark.parametrize("algorithm", ["paranoid", "brs"])
+def test_late_move_reductions_touch_only_late_moves(algorithm):
+    """``lmr=N`` reduces moves from the N-th on, three or more plies from the horizon: with N
+    past every move list the search is the unreduced one (the same values and leaves), and
+    with N=2 it judges fewer leaves at The Great City of Rome, where it is meant to buy a
+    ply.  Its moves are legal."""
+    players = 3 if algorithm == "brs" else 2
+    game = romecore.load_game("great_city_of_rome", players=players)
+    leaves = {0: 0, 2: 0, 1000: 0}
+    for seed in range(6):
+        state = midgame(game, seed, steps=30 + 7 * seed)
+        values = {}
+        for lmr in leaves:
+            agent = romecore.make_agent(f"alphabeta:depth=5,algorithm={algorithm},lmr={lmr}",
+                                        game=game, seed=1)
+            assert agent.step(state) in state.legal_actions()
+            leaves[lmr] += agent.stats["evaluations"]
+            values[lmr] = agent.stats["values"]
+        assert values[1000] == values[0]
+    assert leaves[1000] == leaves[0]
+    assert leaves[2] < leaves[0]
+
+
+def test_late_move_reductions_reject_a_negative_index():
+    game = romecore.load_game("great_city_of_rome", players=2)
+    with pytest.raises(romecore.AgentSpecError, match="lmr"):
+        romecore.make_agent("alphabeta:lmr=-1", game=game)

@@ -38,6 +38,7 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef uint8_t gen
     cdef readonly bint partial          # play the best of an unfinished iteration's searched moves
     cdef readonly bint pvs              # principal variation search (null windows after the first move)
+    cdef readonly int lmr               # late move reductions: the first move index reduced (0: off)
     cdef readonly bint reuse            # go on in the turn's world (and its table) while the mover decides again
     cdef int64_t leaf_evals
     cdef int64_t leaf_hits

@@ -20,5 +20,6 @@ class AlphaBetaAgent(SearchAgent):
     extend: int
     partial: bool
     pvs: bool
+    lmr: int
     reuse: bool
     def __init__(self, game: Game, seed: int | None = ..., **params: Any) -> None: ...

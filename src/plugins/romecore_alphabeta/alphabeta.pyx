@@ -88,6 +88,8 @@ PARAMS = {
     "extend": (int, 8, "plies searched past the horizon while the last mover's turn goes on"),
     "partial": (bool, True, "play a move that beats the last best in the unfinished iteration"),
     "pvs": (bool, False, "principal variation search: later moves first get a null window"),
+    "lmr": (int, 0, "late move reductions: from this move on (0: off), moves are first tried a "
+                    "ply shallower, three or more plies from the horizon"),
     "reuse": (bool, False, "while the same player decides again (the decisions of one turn), go "
                            "on in the world searched before and keep the transposition table"),
 }
@@ -162,6 +164,9 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.reuse = p["reuse"]
         self.partial = p["partial"]
         self.pvs = p["pvs"]
+        self.lmr = p["lmr"]
+        if self.lmr < 0:
+            raise AgentSpecError("lmr must be 0 (off) or the first move reduced (1 or more)")
         cdef int ml = self.k.max_legal, i
         cdef size_t nz = <size_t>self.k.state_size * 256
         cdef rc_rng zr
@@ -380,7 +385,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef double rets[RC_MAX_PLAYERS]
         cdef int p = k.current_player(s), n, i, bp, cbp
         cdef uint32_t dm, cdm
-        cdef bint maximize, default_only = False, may_default = False
+        cdef bint maximize, default_only = False, may_default = False, reduced
         cdef double a0 = alpha, b0 = beta, best, v, lo, hi
         cdef int32_t tt_move = -1, best_move = -1, a
         cdef int32_t *acts
@@ -453,7 +458,18 @@ cdef class AlphaBetaAgent(SearchAgent):
         self._order(ply, n, maximize, tt_move, self.ordering and depth >= 2)
         for i in range(n):
             a = acts[i]
-            if i == 0 or not self.pvs or depth < 2 or beta - alpha <= 2.0 * NULL_WINDOW:
+            reduced = False
+            if self.lmr and i >= self.lmr and depth >= 3:
+                # Late move reduction: a move this far down the ordering is first shown
+                # unable to improve on the best so far by a search a ply shallower (a
+                # null window at the bound); only a move that fails it is searched in full.
+                lo = alpha if maximize else beta - NULL_WINDOW
+                hi = lo + NULL_WINDOW
+                v = self._child(ply, depth - 2, a, lo, hi, cbp, cdm)
+                reduced = self.aborted or not (v >= hi if maximize else v <= lo)
+            if reduced:
+                pass
+            elif i == 0 or not self.pvs or depth < 2 or beta - alpha <= 2.0 * NULL_WINDOW:
                 v = self._child(ply, depth - 1, a, alpha, beta, cbp, cdm)
             else:
                 # Principal variation search: a later move is first shown unable to
