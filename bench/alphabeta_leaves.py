@@ -11,12 +11,21 @@ meant to prune only (the same values) shows as fewer leaves and, ties aside, the
 moves::
 
     python bench/alphabeta_leaves.py great_city_of_rome "alphabeta:depth=5,pvs=0" "alphabeta:depth=5,pvs=1"
+
+With ``--reference SPEC`` (typically a longer time budget) each spec's moves are also
+counted where they agree with that search's, and the median depth finished is printed: a
+change meant to search deeper in the same time should agree more often::
+
+    python bench/alphabeta_leaves.py great_city_of_rome --games 5 --every 2 \
+        --reference "alphabeta:time=0.4,clock=cpu" \
+        "alphabeta:time=0.1,clock=cpu" "alphabeta:time=0.1,clock=cpu,lmr=2"
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -64,21 +73,30 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--every", type=int, default=7)
     ap.add_argument("--random", type=int, default=0, help="N random positions instead")
+    ap.add_argument("--reference", help="count the moves that agree with this spec's")
     args = ap.parse_args()
     game = romecore.load_game(args.game, players=2)
     views = (random_positions(game, args.random) if args.random
              else positions(game, args.games, args.every))
+    reference = [romecore.make_agent(args.reference, game=game, seed=i).step(view)
+                 for i, view in enumerate(views)] if args.reference else []
     for spec in args.specs:
         digest = hashlib.sha1()
-        leaves = 0
+        leaves = agree = 0
+        depths = []
         t0 = time.process_time()
         for i, view in enumerate(views):
             agent = romecore.make_agent(spec, game=game, seed=i)
-            digest.update(str(agent.step(view)).encode())
+            move = agent.step(view)
+            digest.update(str(move).encode())
             leaves += agent.stats["evaluations"]
+            depths.append(agent.stats["depth"])
+            agree += bool(reference) and move == reference[i]
         cpu = time.process_time() - t0
         print(f"{spec}: {len(views)} positions, {leaves} leaves, {cpu:.2f} s CPU, "
-              f"moves {digest.hexdigest()[:12]}")
+              f"moves {digest.hexdigest()[:12]}"
+              + (f", median depth {statistics.median(depths)}, {agree} agree with the reference"
+                 if reference else ""))
 
 
 if __name__ == "__main__":

@@ -41,8 +41,11 @@ SPEC = GameSpec(
     # default had won 0.803 of 600, then 0.925 of 400 (seeds 5 and 6) and 0.700 of 200
     # 4-player games (0.630 before) (bench/results/turn-aware-search.md).  Alpha-beta's
     # principal variation search judges fewer leaves here at depths 5 and 6, about as many
-    # at 7 and 8 (bench/alphabeta_leaves.py, bench/results/alphabeta-screens.md).
-    agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}, "alphabeta": {"pvs": True}},
+    # at 7 and 8 (bench/alphabeta_leaves.py, bench/results/alphabeta-screens.md).  Its
+    # late move reductions from the second move on buy a ply at 0.1 s a move, and a ply is
+    # worth much here: 0.650 of 200 games against greedy (seed 0), where the search
+    # without them won 0.580 (bench/results/alphabeta-screens.md).
+    agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}, "alphabeta": {"pvs": True, "lmr": 2}},
 )
 
 
