@@ -35,6 +35,10 @@ game, the evaluator's estimate at the search horizon.
   horizon): the same values, and fewer leaves where the ordering is good (The Great City
   of Rome turns it on; at City of Marble it searched more).  Root moves that tie
   with the best are told apart by a seeded random choice.
+* Late move reductions (``lmr=N``): three or more plies from the horizon, the moves from
+  the N-th on are first searched a ply shallower with a null window at the bound, and in
+  full only when that fails to refute them.  Not exact, so off by default; at The Great
+  City of Rome, where a ply at 0.1 s a move is worth many games, it is on (``lmr=2``).
 * Transposition table keyed by a Zobrist hash of the state struct: one random 64-bit key
   per (byte offset, byte value), updated incrementally from the bytes a move changed.
 * Hidden information: ``pimc=N`` searches N resampled worlds (budget split evenly) and
