@@ -7,22 +7,28 @@ import numpy as np
 from romecore.learned.weights import Weights, layout_fingerprint
 
 
-def random_weights(game, hidden=(24, 16), seed=0, scale=0.3) -> Weights:
+def random_weights(game, hidden=(24, 16), seed=0, scale=0.3, base=None, base_scale=1.0) -> Weights:
     rng = np.random.default_rng(seed)
     sizes = [game.observation_tensor_size(), *hidden, game.num_players()]
     layers = [(rng.normal(0, scale, (a, b)).astype(np.float32), rng.normal(0, scale, b).astype(np.float32))
               for a, b in zip(sizes, sizes[1:])]
-    return Weights(game.game_id, dict(game.options), sizes[0], layout_fingerprint(game), layers)
+    return Weights(game.game_id, dict(game.options), sizes[0], layout_fingerprint(game), layers,
+                   base=base, base_scale=base_scale)
 
 
-def oracle_view(weights: Weights, tensor: np.ndarray, viewer: int) -> np.ndarray:
+def oracle_view(weights: Weights, tensor: np.ndarray, viewer: int, base=None) -> np.ndarray:
     """Absolute-seat values from ``viewer``'s tensor, in float64 with explicit loops over
-    layers (not Weights.forward): ReLU hidden layers, softmax, rotation back to seats."""
+    layers (not Weights.forward): ReLU hidden layers, softmax, rotation back to seats.  A
+    residual net's logit j also gets ``base_scale * log(base[(viewer + j) % n])`` (floored
+    at 1e-6), ``base`` being its base evaluator's values of the position, absolute seats."""
     h = tensor.astype(np.float64)
     for i, (w, b) in enumerate(weights.layers):
         h = np.einsum("i,ij->j", h, w.astype(np.float64)) + b
         if i < len(weights.layers) - 1:
             h = np.where(h > 0, h, 0.0)
+    if weights.base is not None:
+        n = len(h)
+        h = h + np.array([weights.base_scale * np.log(max(base[(viewer + j) % n], 1e-6)) for j in range(n)])
     e = np.exp(h - h.max())
     shares = e / e.sum()
     n = len(shares)

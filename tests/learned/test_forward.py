@@ -89,3 +89,43 @@ def test_shared_between_threads():
     for t in ts:
         t.join()
     assert got[0] == want and got[1] == want
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("players", [2, 3])
+def test_residual_net_adds_its_base(game_id, players):
+    """A residual net: the oracle adds base_scale * log(the game's heuristic) to the net's
+    logits; every view, chance nodes (the mean of the views, one base call) and the end."""
+    game = romecore.load_game(game_id, players=players)
+    w = random_weights(game, seed=players + 7, base="heuristic", base_scale=0.7)
+    ev = LearnedEvaluator(game, w)
+    heuristic = romecore.make_evaluator(game, "heuristic")
+    plain = LearnedEvaluator(game, random_weights(game, seed=players + 7))
+    kinds = set()
+    moved = 0
+    for st in _positions(game, seed=5 + players):
+        base = heuristic(st)
+        views = [oracle_view(w, st.observation_tensor(p), p, base) for p in range(players)]
+        if st.is_chance_node():
+            want = np.mean(views, axis=0)
+            kinds.add("chance")
+        else:
+            want = views[st.current_player()]
+            kinds.add("decision")
+            for p in range(players):
+                np.testing.assert_allclose(ev.view_values(st, p), views[p], rtol=0, atol=2e-5)
+        got = np.array(ev(st))
+        np.testing.assert_allclose(got, want, rtol=0, atol=2e-5)
+        moved += np.abs(got - np.array(plain(st))).max() > 1e-3
+    assert kinds == {"chance", "decision"} and moved  # the base changes values
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_residual_net_with_a_zero_head_is_its_base(game_id):
+    """Training starts there: a zero value head and scale 1 judge exactly as the base does."""
+    game = romecore.load_game(game_id, players=2)
+    w = random_weights(game, base="heuristic")
+    w.layers[-1] = (np.zeros_like(w.layers[-1][0]), np.zeros_like(w.layers[-1][1]))
+    ev, heuristic = LearnedEvaluator(game, w), romecore.make_evaluator(game, "heuristic")
+    for st in _positions(game, seed=21, limit=30):
+        np.testing.assert_allclose(ev(st), heuristic(st), rtol=0, atol=1e-6)

@@ -46,10 +46,13 @@ def test_shards_reload_and_match_the_games(tmp_path, game):
     mine = a["game"] == 0
     assert mine.any()
     np.testing.assert_array_equal(a["returns"][mine], np.tile(rec.returns, (mine.sum(), 1)))
+    heuristic = romecore.make_evaluator(game, "heuristic")
+    assert meta["base"] == "heuristic" and a["base"].shape == (rows, 2)
     for r in np.nonzero(mine)[0][:10]:
         st = seen[int(a["move"][r])]
         np.testing.assert_array_equal(a["x"][r], st.observation_tensor(int(a["viewer"][r])))
         assert st.current_player() == a["mover"][r]
+        np.testing.assert_allclose(a["base"][r], heuristic(st), rtol=1e-6)  # absolute seats, the true state
 
 
 def test_deterministic_by_seed_and_resumes(tmp_path, game):
@@ -92,6 +95,43 @@ def test_train_one_epoch_writes_loadable_weights(tmp_path, game):
     assert ev.weights.policy is not None and ev.weights.policy[0].shape == (16, game.num_distinct_actions())
 
 
+def test_residual_training_starts_at_its_base(tmp_path, game):
+    """A residual net names its base, and the base's validation loss is the cross-entropy of
+    the recorded base values against the held-out games' returns (recomputed here)."""
+    pytest.importorskip("torch")
+    from romecore.learned.train import train
+
+    _run(game, tmp_path / "d", games=6)
+    res = train(tmp_path / "d", tmp_path / "w.npz", hidden=(8,), epochs=1, val_fraction=0.5, residual=True, seed=3)
+    ev = LearnedEvaluator(game, tmp_path / "w.npz")
+    assert ev.weights.base == "heuristic" and ev.weights.training["base_val_loss"] == res.base_val_loss
+    _, a = load_shards(tmp_path / "d")
+    val_games = np.random.default_rng(3).choice(np.unique(a["game"]), size=3, replace=False)
+    rows = np.isin(a["game"], val_games)
+    ce = []
+    for r in np.nonzero(rows)[0]:
+        v, z, b = int(a["viewer"][r]), a["returns"][r], a["base"][r]
+        ce.append(-sum(z[(v + j) % 2] * np.log(b[(v + j) % 2] / b.sum()) for j in range(2)))
+    assert res.base_val_loss == pytest.approx(float(np.mean(ce)), rel=1e-4)
+    # zero epochs of learning would leave the base's loss: one epoch moved the net off it a little
+    assert res.val_loss[0] == pytest.approx(res.base_val_loss, abs=0.05)
+
+
+def test_residual_training_needs_base_values(tmp_path, game):
+    """Shards of an older run (no base array) train a plain net but not a residual one."""
+    pytest.importorskip("torch")
+    from romecore.learned.train import train
+
+    _run(game, tmp_path / "d")
+    for path in (tmp_path / "d").glob("shard-*.npz"):
+        with np.load(path) as z:
+            kept = {k: z[k] for k in z.files if k != "base"}
+        np.savez(path, **kept)
+    with pytest.raises(UsageError, match="base"):
+        train(tmp_path / "d", tmp_path / "w.npz", hidden=(8,), epochs=1, residual=True)
+    assert train(tmp_path / "d", tmp_path / "p.npz", hidden=(8,), epochs=1).rows > 0
+
+
 def test_cli_selfplay_then_train(tmp_path):
     pytest.importorskip("torch")
     from romecore.cli.selfplay import command as selfplay_cmd
@@ -102,10 +142,13 @@ def test_cli_selfplay_then_train(tmp_path):
                                      "-a", "greedy", "--sample", "0.2", "--no-progress"])
     assert r.exit_code == 0, r.output
     r = runner.invoke(train_cmd, ["great_city_of_rome", str(tmp_path / "d"), "-O", str(tmp_path / "w.npz"),
-                                  "--epochs", "1", "--hidden", "8", "--val-fraction", "0.5"])
+                                  "--epochs", "1", "--hidden", "8", "--val-fraction", "0.5", "--residual"])
     assert r.exit_code == 0, r.output
-    assert "epoch 1/1" in r.output and (tmp_path / "w.npz").exists()
+    assert "epoch 1/1" in r.output and "'heuristic' alone" in r.output and (tmp_path / "w.npz").exists()
     r = runner.invoke(train_cmd, ["rise_to_power", str(tmp_path / "d"), "-O", str(tmp_path / "x.npz")])
     assert r.exit_code != 0 and "not rise_to_power" in r.output
     r = runner.invoke(selfplay_cmd, ["great_city_of_rome", "-O", str(tmp_path / "e"), "-a", "nonsense:x=1"])
     assert r.exit_code != 0 and "Traceback" not in r.output
+    r = runner.invoke(selfplay_cmd, ["great_city_of_rome", "-p", "2", "-O", str(tmp_path / "e"), "-a", "greedy",
+                                     "--base", "learned"])  # a net cannot be its own base
+    assert r.exit_code != 0 and "not a native hand-written one" in r.output and "Traceback" not in r.output

@@ -115,3 +115,35 @@ def test_weights_object_of_another_game(game):
         LearnedEvaluator(game, random_weights(other))
     with pytest.raises(romecore.RomecoreError):
         LearnedEvaluator(game, 42)
+
+
+def test_residual_round_trip_and_its_errors(tmp_path, game):
+    w = random_weights(game, base="heuristic", base_scale=0.5)
+    path = tmp_path / "r.npz"
+    save_weights(w, path)
+    back = load_weights(path, game)
+    assert back.base == "heuristic" and back.base_scale == 0.5
+    ev = LearnedEvaluator(game, path)
+    assert ev.base is not None and ev.base.name == "heuristic" and "residual over heuristic" in repr(ev)
+    st = game.new_initial_state(seed=4)
+    st.resolve_chance()
+    assert ev(st) == LearnedEvaluator(game, w)(st)
+
+    def drop_scale(a):
+        del a["base_scale"]
+
+    def nan_scale(a):
+        a["base_scale"] = np.array([np.nan], np.float32)
+
+    def wide_scale(a):
+        a["base_scale"] = np.zeros(2, np.float32)
+
+    _raises(_rewrite(path, tmp_path / "noscale.npz", edit_arrays=drop_scale), game, "no base_scale")
+    _raises(_rewrite(path, tmp_path / "nan.npz", edit_arrays=nan_scale), game, "not finite")
+    _raises(_rewrite(path, tmp_path / "wide.npz", edit_arrays=wide_scale), game, "base_scale has shape")
+    _raises(_rewrite(path, tmp_path / "unknown.npz", lambda m: m.update(base="oracle")), game, "'oracle'")
+    _raises(_rewrite(path, tmp_path / "learned.npz", lambda m: m.update(base="learned")), game, "'learned'")
+    _raises(_rewrite(path, tmp_path / "f1.npz", lambda m: m.update(format=1)), game, "format 2")
+    _raises(_rewrite(path, tmp_path / "num.npz", lambda m: m.update(base=3)), game, "base 3")
+    # a plain net's file with a stray scale is refused by its array list
+    _raises(_rewrite(path, tmp_path / "stray.npz", lambda m: m.update(base=None)), game, "arrays")

@@ -22,11 +22,13 @@ from romecore.errors import RomecoreError
 @click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True, help="processes")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True)
 @click.option("--ray-address", default=None, help="a Ray cluster (ray backend; default: a local Ray)")
+@click.option("--base", default=None, help="the native evaluator whose values each position records, "
+              "for a residual net (default: the game's default evaluator)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @agents_option()
 @game_option()
 def command(game_id: str, players: int | None, num_games: int, out_dir: str, seed: int, sample: float,
-            shard_games: int, workers: int, backend: str, ray_address: str | None, no_progress: bool,
+            shard_games: int, workers: int, backend: str, ray_address: str | None, base: str | None, no_progress: bool,
             agents: tuple[str, ...], options: tuple[str, ...]) -> None:
     """Play GAME between agents (default: ismcts, the strongest) and write training examples:
     every seat's observation tensor at sampled positions, the final returns and the search's
@@ -44,7 +46,8 @@ def command(game_id: str, players: int | None, num_games: int, out_dir: str, see
         try:
             paths = selfplay(game, out_dir, agents=list(agents) or ["ismcts"], games=num_games, seed=seed,
                              sample=sample, shard_games=shard_games, workers=workers, backend=backend,
-                             ray_address=ray_address, progress=lambda done, _total: bar.update(task, completed=done))
+                             ray_address=ray_address, base=base,
+                             progress=lambda done, _total: bar.update(task, completed=done))
         except RomecoreError as e:
             raise click.ClickException(str(e)) from None
     click.echo(f"{num_games} games of {game!r} in {len(paths)} shards under {out_dir}")

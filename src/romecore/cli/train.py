@@ -21,11 +21,13 @@ from romecore.errors import RomecoreError
               help="share of games held out for validation")
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 @click.option("--policy", is_flag=True, help="also train a policy head on the search's visit shares")
+@click.option("--residual", is_flag=True,
+              help="learn a correction to the base evaluator the self-play recorded (starts at its values)")
 @click.option("--threads", type=click.IntRange(1), default=1, show_default=True, help="torch threads")
 @click.option("--curve", type=click.Path(dir_okay=False), default=None,
               help="loss curve (PNG; default: beside --out)")
 def command(game_id: str, data: tuple[str, ...], out: str, hidden: str, epochs: int, batch: int, lr: float,
-            weight_decay: float, val_fraction: float, seed: int, policy: bool, threads: int,
+            weight_decay: float, val_fraction: float, seed: int, policy: bool, residual: bool, threads: int,
             curve: str | None) -> None:
     """Train GAME's learned evaluator on the self-play directories DATA and write --out."""
     from romecore.learned.selfplay import read_manifest
@@ -40,8 +42,8 @@ def command(game_id: str, data: tuple[str, ...], out: str, hidden: str, epochs: 
             if read_manifest(d)["game"] != game_id:
                 raise click.ClickException(f"{d} holds self-play of {read_manifest(d)['game']}, not {game_id}")
         result = train(list(data), out, hidden=sizes, epochs=epochs, batch=batch, lr=lr, weight_decay=weight_decay,
-                       val_fraction=val_fraction, seed=seed, policy=policy, threads=threads, curve=curve,
-                       log=click.echo)
+                       val_fraction=val_fraction, seed=seed, policy=policy, residual=residual, threads=threads,
+                       curve=curve, log=click.echo)
     except RomecoreError as e:
         raise click.ClickException(str(e)) from None
     click.echo(f"wrote {result.weights} ({result.rows} training rows, {result.val_rows} validation) "

@@ -8,6 +8,9 @@ one a search's choice at that node turns on, and one view costs one pass.  At a 
 there is no mover, so the values are the mean over every seat's view; at the end they are
 the exact returns.  The head's outputs are seat-relative (viewer first, then p+1, ...), a
 softmax turns them into shares in [0, 1] summing to 1, written back to absolute seats.
+A residual net first asks its base evaluator's C function for the position's values and
+adds ``base_scale * log(value)`` (rotated to the viewer) to each logit before the softmax;
+at a chance node the base is asked once for all the views.
 
 Memory: the weights are contiguous float32 arrays the evaluator owns and never writes after
 construction; each call keeps its tensor and activations on its own C stack (at most
@@ -16,10 +19,10 @@ searching with one evaluator share only read-only memory.  Layers skip zero inpu
 tensor is mostly zeros, ReLU outputs often are), so the first layer costs about
 (non-zero inputs) x (first hidden width) multiply-adds.
 """
-from libc.math cimport exp
+from libc.math cimport exp, log
 from libc.string cimport memcpy
 
-from romecore.core.evaluator cimport Evaluator
+from romecore.core.evaluator cimport Evaluator, rc_eval_fn
 from romecore.core.kernel cimport RC_MAX_PLAYERS, RC_TERMINAL, rc_kernel
 from romecore.core.state cimport Game, State
 
@@ -27,7 +30,8 @@ import os
 
 import numpy as np
 
-from romecore.errors import ArgumentTypeError, EvaluatorError
+from romecore.errors import ArgumentTypeError, EvaluatorError, SerializationError
+from romecore.learned.weights import BASE_FLOOR as _BASE_FLOOR
 from romecore.learned.weights import MAX_HIDDEN as _PY_MAX_HIDDEN
 from romecore.learned.weights import MAX_INPUT as _PY_MAX_INPUT
 from romecore.learned.weights import MAX_LAYERS as _PY_MAX_LAYERS
@@ -49,6 +53,10 @@ cdef struct ln_params:
     int sizes[LN_MAX_LAYERS + 1]     # sizes[0]: tensor floats; sizes[i + 1]: outputs of layer i
     const float *W[LN_MAX_LAYERS]    # (sizes[i], sizes[i + 1]) row-major
     const float *b[LN_MAX_LAYERS]
+    rc_eval_fn base_fn               # a residual net's base evaluator; NULL for a plain net
+    const void *base_params
+    double base_scale
+    double base_floor
 
 
 cdef inline void ln_layer(const float *x, int nin, const float *W, const float *b, int nout,
@@ -67,8 +75,9 @@ cdef inline void ln_layer(const float *x, int nin, const float *W, const float *
                 y[j] += v * row[j]
 
 
-cdef void ln_view(const ln_params *P, const void *s, int p, double *out) noexcept nogil:
-    """The values of every seat (absolute) as seat p's view of s judges them."""
+cdef void ln_view(const ln_params *P, const void *s, int p, const double *base, double *out) noexcept nogil:
+    """The values of every seat (absolute) as seat p's view of s judges them; ``base``: the
+    base evaluator's values of s (absolute seats), read only by a residual net."""
     cdef float x[LN_MAX_INPUT]
     cdef float h[2][LN_MAX_HIDDEN]
     cdef const float *inp = x
@@ -85,13 +94,17 @@ cdef void ln_view(const ln_params *P, const void *s, int p, double *out) noexcep
                 if y[j] < 0.0:
                     y[j] = 0.0
         inp = y
-    hi = inp[0]
+    for j in range(n):
+        z[j] = inp[j]
+        if P.base_fn != NULL:
+            z[j] += P.base_scale * log(base[(p + j) % n] if base[(p + j) % n] > P.base_floor else P.base_floor)
+    hi = z[0]
     for j in range(1, n):
-        if inp[j] > hi:
-            hi = inp[j]
+        if z[j] > hi:
+            hi = z[j]
     total = 0.0
     for j in range(n):
-        z[j] = exp(inp[j] - hi)
+        z[j] = exp(z[j] - hi)
         total += z[j]
     for j in range(n):
         out[(p + j) % n] = z[j] / total
@@ -103,16 +116,19 @@ cdef void ln_evaluate(const void *s, const void *params, double *out) noexcept n
     cdef const ln_params *P = <const ln_params *>params
     cdef int cp = P.k.current_player(s), p, j, n = P.nplayers
     cdef double tmp[RC_MAX_PLAYERS]
+    cdef double base[RC_MAX_PLAYERS]
     if cp == RC_TERMINAL:
         P.k.returns(s, out)
         return
+    if P.base_fn != NULL:
+        P.base_fn(s, P.base_params, base)
     if 0 <= cp < n:
-        ln_view(P, s, cp, out)
+        ln_view(P, s, cp, base, out)
         return
     for j in range(n):
         out[j] = 0.0
     for p in range(n):
-        ln_view(P, s, p, tmp)
+        ln_view(P, s, p, base, tmp)
         for j in range(n):
             out[j] += tmp[j] / n
 
@@ -124,6 +140,7 @@ cdef class LearnedEvaluator(Evaluator):
     cdef ln_params P
     cdef list _keep
     cdef readonly object weights
+    cdef readonly object base
     cdef readonly str path
 
     def __init__(self, game, weights):
@@ -155,10 +172,33 @@ cdef class LearnedEvaluator(Evaluator):
             self.P.W[i] = &wv[0, 0]
             self.P.b[i] = &bv[0]
             self.P.sizes[i + 1] = w.shape[1]
-        self.fn = ln_evaluate
-        self.params = &self.P
         self.game_id = g.game_id
         self.name = "learned"
+        self.P.base_fn = NULL
+        self.base = None
+        if weights.base is not None:
+            self._set_base(game, weights)
+        self.fn = ln_evaluate
+        self.params = &self.P
+
+    def _set_base(self, game, weights):
+        """Makes the residual net's base evaluator; an error names the file when it cannot."""
+        from romecore.api import make_evaluator
+        from romecore.errors import RomecoreError
+
+        where = f"weights file {self.path}" if self.path else "weights"
+        err = SerializationError if self.path else EvaluatorError
+        try:
+            ev = make_evaluator(game, weights.base)
+        except RomecoreError as e:
+            raise err(f"{where}: base evaluator {weights.base!r} cannot be made for {self.game_id}: {e}") from None
+        if not isinstance(ev, Evaluator) or (<Evaluator>ev).fn == NULL or isinstance(ev, LearnedEvaluator):
+            raise err(f"{where}: base evaluator {weights.base!r} must be a native hand-written evaluator")
+        self.base = ev
+        self.P.base_fn = (<Evaluator>ev).fn
+        self.P.base_params = (<Evaluator>ev).params
+        self.P.base_scale = weights.base_scale
+        self.P.base_floor = _BASE_FLOOR
 
     def view_values(self, state, int player):
         """The values of every seat as ``player``'s view of ``state`` judges them (the C pass
@@ -171,8 +211,11 @@ cdef class LearnedEvaluator(Evaluator):
         if not 0 <= player < self.P.nplayers:
             raise EvaluatorError(f"player {player} is not a seat of a {self.P.nplayers}-player game")
         cdef double out[RC_MAX_PLAYERS]
+        cdef double base[RC_MAX_PLAYERS]
         with nogil:
-            ln_view(&self.P, st.s, player, out)
+            if self.P.base_fn != NULL:
+                self.P.base_fn(st.s, self.P.base_params, base)
+            ln_view(&self.P, st.s, player, base, out)
         return [out[j] for j in range(self.P.nplayers)]
 
     def rate(self, state, int calls=100000):
@@ -194,5 +237,6 @@ cdef class LearnedEvaluator(Evaluator):
 
     def __repr__(self):
         where = self.path or "in memory"
-        return f"<LearnedEvaluator for {self.game_id} {self.P.nplayers}p, hidden {self.weights.hidden} ({where})>"
+        over = f", residual over {self.weights.base}" if self.weights.base else ""
+        return f"<LearnedEvaluator for {self.game_id} {self.P.nplayers}p, hidden {self.weights.hidden}{over} ({where})>"
 

@@ -13,8 +13,16 @@ example being one seat's view of one sampled position:
 ``game``, ``move``   int32 (rows,)               game index in the run, move number
 ``policy_offsets``   int64 (rows + 1,)           the mover's row: its search's root visits
 ``policy_actions``   int32, ``policy_visits``    float32 (CSR: row r owns [off[r], off[r+1]))
+``base``             float32 (rows, players)     the ``base`` evaluator's values of the
+                                                 position (absolute seats; a residual net
+                                                 learns a correction to them)
 ``metadata``         JSON string                 the manifest plus the shard's game range
 ===================  ==========================  ========================================
+
+The ``base`` evaluator (the manifest names it; the game's default when not chosen) judges
+the true position, as a search's evaluator judges one of its determinized worlds.  Shards
+written before it existed have no ``base`` array; they still load, but cannot train a
+residual net.
 
 Positions are decisions drawn with probability ``sample`` from each game's own seeded
 stream; every seat's view of a drawn position is kept, so a net learns to judge from any
@@ -42,14 +50,16 @@ __all__ = ["FORMAT", "selfplay", "load_shards", "read_manifest"]
 FORMAT = 1
 _ARRAYS = ("x", "returns", "viewer", "mover", "game", "move", "policy_offsets", "policy_actions",
            "policy_visits")
+_OPTIONAL = ("base",)  # absent from shards of older runs
 
 
-def _manifest(game: Any, agents: Sequence[str], seed: int, sample: float, shard_games: int) -> dict[str, Any]:
+def _manifest(game: Any, agents: Sequence[str], seed: int, sample: float, shard_games: int,
+              base: str) -> dict[str, Any]:
     from romecore.learned.weights import layout_fingerprint
 
     return {"format": FORMAT, "game": game.game_id, "options": dict(game.options), "agents": list(agents),
             "seed": int(seed), "sample": float(sample), "shard_games": int(shard_games),
-            "tensor_size": game.observation_tensor_size(), "layout": layout_fingerprint(game)}
+            "tensor_size": game.observation_tensor_size(), "layout": layout_fingerprint(game), "base": base}
 
 
 def read_manifest(out_dir: str | os.PathLike[str]) -> dict[str, Any]:
@@ -75,7 +85,8 @@ def _play_shard(task: dict[str, Any]) -> dict[str, np.ndarray]:
     game = romecore.load_game(task["game"], **task["options"])
     n = game.num_players()
     specs = task["agents"]
-    cols: dict[str, list[Any]] = {k: [] for k in ("x", "returns", "viewer", "mover", "game", "move")}
+    base = romecore.make_evaluator(game, task["base"])
+    cols: dict[str, list[Any]] = {k: [] for k in ("x", "returns", "viewer", "mover", "game", "move", "base")}
     offsets: list[int] = [0]
     p_actions: list[int] = []
     p_visits: list[float] = []
@@ -91,7 +102,9 @@ def _play_shard(task: dict[str, Any]) -> dict[str, np.ndarray]:
             if player < 0 or pick.random() >= task["sample"]:
                 return
             root = (getattr(bots[player], "stats", None) or {}).get("root") or []
+            judged = list(base(state))
             for v in range(n):
+                cols["base"].append(judged)
                 cols["x"].append(state.observation_tensor(v))
                 cols["viewer"].append(v)
                 cols["mover"].append(player)
@@ -108,6 +121,7 @@ def _play_shard(task: dict[str, Any]) -> dict[str, np.ndarray]:
     return {
         "x": np.array(cols["x"], dtype=np.float32).reshape(-1, size),
         "returns": np.array(cols["returns"], dtype=np.float32).reshape(-1, n),
+        "base": np.array(cols["base"], dtype=np.float32).reshape(-1, n),
         "viewer": np.array(cols["viewer"], dtype=np.int8), "mover": np.array(cols["mover"], dtype=np.int8),
         "game": np.array(cols["game"], dtype=np.int32), "move": np.array(cols["move"], dtype=np.int32),
         "policy_offsets": np.array(offsets, dtype=np.int64),
@@ -138,10 +152,11 @@ def _shard_ok(path: Path) -> bool:
 def selfplay(game: Any, out_dir: str | os.PathLike[str], *, agents: Sequence[str] = ("ismcts",),
              games: int = 100, seed: int = 0, sample: float = 0.25, shard_games: int = 10,
              workers: int = 1, backend: str = "local", ray_address: str | None = None,
-             progress: Callable[[int, int], None] | None = None) -> list[Path]:
+             base: str | None = None, progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Plays ``games`` games of ``game`` (a Game) between ``agents`` (cycled over the seats,
     rotated by game) and writes the shards into ``out_dir``; shards already there are kept
-    (resume).  ``backend``: ``local`` (``workers`` processes; 1 plays in this process) or
+    (resume).  ``base`` names the native evaluator whose values each position records (the
+    game's default when None).  ``backend``: ``local`` (``workers`` processes; 1 plays in this process) or
     ``ray``.  ``progress(done_games, games)`` is called as shards finish.  Returns the paths."""
     if games < 1 or shard_games < 1 or workers < 1 or not 0.0 < sample <= 1.0:
         raise InvalidArgumentError("games, shard_games and workers must be >= 1 and sample in (0, 1]")
@@ -153,9 +168,15 @@ def selfplay(game: Any, out_dir: str | os.PathLike[str], *, agents: Sequence[str
 
     for spec in agents:  # a bad spec fails here, not in a worker
         romecore.make_agent(spec, game=game, seed=0)
+    from romecore.learned.mlp import LearnedEvaluator
+
+    base_ev = romecore.make_evaluator(game, base)
+    if not base_ev.is_native or isinstance(base_ev, LearnedEvaluator):
+        raise InvalidArgumentError(f"the base evaluator {base_ev.name!r} is not a native hand-written one; "
+                                   "a residual net corrects such an evaluator")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    meta = _manifest(game, agents, seed, sample, shard_games)
+    meta = _manifest(game, agents, seed, sample, shard_games, base_ev.name)
     mpath = out / "manifest.json"
     if mpath.exists():
         old = read_manifest(out)
@@ -224,7 +245,7 @@ def load_shards(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
     dirs = [Path(data)] if isinstance(data, (str, os.PathLike)) else [Path(d) for d in data]
     if not dirs:
         raise InvalidArgumentError("no self-play directory given")
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in _ARRAYS}
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in _ARRAYS + _OPTIONAL}
     meta0: dict[str, Any] | None = None
     for d in dirs:
         meta = read_manifest(d)
@@ -236,16 +257,19 @@ def load_shards(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
         for path in sorted(d.glob("shard-*.npz")):
             try:
                 with np.load(path, allow_pickle=False) as z:
-                    arrays = {k: z[k] for k in _ARRAYS}
+                    arrays = {k: z[k] for k in _ARRAYS + _OPTIONAL if k in z.files or k in _ARRAYS}
             except Exception as e:
                 raise SerializationError(f"self-play shard {path}: cannot be read ({type(e).__name__}: {e})") from None
             base = sum(len(a) for a in parts["policy_actions"])
             offs = arrays["policy_offsets"]
             parts["policy_offsets"].append((offs[1:] if parts["policy_offsets"] else offs) + base)
-            for k in _ARRAYS:
+            for k in arrays:
                 if k != "policy_offsets":
                     parts[k].append(arrays[k])
     assert meta0 is not None
     if not parts["x"]:
         raise SerializationError(f"no shards in {', '.join(map(str, dirs))}")
-    return meta0, {k: np.concatenate(v) for k, v in parts.items()}
+    bases = {read_manifest(d).get("base") for d in dirs}
+    # an optional array is kept only when every shard has it, of one base evaluator
+    keep = [k for k in parts if k in _ARRAYS or (len(parts[k]) == len(parts["x"]) and len(bases) == 1)]
+    return meta0, {k: np.concatenate(parts[k]) for k in keep}

@@ -6,8 +6,13 @@ The net: ``hidden`` ReLU layers over the observation tensor, a value head of one
 seat relative to the viewer, trained with cross-entropy against the final returns rotated
 to the viewer (winners share 1, so the returns are a distribution over seats); with
 ``policy`` an extra head over the game's actions learns the search's root visit shares on
-the mover's rows.  Validation holds out whole games (``val_fraction``), so positions of one
-game never sit on both sides.  Writes the weights file (:mod:`romecore.learned.weights`)
+the mover's rows.  With ``residual`` the logits also get ``scale * log(base values)``, the
+values the self-play's base evaluator gave each position (rotated to the viewer), with
+``scale`` learned (from 1, not decayed) and the value head started at zero: training begins
+at the hand-written evaluator's judgement and learns a correction, which small data sets
+cannot learn from nothing.  Validation holds out whole games (``val_fraction``), so
+positions of one game never sit on both sides; the base's own validation loss is logged
+beside the net's, the bar a residual net has to clear.  Writes the weights file (:mod:`romecore.learned.weights`)
 (the epoch with the lowest validation loss: small self-play sets overfit fast) and the loss
 curve (PNG through cairosvg when installed, else SVG).
 """
@@ -36,6 +41,8 @@ class TrainResult:
     train_loss: list[float] = field(default_factory=list)
     val_loss: list[float] = field(default_factory=list)
     val_accuracy: list[float] = field(default_factory=list)
+    #: The base evaluator's validation loss alone (residual training), else None.
+    base_val_loss: float | None = None
     rows: int = 0
     val_rows: int = 0
     best_epoch: int = 0
@@ -72,13 +79,13 @@ def _policy_targets(arrays: dict[str, np.ndarray], num_actions: int) -> tuple[np
 def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], *,
           hidden: Sequence[int] = (64, 64), epochs: int = 20, batch: int = 256, lr: float = 1e-3,
           weight_decay: float = 1e-4, val_fraction: float = 0.1, seed: int = 0, policy: bool = False,
-          threads: int = 1, curve: str | os.PathLike[str] | None = None,
+          residual: bool = False, threads: int = 1, curve: str | os.PathLike[str] | None = None,
           log: Callable[[str], None] | None = None) -> TrainResult:
     """Fits the value net on the shards in ``data`` and writes the weights to ``out`` and the
     loss curve to ``curve`` (default: beside ``out``, ``.png``).  Deterministic by ``seed``."""
     import romecore
     from romecore.learned.selfplay import load_shards
-    from romecore.learned.weights import MAX_HIDDEN, MAX_LAYERS, Weights, layout_fingerprint, save_weights
+    from romecore.learned.weights import BASE_FLOOR, MAX_HIDDEN, MAX_LAYERS, Weights, layout_fingerprint, save_weights
 
     hidden = [int(h) for h in hidden]
     if not hidden or len(hidden) > MAX_LAYERS or any(not 1 <= h <= MAX_HIDDEN for h in hidden):
@@ -92,6 +99,9 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
         raise SerializationError(f"self-play data {data} was written for another tensor layout of {game.game_id}")
     n = game.num_players()
     say = log or (lambda _m: None)
+    if residual and ("base" not in arrays or not meta.get("base")):
+        raise UsageError(f"self-play data {data} records no base evaluator's values (written by an older "
+                         "romecore, or several runs of different bases): play it again to train a residual net")
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     x = arrays["x"]
@@ -114,7 +124,15 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
     value = torch.nn.Linear(sizes[-1], n)
     phead = torch.nn.Linear(sizes[-1], game.num_distinct_actions()) if policy else None
     params = [*trunk.parameters(), *value.parameters(), *(phead.parameters() if phead else [])]
-    opt = torch.optim.Adam(params, lr=lr, weight_decay=weight_decay)
+    scale = torch.nn.Parameter(torch.ones(1)) if residual else None
+    LB = None
+    if residual:
+        torch.nn.init.zeros_(value.weight)
+        torch.nn.init.zeros_(value.bias)
+        base_rel = _seat_relative(arrays["base"].astype(np.float64), arrays["viewer"])
+        LB = torch.from_numpy(np.log(np.maximum(base_rel, BASE_FLOOR)).astype(np.float32))
+    groups = [{"params": params}] + ([{"params": [scale], "weight_decay": 0.0}] if scale is not None else [])
+    opt = torch.optim.Adam(groups, lr=lr, weight_decay=weight_decay)
     X, Z = torch.from_numpy(x), torch.from_numpy(np.ascontiguousarray(z))
     PT = torch.from_numpy(ptarget) if ptarget is not None else None
     PI = torch.from_numpy(pindex)
@@ -122,6 +140,8 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
     def losses(idx: Any) -> tuple[Any, Any]:
         h = trunk(X[idx])
         logits = value(h)
+        if LB is not None:
+            logits = logits + scale * LB[idx]
         vloss = -(Z[idx] * torch.log_softmax(logits, dim=1)).sum(1).mean()
         total = vloss
         if phead is not None and PT is not None:
@@ -133,7 +153,15 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
         return total, logits
 
     result = TrainResult(Path(out), None, rows=len(tr), val_rows=len(va))
+    if LB is not None and len(va):
+        vi = torch.from_numpy(va)
+        result.base_val_loss = float(-(Z[vi] * torch.log_softmax(LB[vi], dim=1)).sum(1).mean())
+        say(f"the base evaluator {meta['base']!r} alone: validation loss {result.base_val_loss:.4f}")
     modules = [trunk, value, *([phead] if phead else [])]
+    if scale is not None:  # the scale is saved and restored with the best epoch's state
+        holder = torch.nn.Module()
+        holder.scale = scale
+        modules.append(holder)
     best: tuple[float, int, list[Any]] | None = None
     gen = torch.Generator().manual_seed(seed)
     tr_t = torch.from_numpy(tr)
@@ -176,10 +204,12 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
              "weight_decay": weight_decay, "seed": seed, "agents": meta.get("agents"),
              "final_train_loss": result.train_loss[-1],
              "best_epoch": result.best_epoch or epochs,
-             "val_loss": min(result.val_loss) if result.val_loss else None}
+             "val_loss": min(result.val_loss) if result.val_loss else None,
+             "base_val_loss": result.base_val_loss}
     w = Weights(game.game_id, dict(game.options), game.observation_tensor_size(), layout_fingerprint(game),
                 [(a.astype(np.float32), b.astype(np.float32)) for a, b in layers],
-                (ph[0].astype(np.float32), ph[1].astype(np.float32)) if ph else None, "relu", notes)
+                (ph[0].astype(np.float32), ph[1].astype(np.float32)) if ph else None, "relu", notes,
+                meta["base"] if residual else None, float(scale.detach()) if scale is not None else 1.0)
     save_weights(w, out)
     result.curve = _write_curve(result, Path(curve) if curve is not None else Path(out).with_suffix(".png"), say)
     return result

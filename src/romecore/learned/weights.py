@@ -6,9 +6,15 @@ logit per seat relative to the viewer (viewer first, then p+1, p+2, ... mod n). 
 ``PW, Pb``: a policy head over the game's distinct actions on the last hidden layer (kept
 for research; the C evaluator reads only the value net).  ``metadata``: a JSON string with
 ``format`` (:data:`FORMAT`), ``game``, ``options``, ``players``, ``tensor_size``,
-``layout`` (:func:`layout_fingerprint`), ``hidden``, ``activation`` and free ``training``
-notes.  :func:`load_weights` checks every field against the game and raises
+``layout`` (:func:`layout_fingerprint`), ``hidden``, ``activation``, ``base`` and free
+``training`` notes.  :func:`load_weights` checks every field against the game and raises
 :class:`romecore.SerializationError` naming the file and the mismatch.
+
+A *residual* net (format 2) names a native ``base`` evaluator of its game and holds one more
+array, ``base_scale`` (shape (1,)): its logits are the net's output plus ``base_scale`` times
+the log of the base's values (seat-relative, floored at :data:`BASE_FLOOR`), so a net whose
+head is zero judges exactly as the base does, and training learns a correction to a
+hand-written heuristic rather than a value from nothing.  Format 1 files (no base) still load.
 """
 
 from __future__ import annotations
@@ -26,11 +32,14 @@ import numpy as np
 
 from romecore.errors import EvaluatorError, SerializationError
 
-__all__ = ["FORMAT", "MAX_HIDDEN", "MAX_LAYERS", "Weights", "check_weights", "layout_fingerprint", "load_weights",
-           "save_weights", "tensor_blocks"]
+__all__ = ["BASE_FLOOR", "FORMAT", "MAX_HIDDEN", "MAX_LAYERS", "READS", "Weights", "check_weights",
+           "layout_fingerprint", "load_weights", "save_weights", "tensor_blocks"]
 
-#: Version of the file format this module writes and reads.
-FORMAT = 1
+#: Version of the file format this module writes; it reads :data:`READS`.
+FORMAT = 2
+READS = (1, 2)
+#: The smallest base value whose log a residual net adds (a base may judge a seat at 0).
+BASE_FLOOR = 1e-6
 #: Bounds the C forward pass sizes its stack scratch by.
 MAX_HIDDEN = 256
 MAX_LAYERS = 4
@@ -49,6 +58,9 @@ class Weights:
     policy: tuple[np.ndarray, np.ndarray] | None = None
     activation: str = "relu"
     training: dict[str, Any] = field(default_factory=dict)
+    #: A residual net's base evaluator (its name in the game's registry), or None.
+    base: str | None = None
+    base_scale: float = 1.0
 
     @property
     def players(self) -> int:
@@ -61,15 +73,21 @@ class Weights:
     def metadata(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game_id, "options": self.options, "players": self.players,
                 "tensor_size": self.tensor_size, "layout": self.layout, "hidden": self.hidden,
-                "activation": self.activation, "training": self.training}
+                "activation": self.activation, "training": self.training, "base": self.base}
 
-    def forward(self, x: np.ndarray) -> np.ndarray:
-        """Seat-relative value logits for a batch of tensors (numpy, for tests and tools)."""
+    def forward(self, x: np.ndarray, base: np.ndarray | None = None) -> np.ndarray:
+        """Seat-relative value logits for a batch of tensors (numpy, for tests and tools); a
+        residual net also needs ``base``, its base's values rotated to each row's viewer."""
         h = np.asarray(x, dtype=np.float32)
         for i, (w, b) in enumerate(self.layers):
             h = h @ w + b
             if i < len(self.layers) - 1:
                 h = np.maximum(h, 0.0)
+        if self.base is not None:
+            if base is None:
+                raise EvaluatorError(f"a residual net over {self.base!r} needs its base's values")
+            h = h + (self.base_scale * np.log(np.maximum(np.asarray(base, dtype=np.float64), BASE_FLOOR))
+                     ).astype(np.float32)
         return h
 
 
@@ -98,6 +116,8 @@ def save_weights(weights: Weights, path: str | os.PathLike[str]) -> None:
     for i, (w, b) in enumerate(weights.layers):
         arrays[f"W{i}"] = np.ascontiguousarray(w, dtype=np.float32)
         arrays[f"b{i}"] = np.ascontiguousarray(b, dtype=np.float32)
+    if weights.base is not None:
+        arrays["base_scale"] = np.array([weights.base_scale], dtype=np.float32)
     if weights.policy is not None:
         arrays["PW"] = np.ascontiguousarray(weights.policy[0], dtype=np.float32)
         arrays["Pb"] = np.ascontiguousarray(weights.policy[1], dtype=np.float32)
@@ -141,8 +161,8 @@ def load_weights(path: str | os.PathLike[str], game: Any) -> Weights:
     array shapes, dtypes and finiteness); SerializationError naming the file otherwise."""
     path = os.fspath(path)
     meta, arrays = _read(path)
-    if meta.get("format") != FORMAT:
-        raise _fail(path, f"format {meta.get('format')!r}, this romecore reads format {FORMAT}")
+    if meta.get("format") not in READS:
+        raise _fail(path, f"format {meta.get('format')!r}, this romecore reads formats {list(READS)}")
     if meta.get("game") != game.game_id:
         raise _fail(path, f"is for game {meta.get('game')!r}, not {game.game_id!r}")
     if meta.get("options") != dict(game.options):
@@ -159,6 +179,14 @@ def load_weights(path: str | os.PathLike[str], game: Any) -> Weights:
                           "(the tensor's slices changed: retrain)")
     if meta.get("activation") != "relu":
         raise _fail(path, f"activation {meta.get('activation')!r}; only 'relu' is supported")
+    base = meta.get("base")
+    if base is not None and (meta["format"] < 2 or not isinstance(base, str) or not base):
+        raise _fail(path, f"base {base!r} is not the name of an evaluator (format 2 or later)")
+    base_scale = 1.0
+    if base is not None:
+        if "base_scale" not in arrays:
+            raise _fail(path, f"is a residual net over {base!r} but has no base_scale")
+        base_scale = float(_checked(path, "base_scale", arrays.pop("base_scale"), (1,))[0])
     nlayers = sum(1 for k in arrays if k.startswith("W"))
     if not 1 <= nlayers <= MAX_LAYERS + 1:
         raise _fail(path, f"{nlayers} layers; 1 to {MAX_LAYERS + 1} are supported")
@@ -184,7 +212,7 @@ def load_weights(path: str | os.PathLike[str], game: Any) -> Weights:
         raise _fail(path, f"metadata says hidden {meta.get('hidden')!r}, the arrays have {hidden}")
     training = meta.get("training")
     return Weights(game.game_id, dict(game.options), size, layout, layers, policy, "relu",
-                   training if isinstance(training, dict) else {})
+                   training if isinstance(training, dict) else {}, base, base_scale)
 
 
 def _checked(path: str, name: str, a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -209,6 +237,7 @@ def check_weights(weights: Weights, game: Any) -> None:
     shapes_ok = all(np.shape(w) == (a, c) and np.shape(b) == (c,)
                     for (w, b), a, c in zip(weights.layers, sizes, sizes[1:]))
     if not (1 <= len(weights.layers) <= MAX_LAYERS + 1 and shapes_ok and sizes[-1] == game.num_players()
-            and all(1 <= c <= MAX_HIDDEN for c in sizes[1:-1]) and sizes[0] <= MAX_INPUT):
+            and all(1 <= c <= MAX_HIDDEN for c in sizes[1:-1]) and sizes[0] <= MAX_INPUT
+            and (weights.base is None or (isinstance(weights.base, str) and np.isfinite(weights.base_scale)))):
         raise EvaluatorError(f"weights have layer sizes {sizes}; expected {weights.tensor_size} inputs, "
                              f"hidden layers of 1..{MAX_HIDDEN} units, {game.num_players()} outputs")
