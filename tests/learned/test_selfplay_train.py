@@ -41,18 +41,27 @@ def test_shards_reload_and_match_the_games(tmp_path, game):
 
     gseed = derive_seed(5, 0) & 0x7FFFFFFFFFFFFFFF
     bots = [romecore.make_agent(AGENT, game=game, seed=(gseed + s) & 0x7FFFFFFF) for s in range(2)]
-    seen = {}
-    rec = play_game(game, bots, gseed, on_step=lambda st, p, a: seen.setdefault(st.move_number(), st.clone()))
+    seen, q = {}, {}
+
+    def look(st, p, a):
+        seen.setdefault(st.move_number(), st.clone())
+        root = bots[p].stats.get("root")  # no search when one move is legal
+        top = max(root, key=lambda r: r[1]) if root else (0, 0, 0.0)  # the most visited root move
+        q[st.move_number()] = top[2] / top[1] if top[1] else np.nan
+
+    rec = play_game(game, bots, gseed, on_step=look)
     mine = a["game"] == 0
     assert mine.any()
     np.testing.assert_array_equal(a["returns"][mine], np.tile(rec.returns, (mine.sum(), 1)))
     heuristic = romecore.make_evaluator(game, "heuristic")
     assert meta["base"] == "heuristic" and a["base"].shape == (rows, 2)
+    assert np.isfinite(a["search_value"][mine][:10]).any()
     for r in np.nonzero(mine)[0][:10]:
         st = seen[int(a["move"][r])]
         np.testing.assert_array_equal(a["x"][r], st.observation_tensor(int(a["viewer"][r])))
         assert st.current_player() == a["mover"][r]
         np.testing.assert_allclose(a["base"][r], heuristic(st), rtol=1e-6)  # absolute seats, the true state
+        assert a["search_value"][r] == pytest.approx(q[int(a["move"][r])], rel=1e-6, nan_ok=True)
 
 
 def test_deterministic_by_seed_and_resumes(tmp_path, game):
@@ -97,12 +106,14 @@ def test_train_one_epoch_writes_loadable_weights(tmp_path, game):
 
 def test_residual_training_starts_at_its_base(tmp_path, game):
     """A residual net names its base, and the base's validation loss is the cross-entropy of
-    the recorded base values against the held-out games' returns (recomputed here)."""
+    the recorded base values against the held-out games' returns, mixed a quarter with the
+    binary cross-entropy of the mover's value against its search's (recomputed here)."""
     pytest.importorskip("torch")
     from romecore.learned.train import train
 
     _run(game, tmp_path / "d", games=6)
-    res = train(tmp_path / "d", tmp_path / "w.npz", hidden=(8,), epochs=1, val_fraction=0.5, residual=True, seed=3)
+    res = train(tmp_path / "d", tmp_path / "w.npz", hidden=(8,), epochs=1, val_fraction=0.5, residual=True, seed=3,
+                search_weight=0.25)
     ev = LearnedEvaluator(game, tmp_path / "w.npz")
     assert ev.weights.base == "heuristic" and ev.weights.training["base_val_loss"] == res.base_val_loss
     _, a = load_shards(tmp_path / "d")
@@ -110,8 +121,11 @@ def test_residual_training_starts_at_its_base(tmp_path, game):
     rows = np.isin(a["game"], val_games)
     ce = []
     for r in np.nonzero(rows)[0]:
-        v, z, b = int(a["viewer"][r]), a["returns"][r], a["base"][r]
-        ce.append(-sum(z[(v + j) % 2] * np.log(b[(v + j) % 2] / b.sum()) for j in range(2)))
+        v, z, b = int(a["viewer"][r]), a["returns"][r], a["base"][r] / a["base"][r].sum()
+        loss = -sum(z[(v + j) % 2] * np.log(b[(v + j) % 2]) for j in range(2))
+        q, m = a["search_value"][r], int(a["mover"][r])
+        ce.append(loss if np.isnan(q) else 0.75 * loss - 0.25 * (q * np.log(b[m]) + (1 - q) * np.log(1 - b[m])))
+    assert np.isfinite(a["search_value"][rows]).mean() > 0.5
     assert res.base_val_loss == pytest.approx(float(np.mean(ce)), rel=1e-4)
     # zero epochs of learning would leave the base's loss: one epoch moved the net off it a little
     assert res.val_loss[0] == pytest.approx(res.base_val_loss, abs=0.05)

@@ -23,12 +23,14 @@ from romecore.errors import RomecoreError
 @click.option("--policy", is_flag=True, help="also train a policy head on the search's visit shares")
 @click.option("--residual", is_flag=True,
               help="learn a correction to the base evaluator the self-play recorded (starts at its values)")
+@click.option("--search-weight", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+              help="weight of the search's value of each position against the game's result")
 @click.option("--threads", type=click.IntRange(1), default=1, show_default=True, help="torch threads")
 @click.option("--curve", type=click.Path(dir_okay=False), default=None,
               help="loss curve (PNG; default: beside --out)")
 def command(game_id: str, data: tuple[str, ...], out: str, hidden: str, epochs: int, batch: int, lr: float,
-            weight_decay: float, val_fraction: float, seed: int, policy: bool, residual: bool, threads: int,
-            curve: str | None) -> None:
+            weight_decay: float, val_fraction: float, seed: int, policy: bool, residual: bool, search_weight: float,
+            threads: int, curve: str | None) -> None:
     """Train GAME's learned evaluator on the self-play directories DATA and write --out."""
     from romecore.learned.selfplay import read_manifest
     from romecore.learned.train import train
@@ -42,8 +44,8 @@ def command(game_id: str, data: tuple[str, ...], out: str, hidden: str, epochs: 
             if read_manifest(d)["game"] != game_id:
                 raise click.ClickException(f"{d} holds self-play of {read_manifest(d)['game']}, not {game_id}")
         result = train(list(data), out, hidden=sizes, epochs=epochs, batch=batch, lr=lr, weight_decay=weight_decay,
-                       val_fraction=val_fraction, seed=seed, policy=policy, residual=residual, threads=threads,
-                       curve=curve, log=click.echo)
+                       val_fraction=val_fraction, seed=seed, policy=policy, residual=residual,
+                       search_weight=search_weight, threads=threads, curve=curve, log=click.echo)
     except RomecoreError as e:
         raise click.ClickException(str(e)) from None
     click.echo(f"wrote {result.weights} ({result.rows} training rows, {result.val_rows} validation) "

@@ -16,13 +16,16 @@ example being one seat's view of one sampled position:
 ``base``             float32 (rows, players)     the ``base`` evaluator's values of the
                                                  position (absolute seats; a residual net
                                                  learns a correction to them)
+``search_value``     float32 (rows,)             the mover's search's estimate of its own
+                                                 return: the mean reward of its root's most
+                                                 visited move (NaN for an agent without a tree)
 ``metadata``         JSON string                 the manifest plus the shard's game range
 ===================  ==========================  ========================================
 
 The ``base`` evaluator (the manifest names it; the game's default when not chosen) judges
 the true position, as a search's evaluator judges one of its determinized worlds.  Shards
-written before it existed have no ``base`` array; they still load, but cannot train a
-residual net.
+written before they existed have no ``base`` or ``search_value`` array; they still load,
+but cannot train a residual net or on search values.
 
 Positions are decisions drawn with probability ``sample`` from each game's own seeded
 stream; every seat's view of a drawn position is kept, so a net learns to judge from any
@@ -50,7 +53,7 @@ __all__ = ["FORMAT", "selfplay", "load_shards", "read_manifest"]
 FORMAT = 1
 _ARRAYS = ("x", "returns", "viewer", "mover", "game", "move", "policy_offsets", "policy_actions",
            "policy_visits")
-_OPTIONAL = ("base",)  # absent from shards of older runs
+_OPTIONAL = ("base", "search_value")  # absent from shards of older runs
 
 
 def _manifest(game: Any, agents: Sequence[str], seed: int, sample: float, shard_games: int,
@@ -86,7 +89,7 @@ def _play_shard(task: dict[str, Any]) -> dict[str, np.ndarray]:
     n = game.num_players()
     specs = task["agents"]
     base = romecore.make_evaluator(game, task["base"])
-    cols: dict[str, list[Any]] = {k: [] for k in ("x", "returns", "viewer", "mover", "game", "move", "base")}
+    cols: dict[str, list[Any]] = {k: [] for k in ("x", "returns", "viewer", "mover", "game", "move", *_OPTIONAL)}
     offsets: list[int] = [0]
     p_actions: list[int] = []
     p_visits: list[float] = []
@@ -103,8 +106,11 @@ def _play_shard(task: dict[str, Any]) -> dict[str, np.ndarray]:
                 return
             root = (getattr(bots[player], "stats", None) or {}).get("root") or []
             judged = list(base(state))
+            top = max(root, key=lambda r: r[1], default=None) if root and len(root[0]) >= 3 else None
+            q = float(top[2]) / top[1] if top is not None and top[1] > 0 else float("nan")
             for v in range(n):
                 cols["base"].append(judged)
+                cols["search_value"].append(q)
                 cols["x"].append(state.observation_tensor(v))
                 cols["viewer"].append(v)
                 cols["mover"].append(player)
@@ -122,6 +128,7 @@ def _play_shard(task: dict[str, Any]) -> dict[str, np.ndarray]:
         "x": np.array(cols["x"], dtype=np.float32).reshape(-1, size),
         "returns": np.array(cols["returns"], dtype=np.float32).reshape(-1, n),
         "base": np.array(cols["base"], dtype=np.float32).reshape(-1, n),
+        "search_value": np.array(cols["search_value"], dtype=np.float32),
         "viewer": np.array(cols["viewer"], dtype=np.int8), "mover": np.array(cols["mover"], dtype=np.int8),
         "game": np.array(cols["game"], dtype=np.int32), "move": np.array(cols["move"], dtype=np.int32),
         "policy_offsets": np.array(offsets, dtype=np.int64),

@@ -12,9 +12,14 @@ values the self-play's base evaluator gave each position (rotated to the viewer)
 at the hand-written evaluator's judgement and learns a correction, which small data sets
 cannot learn from nothing.  Validation holds out whole games (``val_fraction``), so
 positions of one game never sit on both sides; the base's own validation loss is logged
-beside the net's, the bar a residual net has to clear.  Writes the weights file (:mod:`romecore.learned.weights`)
-(the epoch with the lowest validation loss: small self-play sets overfit fast) and the loss
-curve (PNG through cairosvg when installed, else SVG).
+beside the net's, the bar a residual net has to clear.  With ``search_weight`` w, a row
+whose mover searched also learns the search's value of the position (the shards'
+``search_value``, the mean reward of the most visited root move): far less noisy than one
+game's result, though biased toward the searcher's own judgement.
+
+Writes the weights file (:mod:`romecore.learned.weights`) of the epoch with the lowest
+validation loss (small self-play sets overfit fast) and the loss curve (PNG through
+cairosvg when installed, else SVG).
 """
 
 from __future__ import annotations
@@ -79,7 +84,8 @@ def _policy_targets(arrays: dict[str, np.ndarray], num_actions: int) -> tuple[np
 def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], *,
           hidden: Sequence[int] = (64, 64), epochs: int = 20, batch: int = 256, lr: float = 1e-3,
           weight_decay: float = 1e-4, val_fraction: float = 0.1, seed: int = 0, policy: bool = False,
-          residual: bool = False, threads: int = 1, curve: str | os.PathLike[str] | None = None,
+          residual: bool = False, search_weight: float = 0.0, threads: int = 1,
+          curve: str | os.PathLike[str] | None = None,
           log: Callable[[str], None] | None = None) -> TrainResult:
     """Fits the value net on the shards in ``data`` and writes the weights to ``out`` and the
     loss curve to ``curve`` (default: beside ``out``, ``.png``).  Deterministic by ``seed``."""
@@ -90,8 +96,10 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
     hidden = [int(h) for h in hidden]
     if not hidden or len(hidden) > MAX_LAYERS or any(not 1 <= h <= MAX_HIDDEN for h in hidden):
         raise InvalidArgumentError(f"hidden: 1 to {MAX_LAYERS} layers of 1..{MAX_HIDDEN} units, got {hidden}")
-    if epochs < 1 or batch < 1 or lr <= 0 or weight_decay < 0 or not 0.0 <= val_fraction < 1.0 or threads < 1:
-        raise InvalidArgumentError("epochs, batch, threads >= 1, lr > 0, weight_decay >= 0, val_fraction in [0, 1)")
+    if epochs < 1 or batch < 1 or lr <= 0 or weight_decay < 0 or not 0.0 <= val_fraction < 1.0 or threads < 1 \
+            or not 0.0 <= search_weight <= 1.0:
+        raise InvalidArgumentError("epochs, batch, threads >= 1, lr > 0, weight_decay >= 0, val_fraction in [0, 1), "
+                                   "search_weight in [0, 1]")
     torch = _torch()
     meta, arrays = load_shards(data)
     game = romecore.load_game(meta["game"], **meta["options"])
@@ -99,6 +107,9 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
         raise SerializationError(f"self-play data {data} was written for another tensor layout of {game.game_id}")
     n = game.num_players()
     say = log or (lambda _m: None)
+    if search_weight > 0 and "search_value" not in arrays:
+        raise UsageError(f"self-play data {data} records no search values (written by an older romecore): "
+                         "play it again to train on them")
     if residual and ("base" not in arrays or not meta.get("base")):
         raise UsageError(f"self-play data {data} records no base evaluator's values (written by an older "
                          "romecore, or several runs of different bases): play it again to train a residual net")
@@ -134,16 +145,37 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
     groups = [{"params": params}] + ([{"params": [scale], "weight_decay": 0.0}] if scale is not None else [])
     opt = torch.optim.Adam(groups, lr=lr, weight_decay=weight_decay)
     X, Z = torch.from_numpy(x), torch.from_numpy(np.ascontiguousarray(z))
+    Q: Any = None
+    HAS_Q: Any = None
+    MREL: Any = None
+    if search_weight > 0:
+        q = arrays["search_value"].astype(np.float32)
+        Q, HAS_Q = torch.from_numpy(np.nan_to_num(q, nan=0.5).clip(0, 1)), torch.from_numpy(np.isfinite(q))
+        MREL = torch.from_numpy((arrays["mover"].astype(np.int64) - arrays["viewer"]) % n)
+        say(f"search values on {float(np.isfinite(q).mean()):.0%} of the rows, weight {search_weight}")
     PT = torch.from_numpy(ptarget) if ptarget is not None else None
     PI = torch.from_numpy(pindex)
+
+    def value_loss(logits: Any, idx: Any) -> Any:
+        """Cross-entropy against the returns; with ``search_weight`` w, rows with a search
+        value q take (1 - w) of it plus w times the binary cross-entropy of the mover's
+        share against q."""
+        ls = torch.log_softmax(logits, dim=1)
+        ce = -(Z[idx] * ls).sum(1)
+        if Q is None:
+            return ce.mean()
+        q, has = Q[idx], HAS_Q[idx]
+        lm = ls.gather(1, MREL[idx][:, None])[:, 0]
+        lnot = torch.log1p(-lm.exp().clamp(max=1.0 - 1e-6))
+        bce = -(q * lm + (1.0 - q) * lnot)
+        return torch.where(has, (1.0 - search_weight) * ce + search_weight * bce, ce).mean()
 
     def losses(idx: Any) -> tuple[Any, Any]:
         h = trunk(X[idx])
         logits = value(h)
         if LB is not None:
             logits = logits + scale * LB[idx]
-        vloss = -(Z[idx] * torch.log_softmax(logits, dim=1)).sum(1).mean()
-        total = vloss
+        total = value_loss(logits, idx)
         if phead is not None and PT is not None:
             rows = PI[idx]
             keep = rows >= 0
@@ -155,7 +187,7 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
     result = TrainResult(Path(out), None, rows=len(tr), val_rows=len(va))
     if LB is not None and len(va):
         vi = torch.from_numpy(va)
-        result.base_val_loss = float(-(Z[vi] * torch.log_softmax(LB[vi], dim=1)).sum(1).mean())
+        result.base_val_loss = float(value_loss(LB[vi], vi))
         say(f"the base evaluator {meta['base']!r} alone: validation loss {result.base_val_loss:.4f}")
     modules = [trunk, value, *([phead] if phead else [])]
     if scale is not None:  # the scale is saved and restored with the best epoch's state
@@ -205,7 +237,7 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
              "final_train_loss": result.train_loss[-1],
              "best_epoch": result.best_epoch or epochs,
              "val_loss": min(result.val_loss) if result.val_loss else None,
-             "base_val_loss": result.base_val_loss}
+             "base_val_loss": result.base_val_loss, "search_weight": search_weight}
     w = Weights(game.game_id, dict(game.options), game.observation_tensor_size(), layout_fingerprint(game),
                 [(a.astype(np.float32), b.astype(np.float32)) for a, b in layers],
                 (ph[0].astype(np.float32), ph[1].astype(np.float32)) if ph else None, "relu", notes,
