@@ -159,6 +159,12 @@ def test_cli_selfplay_then_train(tmp_path):
                                   "--epochs", "1", "--hidden", "8", "--val-fraction", "0.5", "--residual"])
     assert r.exit_code == 0, r.output
     assert "epoch 1/1" in r.output and "'heuristic' alone" in r.output and (tmp_path / "w.npz").exists()
+    r = runner.invoke(train_cmd, ["great_city_of_rome", str(tmp_path / "d"), "-O", str(tmp_path / "new" / "w.npz"),
+                                  "--epochs", "1", "--hidden", "8"])  # the folder is made
+    assert r.exit_code == 0 and (tmp_path / "new" / "w.npz").exists(), r.output
+    (tmp_path / "file").write_text("")
+    r = runner.invoke(train_cmd, ["great_city_of_rome", str(tmp_path / "d"), "-O", str(tmp_path / "file" / "w.npz")])
+    assert r.exit_code != 0 and "cannot write" in r.output and "Traceback" not in r.output
     r = runner.invoke(train_cmd, ["rise_to_power", str(tmp_path / "d"), "-O", str(tmp_path / "x.npz")])
     assert r.exit_code != 0 and "not rise_to_power" in r.output
     r = runner.invoke(selfplay_cmd, ["great_city_of_rome", "-O", str(tmp_path / "e"), "-a", "nonsense:x=1"])

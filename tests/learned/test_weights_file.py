@@ -147,3 +147,9 @@ def test_residual_round_trip_and_its_errors(tmp_path, game):
     _raises(_rewrite(path, tmp_path / "num.npz", lambda m: m.update(base=3)), game, "base 3")
     # a plain net's file with a stray scale is refused by its array list
     _raises(_rewrite(path, tmp_path / "stray.npz", lambda m: m.update(base=None)), game, "arrays")
+
+
+def test_unwritable_path(tmp_path, game):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SerializationError, match="cannot be written"):
+        save_weights(random_weights(game), tmp_path / "file" / "w.npz")

@@ -101,6 +101,10 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
         raise InvalidArgumentError("epochs, batch, threads >= 1, lr > 0, weight_decay >= 0, val_fraction in [0, 1), "
                                    "search_weight in [0, 1]")
     torch = _torch()
+    try:  # fail before the training, not after it
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot write the weights to {out}: {e.strerror or e}") from None
     meta, arrays = load_shards(data)
     game = romecore.load_game(meta["game"], **meta["options"])
     if meta["tensor_size"] != game.observation_tensor_size() or meta["layout"] != layout_fingerprint(game):

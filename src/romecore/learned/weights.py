@@ -124,9 +124,12 @@ def save_weights(weights: Weights, path: str | os.PathLike[str]) -> None:
     arrays["metadata"] = np.array(json.dumps(weights.metadata(), sort_keys=True))
     path = os.fspath(path)
     tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        np.savez(f, **arrays)  # type: ignore[arg-type]
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            np.savez(f, **arrays)  # type: ignore[arg-type]
+        os.replace(tmp, path)
+    except OSError as e:
+        raise _fail(path, f"cannot be written ({e.strerror or e})") from None
 
 
 def _fail(path: str, why: str) -> SerializationError:
