@@ -10,7 +10,7 @@ from click.testing import CliRunner
 import romecore
 from romecore.errors import UsageError
 from romecore.learned.mlp import LearnedEvaluator
-from romecore.learned.selfplay import load_shards, selfplay
+from romecore.learned.selfplay import load_shards, read_manifest, selfplay
 from romecore.match import play_game
 
 AGENT = "ismcts:simulations=20"
@@ -172,3 +172,16 @@ def test_cli_selfplay_then_train(tmp_path):
     r = runner.invoke(selfplay_cmd, ["great_city_of_rome", "-p", "2", "-O", str(tmp_path / "e"), "-a", "greedy",
                                      "--base", "learned"])  # a net cannot be its own base
     assert r.exit_code != 0 and "not a native hand-written one" in r.output and "Traceback" not in r.output
+
+
+def test_runs_of_two_bases_load_without_base_values(tmp_path):
+    """Directories recorded with different base evaluators load together, but without the
+    base values (they would mix two judges); the other arrays are all kept."""
+    com = romecore.load_game("city_of_marble", players=2)
+    for name in ("heuristic", "fitted"):
+        selfplay(com, tmp_path / name, agents=["random"], games=1, seed=1, sample=0.2, base=name)
+    meta, a = load_shards([tmp_path / "heuristic", tmp_path / "fitted"])
+    assert "base" not in a and "search_value" in a and len(a["search_value"]) == len(a["x"])
+    assert np.isnan(a["search_value"]).all()  # random has no tree
+    _, one = load_shards(tmp_path / "fitted")
+    assert read_manifest(tmp_path / "fitted")["base"] == "fitted" and "base" in one

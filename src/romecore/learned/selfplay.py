@@ -277,6 +277,7 @@ def load_shards(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
     if not parts["x"]:
         raise SerializationError(f"no shards in {', '.join(map(str, dirs))}")
     bases = {read_manifest(d).get("base") for d in dirs}
-    # an optional array is kept only when every shard has it, of one base evaluator
-    keep = [k for k in parts if k in _ARRAYS or (len(parts[k]) == len(parts["x"]) and len(bases) == 1)]
+    # an optional array is kept only when every shard has it (base values: of one evaluator)
+    keep = [k for k in parts if k in _ARRAYS
+            or (len(parts[k]) == len(parts["x"]) and (k != "base" or len(bases) == 1))]
     return meta0, {k: np.concatenate(parts[k]) for k in keep}
