@@ -21,7 +21,7 @@ from typing import Any
 
 from romecore.errors import EvaluatorError
 
-__all__ = ["ENV_DIR", "SHIPPED_DIR", "ensure_registered", "make_learned_evaluator", "weights_file"]
+__all__ = ["ENV_DIR", "SHIPPED_DIR", "ensure_registered", "make_learned_evaluator", "residual_base", "weights_file"]
 
 #: Environment variable naming a directory of weights files searched before the shipped ones.
 ENV_DIR = "ROMECORE_LEARNED_WEIGHTS"
@@ -46,6 +46,20 @@ def make_learned_evaluator(game: Any, path: str | os.PathLike[str] | None = None
     from romecore.learned.mlp import LearnedEvaluator
 
     return LearnedEvaluator(game, os.fspath(path) if path is not None else str(weights_file(game)))
+
+
+def residual_base(game: Any, name: str | None) -> Any:
+    """The evaluator ``name`` of ``game`` (its default when None) as the base of a residual net:
+    it must run in C and be hand-written, not a learned net (a net stacked on a net would
+    call itself).  EvaluatorError when it is not; the registry's error when it cannot be made."""
+    from romecore.api import make_evaluator
+    from romecore.learned.mlp import LearnedEvaluator
+
+    ev = make_evaluator(game, name)
+    if not ev.is_native or isinstance(ev, LearnedEvaluator):
+        raise EvaluatorError(f"the base evaluator {ev.name!r} is not a native hand-written one; "
+                             "a residual net corrects such an evaluator")
+    return ev
 
 
 def ensure_registered() -> None:

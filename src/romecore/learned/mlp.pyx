@@ -183,19 +183,17 @@ cdef class LearnedEvaluator(Evaluator):
 
     def _set_base(self, game, weights):
         """Makes the residual net's base evaluator; an error names the file when it cannot."""
-        from romecore.api import make_evaluator
         from romecore.errors import RomecoreError
+        from romecore.learned import residual_base
 
         where = f"weights file {self.path}" if self.path else "weights"
         err = SerializationError if self.path else EvaluatorError
         try:
-            ev = make_evaluator(game, weights.base)
+            ev = residual_base(game, weights.base)
         except RomecoreError as e:
-            raise err(f"{where}: base evaluator {weights.base!r} cannot be made for {self.game_id}: {e}") from None
-        if not isinstance(ev, Evaluator) or (<Evaluator>ev).fn == NULL or isinstance(ev, LearnedEvaluator):
-            raise err(f"{where}: base evaluator {weights.base!r} must be a native hand-written evaluator")
+            raise err(f"{where}: base evaluator {weights.base!r} cannot serve for {self.game_id}: {e}") from None
         self.base = ev
-        self.P.base_fn = (<Evaluator>ev).fn
+        self.P.base_fn = (<Evaluator?>ev).fn
         self.P.base_params = (<Evaluator>ev).params
         self.P.base_scale = weights.base_scale
         self.P.base_floor = _BASE_FLOOR

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from romecore.errors import InvalidArgumentError, SerializationError, UsageError
+from romecore.errors import EvaluatorError, InvalidArgumentError, SerializationError, UsageError
 
 __all__ = ["FORMAT", "selfplay", "load_shards", "read_manifest"]
 
@@ -175,12 +175,12 @@ def selfplay(game: Any, out_dir: str | os.PathLike[str], *, agents: Sequence[str
 
     for spec in agents:  # a bad spec fails here, not in a worker
         romecore.make_agent(spec, game=game, seed=0)
-    from romecore.learned.mlp import LearnedEvaluator
+    from romecore.learned import residual_base
 
-    base_ev = romecore.make_evaluator(game, base)
-    if not base_ev.is_native or isinstance(base_ev, LearnedEvaluator):
-        raise InvalidArgumentError(f"the base evaluator {base_ev.name!r} is not a native hand-written one; "
-                                   "a residual net corrects such an evaluator")
+    try:
+        base_ev = residual_base(game, base)
+    except EvaluatorError as e:
+        raise InvalidArgumentError(str(e)) from None
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     meta = _manifest(game, agents, seed, sample, shard_games, base_ev.name)
