@@ -370,6 +370,53 @@ def test_mix_blends_the_leaf_value_into_the_reward(name):
     assert not all(math.isclose(value / visits, 0.8) for _, visits, value in agent.stats["root"] if visits)
 
 
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+def test_prior_names_the_evaluator_of_the_priors_and_leaves_the_leaves_alone(name):
+    """``prior``: the priors (one judgement per child of each new node) go to that
+    evaluator and only there; the leaves (``mix=1``) stay with ``evaluator``, one
+    judgement per iteration, and their value alone makes the root means (0.8).  With
+    ``prior=same`` both go to ``evaluator``; ``prior=none`` turns priors off."""
+    game = romecore.load_game("great_city_of_rome", players=2)
+    state = game.new_initial_state(seed=2)
+    state.resolve_chance()
+    me = state.current_player()
+    leaves: list[int] = []
+    priors: list[int] = []
+
+    def leaf_eval(s):
+        leaves.append(1)
+        return [0.8 if p == me else 0.2 for p in range(2)]
+
+    def prior_eval(s):
+        priors.append(1)
+        return [0.5, 0.5]
+
+    sims = 150
+    extra = {"reuse": 0} if name == "mcts" else {}
+    common = dict(simulations=sims, cutoff=0, bias=1.0, mix=1.0, evaluator=leaf_eval, **extra)
+    agent = agent_class(name)(game, 1, prior=prior_eval, **common)
+    agent.step(state)
+    assert len(leaves) == sims and len(priors) >= len(state.legal_actions())
+    assert all(math.isclose(value / visits, 0.8) for _, visits, value in agent.stats["root"] if visits)
+    leaves.clear()
+    priors.clear()
+    agent = agent_class(name)(game, 1, prior="same", **common)
+    agent.step(state)
+    assert not priors and len(leaves) > sims  # the priors' judgements are leaf_eval's too
+    leaves.clear()
+    agent = agent_class(name)(game, 1, prior="none", **common)
+    agent.step(state)
+    assert not priors and len(leaves) == sims
+
+
+def test_prior_must_name_an_evaluator():
+    game = romecore.load_game("great_city_of_rome", players=2)
+    with pytest.raises(AgentSpecError):
+        romecore.make_agent("ismcts:bias=1,prior=no_such_evaluator", game=game)
+    with pytest.raises(AgentSpecError):
+        romecore.make_agent("ismcts:prior_visits=2,prior=none", game=game)
+
+
 @pytest.mark.parametrize("spec", ["ismcts:mix=-0.1", "mcts:mix=1.5", "ismcts:mix=0.5,evaluator=none"])
 def test_mix_is_a_weight_and_needs_an_evaluator(spec):
     game = romecore.load_game("great_city_of_rome", players=2)

@@ -317,6 +317,7 @@ cdef class SearchAgent:
     cdef list _world_scores(self)
     cdef void _final(self, const void *s, double *out) noexcept nogil
     cdef int _evaluate(self, const void *s, double *out) except -1 nogil
+    cdef int _evaluate_by(self, Evaluator ev, const void *s, double *out) except -1 nogil
     cdef int _rollout(self, void *s, int last, double *out) except -1 nogil
     cdef bint _has_tensor(self) noexcept nogil
     cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil

@@ -492,18 +492,22 @@ cdef class SearchAgent:
         """Values in [0, 1] per player: the final rewards at the end (:meth:`_final`),
         else the evaluator's estimate (a draw between everyone when there is no
         evaluator)."""
+        return self._evaluate_by(self.evaluator, s, out)
+
+    cdef int _evaluate_by(self, Evaluator ev, const void *s, double *out) except -1 nogil:
+        """:meth:`_evaluate` with evaluator ``ev`` (None: a draw) in place of the agent's."""
         cdef int i
         if self.k.current_player(s) == RC_TERMINAL:
             self._final(s, out)
             return 0
-        if self.evaluator is None:
+        if ev is None:
             for i in range(self.nplayers):
                 out[i] = 1.0 / self.nplayers
             return 0
-        if self.evaluator.fn != NULL:
-            self.evaluator.fn(s, self.evaluator.params, out)
+        if ev.fn != NULL:
+            ev.fn(s, ev.params, out)
             return 0
-        return rc_evaluate(self.evaluator, self.game, s, self.nplayers, out)
+        return rc_evaluate(ev, self.game, s, self.nplayers, out)
 
     cdef int32_t _greedy_action(self, const void *s, const int32_t *acts, int n, int player) except -2 nogil:
         """Among ``acts[:n]`` (legal at s), the action whose result the evaluator rates

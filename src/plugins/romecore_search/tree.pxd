@@ -5,6 +5,7 @@ selection, the root statistics and tree reuse (finding the new root in the old t
 replaying its edges).  MCTS and ISMCTS differ in how a decision descends (``_descend``) and
 in what an iteration's world and chance edges are (``_enter_world``, ``_chance_key``)."""
 from libc.stdint cimport int32_t, uint32_t, int64_t, uint8_t
+from romecore.core.evaluator cimport Evaluator
 from romecore_search.core cimport SearchAgent, rc_tree, rc_node
 
 
@@ -26,6 +27,7 @@ cdef class TreeAgent(SearchAgent):
     cdef readonly bint imm_reply      # imm settles across turns too (two players)
     cdef readonly double mix          # weight of the evaluator's value of a leaf in its reward (0: off)
     cdef bint use_priors              # children get evaluator priors when created
+    cdef readonly Evaluator prior_evaluator  # judges the priors (the evaluator unless ``prior`` names another)
     cdef double *pri                  # scratch: priors of the legal actions at a node
     cdef uint8_t *pri_settled         # scratch: pri[i] was judged where the mover's turn ends
 

@@ -13,6 +13,7 @@ from romecore_search.core cimport (
     tree_find_child, tree_best_root_child, budget_done, stack_init, stack_free, stack_at, stack_push,
 )
 from romecore.errors import AgentSpecError
+from romecore_search.core import resolve_evaluator
 
 
 cdef class TreeAgent(SearchAgent):
@@ -40,7 +41,9 @@ cdef class TreeAgent(SearchAgent):
         ``imm_reply`` (two players) the settling crosses turns too (see ``_settle``); and
         ``mix``, mixed leaf evaluation (Silver et al. 2016): an iteration's reward is the
         rollout's at weight 1 - mix and the evaluator's value of the leaf it started from at
-        weight mix."""
+        weight mix.  ``prior`` names another evaluator for the priors ("same": the
+        evaluator): a prior costs one evaluation per child, a leaf one per iteration, so a
+        costly net judges the leaves best while a cheap heuristic orders the children."""
         cdef double c = p["c"]
         cdef int max_nodes = p["max_nodes"]
         cdef double bias = p["bias"], widen = p["widen"], widen_k = p["widen_k"]
@@ -66,11 +69,14 @@ cdef class TreeAgent(SearchAgent):
                                  f"0 <= widen < 1 and widen_k >= 1")
         if not prior_visits >= 0:
             raise AgentSpecError(f"prior_visits={prior_visits} must not be negative")
-        if prior_visits > 0 and self.evaluator is None:
+        prior = p["prior"]
+        same = isinstance(prior, str) and prior.strip() == "same"
+        self.prior_evaluator = self.evaluator if same else resolve_evaluator(game, prior)
+        if prior_visits > 0 and self.prior_evaluator is None:
             raise AgentSpecError("prior_visits needs an evaluator for the priors")
         if not 0 <= imm <= 1:
             raise AgentSpecError(f"imm={imm} is a weight between 0 and 1")
-        if imm > 0 and self.evaluator is None:
+        if imm > 0 and self.prior_evaluator is None:
             raise AgentSpecError("imm needs an evaluator for the priors")
         if not 0 <= mix <= 1:
             raise AgentSpecError(f"mix={mix} is a weight between 0 and 1")
@@ -85,7 +91,7 @@ cdef class TreeAgent(SearchAgent):
         self.imm_reply = p["imm_reply"] and self.nplayers == 2
         if p["imm_reply"] and imm <= 0:
             raise AgentSpecError("imm_reply needs imm > 0")
-        self.use_priors = (bias > 0 or widen > 0 or prior_visits > 0 or imm > 0) and self.evaluator is not None
+        self.use_priors = (bias > 0 or widen > 0 or prior_visits > 0 or imm > 0) and self.prior_evaluator is not None
         self.pri = <double *>malloc(sizeof(double) * self.k.max_legal)
         self.pri_settled = <uint8_t *>malloc(self.k.max_legal)
         self.path = <int32_t *>malloc(sizeof(int32_t) * (self.k.max_game_length + 2))
@@ -251,7 +257,7 @@ cdef class TreeAgent(SearchAgent):
         for i in range(n):
             memcpy(self.scratch2, s, self.k.state_size)
             self.k.apply(self.scratch2, acts[i])
-            self._evaluate(self.scratch2, vals)
+            self._evaluate_by(self.prior_evaluator, self.scratch2, vals)
             self.pri[i] = vals[p] if vals[p] > 0 else 0.0
             if self.pri[i] > 1:
                 self.pri[i] = 1.0
