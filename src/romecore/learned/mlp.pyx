@@ -192,9 +192,10 @@ cdef class LearnedEvaluator(Evaluator):
             ev = residual_base(game, weights.base)
         except RomecoreError as e:
             raise err(f"{where}: base evaluator {weights.base!r} cannot serve for {self.game_id}: {e}") from None
-        self.base = ev
-        self.P.base_fn = (<Evaluator?>ev).fn
-        self.P.base_params = (<Evaluator>ev).params
+        cdef Evaluator b = ev  # (a checked assignment: residual_base gives an Evaluator)
+        self.base = b
+        self.P.base_fn = b.fn
+        self.P.base_params = b.params
         self.P.base_scale = weights.base_scale
         self.P.base_floor = _BASE_FLOOR
 
