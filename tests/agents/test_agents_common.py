@@ -148,6 +148,31 @@ def test_cpu_clock_budget_counts_the_searching_threads_cpu_time(name):
         assert used > 0.15
 
 
+@pytest.mark.parametrize("spec", ["ismcts:time=0.2,clock=cpu,cutoff=2", "mcts:time=0.2,clock=cpu",
+                                  "alphabeta:time=0.2,clock=cpu"])
+def test_a_time_budget_reads_the_clock_sparingly(spec):
+    """Reading a thread's CPU clock is a system call, as dear as a cheap iteration: a search
+    of thousands of iterations reads it only some dozens of times (more as the deadline
+    nears), and still keeps its budget."""
+    game = romecore.load_game("great_city_of_rome", players=2)
+    state = midgame(game, 5)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+        state.resolve_chance()
+    agent = romecore.make_agent(spec, game=game, seed=1)
+    t0 = time.thread_time()
+    agent.step(state)
+    used = time.thread_time() - t0
+    iterations, reads = agent.stats["iterations"], agent.stats["clock_reads"]
+    assert iterations >= 1000, f"{spec}: {iterations} iterations, too few to tell"
+    assert 2 <= reads <= iterations // 8, f"{spec}: {reads} clock reads for {iterations} iterations"
+    assert 0.15 < used < 0.3
+    untimed = romecore.make_agent(spec.replace("time=0.2", "simulations=50").replace(
+        "alphabeta:simulations", "alphabeta:nodes"), game=game, seed=1)
+    untimed.step(state)
+    assert "clock_reads" not in untimed.stats
+
+
 @pytest.mark.parametrize("name", SEARCH_AGENTS)
 def test_iteration_budget_is_counted(name):
     game = romecore.load_game("great_city_of_rome", players=2)

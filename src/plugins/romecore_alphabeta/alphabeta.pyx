@@ -217,7 +217,6 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef int32_t a
         cdef bint same_world
         self._setup_budget(0 if self._fixed_depth else 20000)
-        self.budget.check_every = 64
         self.leaf_evals = 0
         self.leaf_hits = 0
         if self.worlds > 1:

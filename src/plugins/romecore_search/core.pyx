@@ -297,6 +297,8 @@ cdef class SearchAgent:
         a = self._search(p)
         self.stats["seconds"] = rc_now() - t0
         self.stats.setdefault("iterations", self.budget.used)
+        if self.budget.deadline > 0:
+            self.stats["clock_reads"] = self.budget.reads
         if not state._is_legal(a):
             raise RuntimeError(f"{type(self).__name__} chose action {a}, which is not legal here "
                                f"(a bug in the agent; please report it)")
@@ -330,15 +332,17 @@ cdef class SearchAgent:
     cdef int _setup_budget(self, int64_t default_limit) except -1:
         """Starts the move's budget: the iteration limit, else ``default_limit`` when no
         time limit is set either; the deadline when a time limit is set."""
+        cdef double now
         self.budget.used = 0
         self.budget.expired = 0
-        self.budget.check_every = 1
+        self.budget.reads = 0
         self.budget.limit = self.iter_limit
         if self.iter_limit == 0 and self.time_limit == 0:
             self.budget.limit = default_limit
         self.budget.clock = CLOCKS[self.clock]
-        self.budget.deadline = (rc_clock(self.budget.clock) + self.time_limit
-                                if self.time_limit > 0 else 0.0)
+        now = rc_clock(self.budget.clock)
+        self.budget.deadline = now + self.time_limit if self.time_limit > 0 else 0.0
+        budget_start(&self.budget, now)
         self.margin_n = 0.0
         self.margin_sq = 0.0
         return 0
@@ -431,6 +435,7 @@ cdef class SearchAgent:
             self.budget.limit = max(1, limit // W) if limit > 0 else 0
             if deadline > 0:
                 self.budget.deadline = t0 + (deadline - t0) * (w + 1) / W
+                budget_start(&self.budget, rc_clock(self.budget.clock))
             a = self._search_world(self.world, player)
             used += self.budget.used
             if a < 0:
