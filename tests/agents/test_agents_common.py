@@ -97,6 +97,15 @@ def test_a_whole_game_through_play_game():
     assert all(m > 10 for m in result.moves)
 
 
+def choice_position(game: romecore.Game, seed: int) -> romecore.State:
+    """:func:`midgame`, then forced moves played until the player to move has a choice."""
+    state = midgame(game, seed)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+        state.resolve_chance()
+    return state
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_same_seed_same_move(game, spec):
     spec = spec_for(spec, game)
@@ -114,10 +123,7 @@ def test_time_budget_is_kept(name):
     """A 0.2 s budget returns in under 0.3 s (Great City of Rome, 4 players, a position
     with a real choice)."""
     game = romecore.load_game("great_city_of_rome", players=4)
-    state = midgame(game, 5)
-    while len(state.legal_actions()) < 2:
-        state.apply_action(state.legal_actions()[0])
-        state.resolve_chance()
+    state = choice_position(game, 5)
     agent = romecore.make_agent(f"{name}:time=0.2", game=game, seed=1)
     t0 = time.perf_counter()
     action = agent.step(state)
@@ -133,10 +139,7 @@ def test_cpu_clock_budget_counts_the_searching_threads_cpu_time(name):
     """``clock=cpu`` spends 0.2 s of the thread's CPU time (what a loaded machine cannot
     shorten), measured here by ``time.thread_time``."""
     game = romecore.load_game("great_city_of_rome", players=4)
-    state = midgame(game, 5)
-    while len(state.legal_actions()) < 2:
-        state.apply_action(state.legal_actions()[0])
-        state.resolve_chance()
+    state = choice_position(game, 5)
     agent = romecore.make_agent(f"{name}:time=0.2,clock=cpu", game=game, seed=1)
     assert agent.clock == "cpu"
     t0 = time.thread_time()
@@ -148,17 +151,17 @@ def test_cpu_clock_budget_counts_the_searching_threads_cpu_time(name):
         assert used > 0.15
 
 
-@pytest.mark.parametrize("spec", ["ismcts:time=0.2,clock=cpu,cutoff=2", "mcts:time=0.2,clock=cpu",
-                                  "alphabeta:time=0.2,clock=cpu"])
-def test_a_time_budget_reads_the_clock_sparingly(spec):
+@pytest.mark.parametrize("spec, untimed_spec", [
+    ("ismcts:time=0.2,clock=cpu,cutoff=2", "ismcts:simulations=50,cutoff=2"),
+    ("mcts:time=0.2,clock=cpu", "mcts:simulations=50"),
+    ("alphabeta:time=0.2,clock=cpu", "alphabeta:nodes=50"),
+])
+def test_a_time_budget_reads_the_clock_sparingly(spec, untimed_spec):
     """Reading a thread's CPU clock is a system call, as dear as a cheap iteration: a search
     of thousands of iterations reads it only some dozens of times (more as the deadline
     nears), and still keeps its budget."""
     game = romecore.load_game("great_city_of_rome", players=2)
-    state = midgame(game, 5)
-    while len(state.legal_actions()) < 2:
-        state.apply_action(state.legal_actions()[0])
-        state.resolve_chance()
+    state = choice_position(game, 5)
     agent = romecore.make_agent(spec, game=game, seed=1)
     t0 = time.thread_time()
     agent.step(state)
@@ -167,8 +170,7 @@ def test_a_time_budget_reads_the_clock_sparingly(spec):
     assert iterations >= 1000, f"{spec}: {iterations} iterations, too few to tell"
     assert 2 <= reads <= iterations // 8, f"{spec}: {reads} clock reads for {iterations} iterations"
     assert 0.15 < used < 0.3
-    untimed = romecore.make_agent(spec.replace("time=0.2", "simulations=50").replace(
-        "alphabeta:simulations", "alphabeta:nodes"), game=game, seed=1)
+    untimed = romecore.make_agent(untimed_spec, game=game, seed=1)
     untimed.step(state)
     assert "clock_reads" not in untimed.stats
 
@@ -176,10 +178,7 @@ def test_a_time_budget_reads_the_clock_sparingly(spec):
 @pytest.mark.parametrize("name", SEARCH_AGENTS)
 def test_iteration_budget_is_counted(name):
     game = romecore.load_game("great_city_of_rome", players=2)
-    state = midgame(game, 7)
-    while len(state.legal_actions()) < 2:
-        state.apply_action(state.legal_actions()[0])
-        state.resolve_chance()
+    state = choice_position(game, 7)
     key = {"greedy": "nodes", "alphabeta": "nodes"}.get(name, "simulations")
     agent = romecore.make_agent(f"{name}:{key}=50", game=game, seed=1)
     agent.step(state)
