@@ -409,6 +409,37 @@ def test_prior_names_the_evaluator_of_the_priors_and_leaves_the_leaves_alone(nam
     assert not priors and len(leaves) == sims
 
 
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+def test_prior_plays_the_greedy_rollouts(name):
+    """A greedy rollout's step (one judgement per legal action) is the priors' kind of
+    judgement: with ``prior`` naming an evaluator, the steps go to it and ``evaluator`` is
+    left to judge the cut-offs, at most one per iteration; with ``prior=same`` the steps
+    are ``evaluator``'s too."""
+    game = romecore.load_game("great_city_of_rome", players=2)
+    state = game.new_initial_state(seed=2)
+    state.resolve_chance()
+    leaves: list[int] = []
+    steps: list[int] = []
+
+    def leaf_eval(s):
+        leaves.append(1)
+        return [0.5, 0.5]
+
+    def step_eval(s):
+        steps.append(1)
+        return [0.5, 0.5]
+
+    sims = 60
+    extra = {"reuse": 0} if name == "mcts" else {}
+    common = dict(simulations=sims, rollout="greedy", eps=0.0, cutoff=2, evaluator=leaf_eval, **extra)
+    agent_class(name)(game, 1, prior=step_eval, **common).step(state)
+    assert steps and 0 < len(leaves) <= sims
+    leaves.clear()
+    steps.clear()
+    agent_class(name)(game, 1, prior="same", **common).step(state)
+    assert not steps and len(leaves) > sims
+
+
 def test_prior_must_name_an_evaluator():
     game = romecore.load_game("great_city_of_rome", players=2)
     with pytest.raises(AgentSpecError):

@@ -671,7 +671,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         if n == 1:
             return acts[0]
         self.leaf_evals += n
-        return self._greedy_action(stack_at(&self.states, ply), acts, n, mover)
+        return self._greedy_action(self.evaluator, stack_at(&self.states, ply), acts, n, mover)
 
     cdef uint64_t _rehash(self, int ply) noexcept nogil:
         """The Zobrist key of the struct at ``ply``, from scratch."""

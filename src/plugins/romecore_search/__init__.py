@@ -74,10 +74,10 @@ TREE_PARAMS: ParamTable = {
     "mix": (float, 0.0, "mixed leaf evaluation (Silver et al. 2016): an iteration's reward is the "
                         "rollout's at weight 1 - mix plus the evaluator's value of the leaf it "
                         "started from at weight mix (0: off)"),
-    "prior": (str, "same", "evaluator of the priors (bias, widen, prior_visits, imm): same (the "
-                           "evaluator's), or a name as for evaluator; a costly leaf evaluator (a "
-                           "learned net at mix or cutoff) can leave the priors, one evaluation per "
-                           "child, to a cheap one"),
+    "prior": (str, "same", "evaluator of the priors (bias, widen, prior_visits, imm) and of greedy "
+                           "rollouts' steps: same (the evaluator's), or a name as for evaluator; a "
+                           "costly leaf evaluator (a learned net at mix or cutoff) can leave those, "
+                           "one evaluation per child, to a cheap one"),
     "max_nodes": (int, 1_000_000, "cap on tree nodes (32 bytes each); search goes on without growing"),
 }
 

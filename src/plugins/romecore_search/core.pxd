@@ -328,6 +328,7 @@ cdef class SearchAgent:
     cdef char *world              # the resampled world a PIMC search is in
     cdef readonly int worlds      # 1: search the world handed in; N: PIMC over N resamples
     cdef readonly Evaluator evaluator   # None: none needed or none registered
+    cdef readonly Evaluator rollout_evaluator  # greedy rollouts' steps (the evaluator unless a tree search's ``prior`` names another)
     cdef int rollout_policy
     cdef double rollout_eps
     cdef int32_t rollout_sample   # greedy rollout steps judge this many actions; 0: all
@@ -366,4 +367,4 @@ cdef class SearchAgent:
     cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil
     cdef bint _keep_after(self, int32_t a, int player) noexcept nogil
     cdef bint _take_next(self, const void *s, int player) noexcept nogil
-    cdef int32_t _greedy_action(self, const void *s, const int32_t *acts, int n, int player) except -2 nogil
+    cdef int32_t _greedy_action(self, Evaluator ev, const void *s, const int32_t *acts, int n, int player) except -2 nogil

@@ -24,6 +24,8 @@ class SearchAgent:
     time_limit: float
     clock: str
     evaluator: Evaluator | None
+    #: Judges greedy rollouts' steps: the evaluator, or a tree search's ``prior`` evaluator.
+    rollout_evaluator: Evaluator | None
     spec: str | None
     stats: dict[str, Any]
     worlds: int

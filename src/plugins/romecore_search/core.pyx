@@ -203,7 +203,8 @@ cdef class SearchAgent:
 
     def _configure_rollouts(self, rollout, double eps, int cutoff, int sample=0, double margin=0.0):
         """Rollout policy (``random``, or ``greedy`` by the evaluator with exploration
-        ``eps``: the game's default evaluator when none is set), ``cutoff`` (turn ends
+        ``eps``: the game's default evaluator when none is set; a tree search's ``prior``
+        may name another, see :attr:`rollout_evaluator`), ``cutoff`` (turn ends
         after which the evaluator replaces the rest of the playout; 0 plays to the end),
         ``sample`` (a greedy step judges that many legal actions drawn at random; 0: all)
         and ``margin`` (the weight of the winning margin in a final reward, see
@@ -225,6 +226,7 @@ cdef class SearchAgent:
         self.cutoff = cutoff
         if self.rollout_policy == ROLLOUT_GREEDY and self.evaluator is None:
             self.evaluator = resolve_evaluator(self.game, "default")
+        self.rollout_evaluator = self.evaluator
 
     def _configure_pimc(self, int pimc):
         """PIMC: ``pimc`` resampled worlds per move (0 or 1: the world handed in)."""
@@ -514,9 +516,9 @@ cdef class SearchAgent:
             return 0
         return rc_evaluate(ev, self.game, s, self.nplayers, out)
 
-    cdef int32_t _greedy_action(self, const void *s, const int32_t *acts, int n, int player) except -2 nogil:
-        """Among ``acts[:n]`` (legal at s), the action whose result the evaluator rates
-        best for ``player`` (ties: the first).  Uses scratch2."""
+    cdef int32_t _greedy_action(self, Evaluator ev, const void *s, const int32_t *acts, int n, int player) except -2 nogil:
+        """Among ``acts[:n]`` (legal at s), the action whose result ``ev`` rates best for
+        ``player`` (ties: the first).  Uses scratch2."""
         cdef double vals[RC_MAX_PLAYERS]
         cdef double best = -1.0
         cdef int32_t a = acts[0]
@@ -524,7 +526,7 @@ cdef class SearchAgent:
         for i in range(n):
             memcpy(self.scratch2, s, self.k.state_size)
             self.k.apply(self.scratch2, acts[i])
-            self._evaluate(self.scratch2, vals)
+            self._evaluate_by(ev, self.scratch2, vals)
             if vals[player] > best:
                 best = vals[player]
                 a = acts[i]
@@ -561,7 +563,7 @@ cdef class SearchAgent:
                     if 0 < self.rollout_sample < n:
                         rc_sample_front_i32(self.acts, n, self.rollout_sample, &self.rng)
                         n = self.rollout_sample
-                    a = self._greedy_action(s, self.acts, n, p)
+                    a = self._greedy_action(self.rollout_evaluator, s, self.acts, n, p)
                 else:
                     a = self.acts[rc_rng_below(&self.rng, n)]
                 last = p

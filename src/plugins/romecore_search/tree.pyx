@@ -41,9 +41,10 @@ cdef class TreeAgent(SearchAgent):
         ``imm_reply`` (two players) the settling crosses turns too (see ``_settle``); and
         ``mix``, mixed leaf evaluation (Silver et al. 2016): an iteration's reward is the
         rollout's at weight 1 - mix and the evaluator's value of the leaf it started from at
-        weight mix.  ``prior`` names another evaluator for the priors ("same": the
-        evaluator): a prior costs one evaluation per child, a leaf one per iteration, so a
-        costly net judges the leaves best while a cheap heuristic orders the children."""
+        weight mix.  ``prior`` names another evaluator for the priors and for greedy
+        rollouts' steps ("same": the evaluator): a prior or a greedy step costs one
+        evaluation per child, a leaf one per iteration, so a costly net judges the leaves
+        best while a cheap heuristic orders the children and plays the rollouts."""
         cdef double c = p["c"]
         cdef int max_nodes = p["max_nodes"]
         cdef double bias = p["bias"], widen = p["widen"], widen_k = p["widen_k"]
@@ -72,6 +73,8 @@ cdef class TreeAgent(SearchAgent):
         prior = p["prior"]
         same = isinstance(prior, str) and prior.strip() == "same"
         self.prior_evaluator = self.evaluator if same else resolve_evaluator(game, prior)
+        if self.prior_evaluator is not None:  # one-step choices are the priors' kind of judgement
+            self.rollout_evaluator = self.prior_evaluator
         if prior_visits > 0 and self.prior_evaluator is None:
             raise AgentSpecError("prior_visits needs an evaluator for the priors")
         if not 0 <= imm <= 1:
