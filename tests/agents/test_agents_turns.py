@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -337,6 +338,31 @@ def test_an_evaluator_error_while_judging_priors_is_raised(name, capfd):
     assert "ignored" not in capfd.readouterr().err
 
 
+def great_city_opening() -> tuple[Game, romecore.State, int]:
+    """The Great City of Rome, 2 players, seed 2, the opening's chance resolved: the game,
+    the state and the player to move (an early position: no iteration reaches the end)."""
+    game = romecore.load_game("great_city_of_rome", players=2)
+    state = game.new_initial_state(seed=2)
+    state.resolve_chance()
+    return game, state, state.current_player()
+
+
+def counted(values: list[float]) -> tuple[list[int], Callable[[romecore.State], list[float]]]:
+    """An evaluator that gives every position ``values``, and the list its calls append to."""
+    calls: list[int] = []
+
+    def evaluate(s: romecore.State) -> list[float]:
+        calls.append(1)
+        return values
+
+    return calls, evaluate
+
+
+def tree_extra(name: str) -> dict:
+    """``name``'s options beyond the test's: mcts's tree reuse off, so each search's counts are its own."""
+    return {"reuse": 0} if name == "mcts" else {}
+
+
 @pytest.mark.parametrize("name", ["ismcts", "mcts"])
 def test_mix_blends_the_leaf_value_into_the_reward(name):
     """Mixed leaf evaluation: with ``mix=1`` an iteration's reward is the evaluator's
@@ -344,19 +370,10 @@ def test_mix_blends_the_leaf_value_into_the_reward(name):
     gives the mover (an early position: no iteration reaches the end of the game); the
     evaluator judges each iteration's leaf once (no priors, no cut-off); and with ``mix=0``
     the same search returns the playouts' own means, which are not all 0.8."""
-    game = romecore.load_game("great_city_of_rome", players=2)
-    state = game.new_initial_state(seed=2)
-    state.resolve_chance()
-    me = state.current_player()
-    calls = []
-
-    def evaluator(s):
-        calls.append(1)
-        return [0.8 if p == me else 0.2 for p in range(2)]
-
+    game, state, me = great_city_opening()
+    calls, evaluator = counted([0.8 if p == me else 0.2 for p in range(2)])
     sims = 200
-    extra = {"reuse": 0} if name == "mcts" else {}
-    common = dict(simulations=sims, cutoff=0, bias=0.0, evaluator=evaluator, **extra)
+    common = dict(simulations=sims, cutoff=0, bias=0.0, evaluator=evaluator, **tree_extra(name))
     agent = agent_class(name)(game, 1, mix=1.0, **common)
     agent.step(state)
     root = agent.stats["root"]
@@ -376,24 +393,11 @@ def test_prior_names_the_evaluator_of_the_priors_and_leaves_the_leaves_alone(nam
     evaluator and only there; the leaves (``mix=1``) stay with ``evaluator``, one
     judgement per iteration, and their value alone makes the root means (0.8).  With
     ``prior=same`` both go to ``evaluator``; ``prior=none`` turns priors off."""
-    game = romecore.load_game("great_city_of_rome", players=2)
-    state = game.new_initial_state(seed=2)
-    state.resolve_chance()
-    me = state.current_player()
-    leaves: list[int] = []
-    priors: list[int] = []
-
-    def leaf_eval(s):
-        leaves.append(1)
-        return [0.8 if p == me else 0.2 for p in range(2)]
-
-    def prior_eval(s):
-        priors.append(1)
-        return [0.5, 0.5]
-
+    game, state, me = great_city_opening()
+    leaves, leaf_eval = counted([0.8 if p == me else 0.2 for p in range(2)])
+    priors, prior_eval = counted([0.5, 0.5])
     sims = 150
-    extra = {"reuse": 0} if name == "mcts" else {}
-    common = dict(simulations=sims, cutoff=0, bias=1.0, mix=1.0, evaluator=leaf_eval, **extra)
+    common = dict(simulations=sims, cutoff=0, bias=1.0, mix=1.0, evaluator=leaf_eval, **tree_extra(name))
     agent = agent_class(name)(game, 1, prior=prior_eval, **common)
     agent.step(state)
     assert len(leaves) == sims and len(priors) >= len(state.legal_actions())
@@ -415,23 +419,12 @@ def test_prior_plays_the_greedy_rollouts(name):
     judgement: with ``prior`` naming an evaluator, the steps go to it and ``evaluator`` is
     left to judge the cut-offs, at most one per iteration; with ``prior=same`` the steps
     are ``evaluator``'s too."""
-    game = romecore.load_game("great_city_of_rome", players=2)
-    state = game.new_initial_state(seed=2)
-    state.resolve_chance()
-    leaves: list[int] = []
-    steps: list[int] = []
-
-    def leaf_eval(s):
-        leaves.append(1)
-        return [0.5, 0.5]
-
-    def step_eval(s):
-        steps.append(1)
-        return [0.5, 0.5]
-
+    game, state, _ = great_city_opening()
+    leaves, leaf_eval = counted([0.5, 0.5])
+    steps, step_eval = counted([0.5, 0.5])
     sims = 60
-    extra = {"reuse": 0} if name == "mcts" else {}
-    common = dict(simulations=sims, rollout="greedy", eps=0.0, cutoff=2, evaluator=leaf_eval, **extra)
+    common = dict(simulations=sims, rollout="greedy", eps=0.0, cutoff=2, evaluator=leaf_eval,
+                  **tree_extra(name))
     agent_class(name)(game, 1, prior=step_eval, **common).step(state)
     assert steps and 0 < len(leaves) <= sims
     leaves.clear()
