@@ -76,3 +76,77 @@ def test_plugin_package_registers_the_same_hook(monkeypatch):
     assert mod.romecore_evaluators is plugin.romecore_evaluators
     names = {(s.game_id, s.name) for s in mod.romecore_evaluators()}
     assert {(g, "learned") for g in GAME_IDS} <= names
+
+
+def _policy_liking(game, favourite):
+    """A learned evaluator whose policy head likes ``favourite`` far above every other
+    action, whatever the position (zero head weights, one high bias)."""
+    from learned_helpers import random_weights
+
+    from romecore.learned.mlp import LearnedEvaluator
+
+    w = random_weights(game, policy=True)
+    w.policy[0][:] = 0.0
+    w.policy[1][:] = -5.0
+    w.policy[1][favourite] = 5.0
+    return LearnedEvaluator(game, w)
+
+
+@pytest.mark.parametrize("name", ["ismcts", "mcts"])
+def test_policy_priors_steer_the_widened_search(name):
+    """``policy``: the head's move probabilities are the priors, so with narrow widening
+    the root's few tried children include the action the head likes, whichever it is."""
+    from romecore_ismcts.ismcts import ISMCTSAgent
+    from romecore_mcts.mcts import MCTSAgent
+
+    game = romecore.load_game("great_city_of_rome", players=2)
+    state = game.new_initial_state(seed=4)
+    state.resolve_chance()
+    while len(state.legal_actions()) <= 6:  # on to a decision of many choices
+        state.apply_action(state.legal_actions()[-1])
+        state.resolve_chance()
+    legal = state.legal_actions()
+    cls = ISMCTSAgent if name == "ismcts" else MCTSAgent
+    for favourite in (legal[-1], legal[len(legal) // 2]):
+        agent = cls(game, 1, simulations=30, widen=0.25, widen_k=1.0, policy=_policy_liking(game, favourite))
+        agent.step(state)
+        tried = [a for a, visits, _ in agent.stats["root"] if visits > 0]
+        assert favourite in tried and len(tried) <= 3
+
+
+def test_policy_priors_play_hidden_information_games():
+    """At Glory to Rome, with every agent handed its resampled view, a search whose priors
+    come from a policy head (opponents' hidden moves judged by a concrete stand-in) plays
+    legal moves."""
+    from romecore_ismcts.ismcts import ISMCTSAgent
+
+    game = romecore.load_game("glory_to_rome", players=2)
+    agent = ISMCTSAgent(game, 2, simulations=80, bias=1.0, policy=_policy_liking(game, 0))
+    st = game.new_initial_state(seed=6)
+    for _ in range(8):
+        st.resolve_chance()
+        if st.is_terminal():
+            break
+        a = agent.step(st.resample(st.current_player(), 3))
+        assert st.is_legal(a)
+        st.apply_action(a)
+
+
+def test_policy_needs_a_head_and_priors_that_rank():
+    from learned_helpers import random_weights
+
+    from romecore.learned.mlp import LearnedEvaluator
+    from romecore_ismcts.ismcts import ISMCTSAgent
+    from romecore_mcts.mcts import MCTSAgent
+
+    game = romecore.load_game("great_city_of_rome", players=2)
+    with pytest.raises(romecore.errors.AgentSpecError, match="no policy head"):
+        romecore.make_agent("ismcts:bias=1,policy=heuristic", game=game)
+    headless = LearnedEvaluator(game, random_weights(game))
+    ev = _policy_liking(game, 0)
+    for cls, params, words in ((ISMCTSAgent, {"bias": 1.0, "policy": headless}, "no policy head"),
+                               (ISMCTSAgent, {"policy": ev}, "bias > 0 or widen > 0"),
+                               (MCTSAgent, {"prior_visits": 2.0, "policy": ev}, "not values"),
+                               (ISMCTSAgent, {"imm": 0.3, "policy": ev}, "not values")):
+        with pytest.raises(romecore.errors.AgentSpecError, match=words):
+            cls(game, 1, **params)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from learned_helpers import oracle_view, random_weights
+from learned_helpers import oracle_policy, oracle_view, random_weights
 
 import romecore
 from conftest import GAME_IDS
@@ -57,6 +57,43 @@ def test_terminal_values_are_returns(game_id):
     st.playout(3)
     assert st.is_terminal()
     assert LearnedEvaluator(game, random_weights(game))(st) == st.returns()
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_c_policy_equals_numpy(game_id):
+    """The policy head in C (the priors' pass) against numpy, on the mover's view, over the
+    legal actions only; a net without a head does not judge moves."""
+    game = romecore.load_game(game_id, players=2)
+    w = random_weights(game, seed=5, policy=True)
+    ev = LearnedEvaluator(game, w)
+    assert ev.has_policy and not LearnedEvaluator(game, random_weights(game)).has_policy
+    seen = 0
+    for st in _positions(game, seed=13):
+        if st.is_chance_node():
+            with pytest.raises(romecore.errors.EvaluatorError, match="no player is to move"):
+                ev.policy(st)
+            continue
+        got = ev.policy(st)
+        legal = st.legal_actions()
+        assert sorted(got) == sorted(legal)
+        want = oracle_policy(w, st.observation_tensor(st.current_player()), legal)
+        np.testing.assert_allclose([got[a] for a in legal], [want[a] for a in legal], rtol=0, atol=2e-5)
+        assert abs(sum(got.values()) - 1) < 1e-9
+        seen += 1
+    assert seen
+    with pytest.raises(romecore.errors.EvaluatorError, match="no policy head"):
+        LearnedEvaluator(game, random_weights(game)).policy(_positions(game, 13)[0])
+
+
+def test_a_changed_policy_weight_changes_the_policy():
+    """The policy oracle comparison can fail: one bias of the head moved is seen."""
+    game = romecore.load_game("glory_to_rome", players=2)
+    w = random_weights(game, policy=True)
+    st = [s for s in _positions(game, 5) if not s.is_chance_node() and len(s.legal_actions()) > 1][0]
+    a = st.legal_actions()[0]
+    before = LearnedEvaluator(game, w).policy(st)[a]
+    w.policy[1][a] += 1.0
+    assert LearnedEvaluator(game, w).policy(st)[a] > before + 1e-3
 
 
 def test_a_changed_weight_changes_the_value():

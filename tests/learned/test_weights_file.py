@@ -153,3 +153,25 @@ def test_unwritable_path(tmp_path, game):
     (tmp_path / "file").write_text("")
     with pytest.raises(SerializationError, match="cannot be written"):
         save_weights(random_weights(game), tmp_path / "file" / "w.npz")
+
+
+def test_policy_head_round_trip_and_its_errors(tmp_path, game):
+    """A policy head survives the file and judges as before; a head of the wrong shape, in
+    a file or in memory, is refused with the mismatch named."""
+    w = random_weights(game, policy=True)
+    path = tmp_path / "p.npz"
+    save_weights(w, path)
+    st = game.new_initial_state(seed=2)
+    while st.is_chance_node():
+        st.apply_random_chance()
+    assert LearnedEvaluator(game, path).policy(st) == LearnedEvaluator(game, w).policy(st)
+    narrow = _rewrite(path, tmp_path / "n.npz", edit_arrays=lambda a: a.update(PW=a["PW"][:, :-1]))
+    _raises(narrow, game, "PW", "shape")
+    headless = _rewrite(path, tmp_path / "h.npz", edit_arrays=lambda a: a.pop("Pb"))
+    _raises(headless, game, "arrays", "Pb")
+    w.policy = (w.policy[0][:, :-1], w.policy[1])
+    with pytest.raises(EvaluatorError, match="policy head"):
+        LearnedEvaluator(game, w)
+    w.policy = (w.policy[0],)
+    with pytest.raises(EvaluatorError, match="pair"):
+        LearnedEvaluator(game, w)

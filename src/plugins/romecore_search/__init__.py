@@ -78,6 +78,10 @@ TREE_PARAMS: ParamTable = {
                            "rollouts' steps: same (the evaluator's), or a name as for evaluator; a "
                            "costly leaf evaluator (a learned net at mix or cutoff) can leave those, "
                            "one evaluation per child, to a cheap one"),
+    "policy": (str, "none", "an evaluator that judges moves (a learned net with a policy head) whose "
+                            "move probabilities, relative to the likeliest, are the priors of bias and "
+                            "widen in place of prior's one-step values: one pass per expanded node for "
+                            "all its children (none: off)"),
     "max_nodes": (int, 1_000_000, "cap on tree nodes (32 bytes each); search goes on without growing"),
 }
 

@@ -17,6 +17,7 @@ class TreeAgent(SearchAgent):
     imm_reply: bool
     mix: float
     prior_evaluator: Evaluator | None
+    policy_evaluator: Evaluator | None
     def _configure_tree(self, game: Game, seed: int | None, p: dict[str, Any]) -> None: ...
     @property
     def tree_size(self) -> int: ...

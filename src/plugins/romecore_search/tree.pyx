@@ -44,7 +44,13 @@ cdef class TreeAgent(SearchAgent):
         weight mix.  ``prior`` names another evaluator for the priors and for greedy
         rollouts' steps ("same": the evaluator): a prior or a greedy step costs one
         evaluation per child, a leaf one per iteration, so a costly net judges the leaves
-        best while a cheap heuristic orders the children and plays the rollouts."""
+        best while a cheap heuristic orders the children and plays the rollouts.  ``policy``
+        names an evaluator with a policy head (a learned net) whose move probabilities,
+        relative to the likeliest move, are the priors of ``bias`` and ``widen`` instead: one
+        pass per expanded node judges all its children (AlphaZero's use of a policy, Silver
+        et al. 2017, in the progressive strategies' place).  They rank moves rather than
+        value positions, so ``prior_visits`` and ``imm``, which read priors as values, refuse
+        them."""
         cdef double c = p["c"]
         cdef int max_nodes = p["max_nodes"]
         cdef double bias = p["bias"], widen = p["widen"], widen_k = p["widen_k"]
@@ -75,6 +81,16 @@ cdef class TreeAgent(SearchAgent):
         self.prior_evaluator = self.evaluator if same else resolve_evaluator(game, prior)
         if self.prior_evaluator is not None:  # one-step choices are the priors' kind of judgement
             self.rollout_evaluator = self.prior_evaluator
+        self.policy_evaluator = resolve_evaluator(game, p["policy"])
+        if self.policy_evaluator is not None:
+            if not self.policy_evaluator.has_policy:
+                raise AgentSpecError(f"policy={p['policy']!r}: evaluator {self.policy_evaluator.name!r} "
+                                     "does not judge moves (no policy head)")
+            if prior_visits > 0 or imm > 0:
+                raise AgentSpecError("policy priors rank moves, they are not values: use them with bias or "
+                                     "widen, not prior_visits or imm")
+            if bias <= 0 and widen <= 0:
+                raise AgentSpecError("policy needs bias > 0 or widen > 0 to use its priors")
         if prior_visits > 0 and self.prior_evaluator is None:
             raise AgentSpecError("prior_visits needs an evaluator for the priors")
         if not 0 <= imm <= 1:
@@ -94,7 +110,8 @@ cdef class TreeAgent(SearchAgent):
         self.imm_reply = p["imm_reply"] and self.nplayers == 2
         if p["imm_reply"] and imm <= 0:
             raise AgentSpecError("imm_reply needs imm > 0")
-        self.use_priors = (bias > 0 or widen > 0 or prior_visits > 0 or imm > 0) and self.prior_evaluator is not None
+        self.use_priors = ((bias > 0 or widen > 0 or prior_visits > 0 or imm > 0)
+                           and (self.prior_evaluator is not None or self.policy_evaluator is not None))
         self.pri = <double *>malloc(sizeof(double) * self.k.max_legal)
         self.pri_settled = <uint8_t *>malloc(self.k.max_legal)
         self.path = <int32_t *>malloc(sizeof(int32_t) * (self.k.max_game_length + 2))
@@ -254,9 +271,20 @@ cdef class TreeAgent(SearchAgent):
     cdef int _priors(self, const void *s, const int32_t *acts, int n, int p) except -1 nogil:
         """``pri[i]``: the evaluator's value for ``p`` after ``acts[i]`` at s (scratch2);
         ``pri_settled[i]``: whether ``p``'s turn ends there (another player, chance or
-        the end of the game is next)."""
+        the end of the game is next).  With a ``policy`` evaluator: the probability of
+        ``acts[i]`` over the probability of the likeliest of them, never settled."""
         cdef double vals[RC_MAX_PLAYERS]
+        cdef double hi = 0.0
         cdef int i
+        if self.policy_evaluator is not None:
+            self.policy_evaluator.policy_fn(s, self.policy_evaluator.params, p, acts, n, self.pri)
+            for i in range(n):
+                if self.pri[i] > hi:
+                    hi = self.pri[i]
+            for i in range(n):
+                self.pri[i] = self.pri[i] / hi if hi > 0 else 1.0
+                self.pri_settled[i] = 0
+            return 0
         for i in range(n):
             memcpy(self.scratch2, s, self.k.state_size)
             self.k.apply(self.scratch2, acts[i])

@@ -5,14 +5,22 @@ Convention: values estimate each player's return, so they lie in [0, 1] and sum 
 1 (winners share 1.0, as in State.returns()).  A heuristic built from expected final
 scores turns them into such shares (for example a softmax over score differences).
 Search code calls ``rc_evaluate``; it takes the C function when there is one and the
-Python callable (holding the GIL) otherwise.
+Python callable (holding the GIL) otherwise.  An evaluator may also judge moves
+(``policy_fn``, C only: a learned net's policy head); tree searches can order a node's
+children by it, one call for all of them.
 """
 from libc.math cimport exp
+from libc.stdint cimport int32_t
 
 ctypedef void (*rc_eval_fn)(const void *state, const void *params, double *out) noexcept nogil
+# A move judge: the probabilities, summing to 1, that ``player`` (to move at ``state``)
+# should take each of ``acts[:n]`` (legal there), written to ``out[:n]``.
+ctypedef void (*rc_policy_fn)(const void *state, const void *params, int player,
+                              const int32_t *acts, int n, double *out) noexcept nogil
 
 cdef class Evaluator:
     cdef rc_eval_fn fn          # NULL for an evaluator written in Python
+    cdef rc_policy_fn policy_fn # NULL unless the evaluator also judges moves (a policy head)
     cdef const void *params     # the C function's parameters, owned by the subclass
     cdef readonly str game_id
     cdef readonly str name

@@ -1,6 +1,8 @@
 # cython: language_level=3
 """Evaluator objects: the C-level ones that kernels' heuristic plugins define, and a
 wrapper that lets a Python function serve as an evaluator (the slow path)."""
+from libc.stdint cimport int32_t
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 from romecore.core.state cimport Game, State
@@ -17,6 +19,7 @@ cdef class Evaluator:
 
     def __cinit__(self):
         self.fn = NULL
+        self.policy_fn = NULL
         self.params = NULL
         self.py_fn = None
         self.game_id = ""
@@ -41,6 +44,36 @@ cdef class Evaluator:
     def is_native(self):
         """True when the evaluator runs in C (no Python call per evaluation)."""
         return self.fn != NULL
+
+    @property
+    def has_policy(self):
+        """True when the evaluator also judges moves (see :meth:`policy`)."""
+        return self.policy_fn != NULL
+
+    def policy(self, state):
+        """``{action: probability}`` over the legal actions of ``state`` for the player to
+        move, by the evaluator's move judge (the C pass a tree search's priors use)."""
+        if not isinstance(state, State):
+            raise ArgumentTypeError(f"an evaluator takes a romecore State, got {type(state).__name__}")
+        cdef State st = <State>state
+        if self.game_id and st.game.game_id != self.game_id:
+            raise EvaluatorError(f"evaluator {self.name!r} is for {self.game_id}, not {st.game.game_id}")
+        if self.policy_fn == NULL:
+            raise EvaluatorError(f"evaluator {self.name!r} does not judge moves (no policy head)")
+        cdef int p = st.k.current_player(st.s), n, i
+        if not 0 <= p < st.k.num_players(st.s):
+            raise EvaluatorError("the policy judges a player's decision; no player is to move here")
+        cdef int32_t *acts = <int32_t *>malloc(sizeof(int32_t) * st.k.max_legal)
+        cdef double *out = <double *>malloc(sizeof(double) * st.k.max_legal)
+        try:
+            if acts == NULL or out == NULL:
+                raise MemoryError()
+            n = st.k.legal_actions(st.s, acts)
+            self.policy_fn(st.s, self.params, p, acts, n, out)
+            return {int(acts[i]): out[i] for i in range(n)}
+        finally:
+            free(acts)
+            free(out)
 
     def __repr__(self):
         kind = "C" if self.fn != NULL else "Python"

@@ -1,6 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The learned evaluator's forward pass in C: a ReLU multi-layer perceptron over the
-kernel's observation tensor, one value head per seat.
+kernel's observation tensor, one value head per seat, and where the weights have one a
+policy head over the game's actions (``ln_policy``, the evaluator's ``policy_fn``: a tree
+search's priors for all of a node's children in one pass, on the mover's view).
 
 Whose tensor: the player to move's.  The net was trained on every seat's view (see
 :mod:`romecore.learned.selfplay`), so any view is in its distribution; the mover's is the
@@ -20,7 +22,7 @@ tensor is mostly zeros, ReLU outputs often are), so the first layer costs about
 (non-zero inputs) x (first hidden width) multiply-adds.
 """
 from libc.math cimport exp, log
-from libc.string cimport memcpy
+from libc.stdint cimport int32_t
 
 from romecore.core.evaluator cimport Evaluator, rc_eval_fn
 from romecore.core.kernel cimport RC_MAX_PLAYERS, RC_TERMINAL, rc_kernel
@@ -57,6 +59,9 @@ cdef struct ln_params:
     const void *base_params
     double base_scale
     double base_floor
+    int nactions                     # the policy head's outputs (0: no policy head)
+    const float *PWt                 # (nactions, last hidden) row-major: the head transposed
+    const float *Pb
 
 
 cdef inline void ln_layer(const float *x, int nin, const float *W, const float *b, int nout,
@@ -75,39 +80,83 @@ cdef inline void ln_layer(const float *x, int nin, const float *W, const float *
                 y[j] += v * row[j]
 
 
+cdef const float *ln_trunk(const ln_params *P, const void *s, int p, float *x, float *h) noexcept nogil:
+    """Seat p's tensor of s (into ``x``, MAX_INPUT floats) through the hidden layers
+    (activations in ``h``, 2 * MAX_HIDDEN floats); returns the last hidden layer's
+    activations, the input of both heads."""
+    cdef const float *inp = x
+    cdef float *y
+    cdef int L, j
+    P.k.observation_tensor(s, p, x)
+    for L in range(P.nlayers - 1):
+        y = h + (L & 1) * LN_MAX_HIDDEN
+        ln_layer(inp, P.sizes[L], P.W[L], P.b[L], P.sizes[L + 1], y)
+        for j in range(P.sizes[L + 1]):
+            if y[j] < 0.0:
+                y[j] = 0.0
+        inp = y
+    return inp
+
+
 cdef void ln_view(const ln_params *P, const void *s, int p, const double *base, double *out) noexcept nogil:
     """The values of every seat (absolute) as seat p's view of s judges them; ``base``: the
     base evaluator's values of s (absolute seats), read only by a residual net."""
     cdef float x[LN_MAX_INPUT]
-    cdef float h[2][LN_MAX_HIDDEN]
-    cdef const float *inp = x
-    cdef float *y
-    cdef int L, j, n = P.nplayers, last = P.nlayers - 1
-    cdef double hi, total
+    cdef float h[2 * LN_MAX_HIDDEN]
+    cdef float v[RC_MAX_PLAYERS]
+    cdef int j, n = P.nplayers, last = P.nlayers - 1
     cdef double z[RC_MAX_PLAYERS]
-    P.k.observation_tensor(s, p, x)
-    for L in range(P.nlayers):
-        y = h[L & 1]
-        ln_layer(inp, P.sizes[L], P.W[L], P.b[L], P.sizes[L + 1], y)
-        if L < last:
-            for j in range(P.sizes[L + 1]):
-                if y[j] < 0.0:
-                    y[j] = 0.0
-        inp = y
+    cdef const float *hid = ln_trunk(P, s, p, x, h)
+    ln_layer(hid, P.sizes[last], P.W[last], P.b[last], n, v)
     for j in range(n):
-        z[j] = inp[j]
+        z[j] = v[j]
         if P.base_fn != NULL:
             z[j] += P.base_scale * log(base[(p + j) % n] if base[(p + j) % n] > P.base_floor else P.base_floor)
-    hi = z[0]
+    ln_softmax(z, n)
+    for j in range(n):
+        out[(p + j) % n] = z[j]
+
+
+cdef inline void ln_softmax(double *z, int n) noexcept nogil:
+    """z[:n] becomes softmax(z[:n]), in place."""
+    cdef double hi = z[0], total = 0.0
+    cdef int j
     for j in range(1, n):
         if z[j] > hi:
             hi = z[j]
-    total = 0.0
     for j in range(n):
         z[j] = exp(z[j] - hi)
         total += z[j]
     for j in range(n):
-        out[(p + j) % n] = z[j] / total
+        z[j] /= total
+
+
+cdef void ln_policy(const void *s, const void *params, int p, const int32_t *acts, int n,
+                    double *out) noexcept nogil:
+    """The rc_policy_fn: the policy head's softmax over ``acts[:n]`` on seat p's view (an
+    action outside the head's range gets probability 0).  One trunk pass, then one dot
+    product per action over the head's transposed (contiguous) column."""
+    cdef const ln_params *P = <const ln_params *>params
+    cdef float x[LN_MAX_INPUT]
+    cdef float h[2 * LN_MAX_HIDDEN]
+    cdef const float *hid = ln_trunk(P, s, p, x, h)
+    cdef const float *col
+    cdef int i, j, m = P.sizes[P.nlayers - 1]
+    cdef int32_t a
+    cdef float z
+    if n <= 0:
+        return
+    for i in range(n):
+        a = acts[i]
+        if 0 <= a < P.nactions:
+            col = P.PWt + <size_t>a * m
+            z = P.Pb[a]
+            for j in range(m):
+                z += hid[j] * col[j]
+            out[i] = z
+        else:
+            out[i] = -1e30
+    ln_softmax(out, n)
 
 
 cdef void ln_evaluate(const void *s, const void *params, double *out) noexcept nogil:
@@ -178,6 +227,18 @@ cdef class LearnedEvaluator(Evaluator):
         self.base = None
         if weights.base is not None:
             self._set_base(game, weights)
+        self.P.nactions = 0
+        cdef float[:, ::1] pv
+        if weights.policy is not None:
+            pw = np.ascontiguousarray(np.asarray(weights.policy[0], dtype=np.float32).T)
+            pb = np.ascontiguousarray(weights.policy[1], dtype=np.float32)
+            self._keep += [pw, pb]
+            pv = pw
+            bv = pb
+            self.P.PWt = &pv[0, 0]
+            self.P.Pb = &bv[0]
+            self.P.nactions = pw.shape[0]
+            self.policy_fn = ln_policy
         self.fn = ln_evaluate
         self.params = &self.P
 

@@ -3,8 +3,9 @@
 Arrays ``W0, b0, W1, b1, ...``: layer ``i`` computes ``x @ W{i} + b{i}`` (``W{i}`` has shape
 (inputs, outputs), float32), ReLU between layers; the last layer is the value head, one
 logit per seat relative to the viewer (viewer first, then p+1, p+2, ... mod n).  Optional
-``PW, Pb``: a policy head over the game's distinct actions on the last hidden layer (kept
-for research; the C evaluator reads only the value net).  ``metadata``: a JSON string with
+``PW, Pb``: a policy head over the game's distinct actions on the last hidden layer (its
+softmax over the legal actions; the C evaluator's move judge, which tree searches' ``policy``
+parameter uses for priors).  ``metadata``: a JSON string with
 ``format`` (:data:`FORMAT`), ``game``, ``options``, ``players``, ``tensor_size``,
 ``layout`` (:func:`layout_fingerprint`), ``hidden``, ``activation``, ``base`` and free
 ``training`` notes.  :func:`load_weights` checks every field against the game and raises
@@ -193,7 +194,8 @@ def load_weights(path: str | os.PathLike[str], game: Any) -> Weights:
     nlayers = sum(1 for k in arrays if k.startswith("W"))
     if not 1 <= nlayers <= MAX_LAYERS + 1:
         raise _fail(path, f"{nlayers} layers; 1 to {MAX_LAYERS + 1} are supported")
-    expected = {f"{c}{i}" for i in range(nlayers) for c in "Wb"} | ({"PW", "Pb"} & set(arrays))
+    head = {"PW", "Pb"}  # the policy head: both arrays or neither
+    expected = {f"{c}{i}" for i in range(nlayers) for c in "Wb"} | (head if head & set(arrays) else set())
     if set(arrays) != expected:
         raise _fail(path, f"arrays {sorted(arrays)}, expected {sorted(expected)}")
     layers = []
@@ -244,3 +246,13 @@ def check_weights(weights: Weights, game: Any) -> None:
             and (weights.base is None or (isinstance(weights.base, str) and np.isfinite(weights.base_scale)))):
         raise EvaluatorError(f"weights have layer sizes {sizes}; expected {weights.tensor_size} inputs, "
                              f"hidden layers of 1..{MAX_HIDDEN} units, {game.num_players()} outputs")
+    if weights.policy is not None:
+        na = game.num_distinct_actions()
+        try:
+            pw, pb = weights.policy
+        except (TypeError, ValueError):
+            raise EvaluatorError("the policy head must be a pair of arrays (PW, Pb)") from None
+        if np.shape(pw) != (sizes[-2], na) or np.shape(pb) != (na,) \
+                or not (np.isfinite(pw).all() and np.isfinite(pb).all()):
+            raise EvaluatorError(f"the policy head has shapes {np.shape(pw)} and {np.shape(pb)}; expected "
+                                 f"({sizes[-2]}, {na}) and ({na},), finite")
