@@ -102,6 +102,10 @@ def test_train_one_epoch_writes_loadable_weights(tmp_path, game):
     v = ev(st)
     assert len(v) == 2 and abs(sum(v) - 1) < 1e-9
     assert ev.weights.policy is not None and ev.weights.policy[0].shape == (16, game.num_distinct_actions())
+    # the head's part of the objective is reported, and it is a part: above 0, below the whole
+    assert len(res.val_policy_loss) == 1 and 0 < res.val_policy_loss[0] < res.val_loss[0]
+    assert ev.weights.training["val_policy_loss"] == res.val_policy_loss[0]
+    assert ev.has_policy and abs(sum(ev.policy(st).values()) - 1) < 1e-9
 
 
 def test_residual_training_starts_at_its_base(tmp_path, game):

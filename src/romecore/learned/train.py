@@ -46,6 +46,8 @@ class TrainResult:
     train_loss: list[float] = field(default_factory=list)
     val_loss: list[float] = field(default_factory=list)
     val_accuracy: list[float] = field(default_factory=list)
+    #: With a policy head: its part of ``val_loss`` (cross-entropy against the visit shares).
+    val_policy_loss: list[float] = field(default_factory=list)
     #: The base evaluator's validation loss alone (residual training), else None.
     base_val_loss: float | None = None
     rows: int = 0
@@ -174,19 +176,23 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
         bce = -(q * lm + (1.0 - q) * lnot)
         return torch.where(has, (1.0 - search_weight) * ce + search_weight * bce, ce).mean()
 
-    def losses(idx: Any) -> tuple[Any, Any]:
+    def losses(idx: Any) -> tuple[Any, Any, float]:
+        """The objective on rows ``idx``, the value logits, and the policy head's part."""
         h = trunk(X[idx])
         logits = value(h)
         if LB is not None:
             logits = logits + scale * LB[idx]
         total = value_loss(logits, idx)
+        part = 0.0
         if phead is not None and PT is not None:
             rows = PI[idx]
             keep = rows >= 0
             if bool(keep.any()):
                 pl = torch.log_softmax(phead(h[keep]), dim=1)
-                total = total + -(PT[rows[keep]] * pl).sum(1).mean()
-        return total, logits
+                ploss = -(PT[rows[keep]] * pl).sum(1).mean()
+                total = total + ploss
+                part = float(ploss)
+        return total, logits, part
 
     result = TrainResult(Path(out), None, rows=len(tr), val_rows=len(va))
     if LB is not None and len(va):
@@ -207,7 +213,7 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
         run, seen = 0.0, 0
         for i in range(0, len(perm), batch):
             idx = perm[i:i + batch]
-            loss, _ = losses(idx)
+            loss, _, _ = losses(idx)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -216,15 +222,18 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
         result.train_loss.append(run / max(seen, 1))
         if len(va):
             with torch.no_grad():
-                vl, logits = losses(torch.from_numpy(va))
+                vl, logits, vpl = losses(torch.from_numpy(va))
                 acc = float((logits.argmax(1) == Z[torch.from_numpy(va)].argmax(1)).float().mean())
             result.val_loss.append(float(vl))
             result.val_accuracy.append(acc)
+            if phead is not None:
+                result.val_policy_loss.append(vpl)
             if best is None or float(vl) < best[0]:
                 best = (float(vl), epoch, [{k: v.clone() for k, v in m.state_dict().items()} for m in modules])
         say(f"epoch {epoch + 1}/{epochs}: train loss {result.train_loss[-1]:.4f}"
             + (f", validation loss {result.val_loss[-1]:.4f}, winner picked {result.val_accuracy[-1]:.1%}"
-               if len(va) else ""))
+               if len(va) else "")
+            + (f" (policy part {result.val_policy_loss[-1]:.4f})" if result.val_policy_loss else ""))
 
     if best is not None:  # the epoch that judged held-out games best
         for m, state in zip(modules, best[2]):
@@ -241,7 +250,9 @@ def train(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], out: 
              "final_train_loss": result.train_loss[-1],
              "best_epoch": result.best_epoch or epochs,
              "val_loss": min(result.val_loss) if result.val_loss else None,
-             "base_val_loss": result.base_val_loss, "search_weight": search_weight}
+             "base_val_loss": result.base_val_loss, "search_weight": search_weight,
+             "val_policy_loss": (result.val_policy_loss[(result.best_epoch or epochs) - 1]
+                                 if result.val_policy_loss else None)}
     w = Weights(game.game_id, dict(game.options), game.observation_tensor_size(), layout_fingerprint(game),
                 [(a.astype(np.float32), b.astype(np.float32)) for a, b in layers],
                 (ph[0].astype(np.float32), ph[1].astype(np.float32)) if ph else None, "relu", notes,
