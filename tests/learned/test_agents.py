@@ -34,14 +34,19 @@ def test_shipped_weights_load(game_id):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.split(":")[0])
 def test_agents_accept_learned(game_id, spec):
     game = romecore.load_game(game_id, players=2)
-    agent = romecore.make_agent(spec, game=game, seed=1)
-    st = game.new_initial_state(seed=4)
-    for _ in range(3 if game_id == "glory_to_rome" else 6):  # a few moves of a real game
-        while st.is_chance_node():
-            st.apply_random_chance()
+    plays_legal_moves(romecore.make_agent(spec, game=game, seed=1), game, seed=4,
+                      moves=3 if game_id == "glory_to_rome" else 6)
+
+
+def plays_legal_moves(agent, game, seed, moves, view_seed=1):
+    """``agent`` makes the first ``moves`` decisions of a real game (chance drawn by the
+    game), handed each time the mover's resampled view; every move must be legal."""
+    st = game.new_initial_state(seed=seed)
+    for _ in range(moves):
+        st.resolve_chance()
         if st.is_terminal():
             break
-        a = agent.step(st.resample(st.current_player(), 1))
+        a = agent.step(st.resample(st.current_player(), view_seed))
         assert st.is_legal(a)
         st.apply_action(a)
 
@@ -122,14 +127,7 @@ def test_policy_priors_play_hidden_information_games():
 
     game = romecore.load_game("glory_to_rome", players=2)
     agent = ISMCTSAgent(game, 2, simulations=80, bias=1.0, policy=_policy_liking(game, 0))
-    st = game.new_initial_state(seed=6)
-    for _ in range(8):
-        st.resolve_chance()
-        if st.is_terminal():
-            break
-        a = agent.step(st.resample(st.current_player(), 3))
-        assert st.is_legal(a)
-        st.apply_action(a)
+    plays_legal_moves(agent, game, seed=6, moves=8, view_seed=3)
 
 
 def test_policy_needs_a_head_and_priors_that_rank():
