@@ -269,6 +269,26 @@ def test_playout_evaluator_is_the_fallback():
         resolve_evaluator(game, "playoutx")
 
 
+@pytest.mark.parametrize("name,param", [("ismcts", "evaluator"), ("mcts", "evaluator"), ("greedy", "evaluator"),
+                                        ("alphabeta", "evaluator"), ("ismcts", "prior"), ("mcts", "prior"),
+                                        ("ismcts", "policy")])
+def test_an_evaluator_object_of_another_game_is_refused(name, param):
+    """A C evaluator made for one game, handed to an agent of another, is refused when the
+    agent is made: searching with it would read the other game's state struct as its own
+    (a crash, not a wrong value)."""
+    cls = registry.agent(name).factory
+    gcr = romecore.load_game("great_city_of_rome", players=2)
+    gtr = romecore.load_game("glory_to_rome", players=2)
+    priors_on = {"bias": 1.0} if param != "evaluator" else {}
+    with pytest.raises(AgentSpecError, match="made for great_city_of_rome"):
+        cls(game=gtr, seed=1, **{param: romecore.make_evaluator(gcr)}, **priors_on)
+    if param != "policy":  # (the heuristic has no policy head)
+        cls(game=gcr, seed=1, **{param: romecore.make_evaluator(gcr)})  # its own game: fine
+    # a state of another game, handed to the evaluator itself, is refused too
+    with pytest.raises(romecore.errors.EvaluatorError, match="not glory_to_rome"):
+        romecore.make_evaluator(gcr)(gtr.new_initial_state(seed=1))
+
+
 def leader_evaluator(calls: list) -> Callable[[romecore.State], list[float]]:
     """A Python evaluator: the returns at the end, else all of the value to the players
     with the best score so far; each call appends to ``calls``."""

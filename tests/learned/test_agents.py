@@ -57,6 +57,22 @@ def test_a_whole_game_with_learned_greedy():
     assert sum(play_game(game, bots, seed=3).returns) == pytest.approx(1.0)
 
 
+def test_a_net_for_another_player_count_is_refused():
+    """A net reads a tensor laid out for its own player count: handed a state of another
+    count, or given to an agent of one, it refuses instead of judging garbage."""
+    from romecore_ismcts.ismcts import ISMCTSAgent
+
+    two, three = (romecore.load_game("rise_to_power", players=n) for n in (2, 3))
+    ev = romecore.make_evaluator(two, "learned")
+    assert ev.nplayers == 2 and ev.fits(two) and not ev.fits(three)
+    st = three.new_initial_state(seed=1)
+    st.resolve_chance()
+    with pytest.raises(romecore.errors.EvaluatorError, match="for 2 players, not 3"):
+        ev(st)
+    with pytest.raises(romecore.errors.AgentSpecError, match="2 players"):
+        ISMCTSAgent(three, 1, cutoff=1, evaluator=ev)
+
+
 def test_no_weights_for_a_player_count():
     game = romecore.load_game("great_city_of_rome", players=4)
     if (SHIPPED_DIR / "great_city_of_rome-4p.npz").exists():

@@ -124,10 +124,13 @@ def resolve_evaluator(Game game, spec, playouts=8):
 
     ``None``/``"none"``: none; ``"default"``: the first one registered for the game, else
     the playout evaluator; ``"playout"`` (or ``"playout8"``): random playouts; any other
-    name: the registered evaluator of that name; an Evaluator or a callable: itself.
+    name: the registered evaluator of that name; an Evaluator or a callable: itself (an
+    Evaluator only where it fits the game, see ``Evaluator.fits``: AgentSpecError otherwise).
     """
-    if spec is None or isinstance(spec, Evaluator):
+    if spec is None:
         return spec
+    if isinstance(spec, Evaluator):
+        return _fitting(spec, game)
     if callable(spec) and not isinstance(spec, str):
         return PyEvaluator(spec, game.game_id, getattr(spec, "__name__", "python"))
     if not isinstance(spec, str):
@@ -149,6 +152,16 @@ def resolve_evaluator(Game game, spec, playouts=8):
     ev = registry.evaluator(game.game_id, name).factory(game=game)
     if not isinstance(ev, Evaluator):
         raise AgentSpecError(f"evaluator {spec!r} for {game.game_id} is not a romecore Evaluator")
+    return _fitting(ev, game)
+
+
+def _fitting(Evaluator ev, Game game):
+    """``ev`` where it may judge ``game``'s states; AgentSpecError otherwise (a C evaluator
+    handed another game's state would read that struct as its own game's)."""
+    if not ev.fits(game):
+        made = f"{ev.game_id or 'no game'}" + (f", {ev.nplayers} players" if ev.nplayers else "")
+        raise AgentSpecError(f"evaluator {ev.name!r} (made for {made}) cannot judge "
+                             f"{game.game_id} with {game.num_players()} players")
     return ev
 
 

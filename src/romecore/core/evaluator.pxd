@@ -23,6 +23,7 @@ cdef class Evaluator:
     cdef rc_policy_fn policy_fn # NULL unless the evaluator also judges moves (a policy head)
     cdef const void *params     # the C function's parameters, owned by the subclass
     cdef readonly str game_id
+    cdef readonly int nplayers  # the player count it was made for (0: any, as the heuristics)
     cdef readonly str name
     cdef object py_fn           # callable(state) -> sequence of floats, Python evaluators
 

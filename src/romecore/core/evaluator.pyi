@@ -3,13 +3,16 @@
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from romecore.core.state import State
+from romecore.core.state import Game, State
 
 class Evaluator:
     game_id: str
     name: str
     @property
     def is_native(self) -> bool: ...
+    @property
+    def nplayers(self) -> int: ...
+    def fits(self, game: Game) -> bool: ...
     @property
     def has_policy(self) -> bool: ...
     def policy(self, state: State) -> dict[int, float]: ...

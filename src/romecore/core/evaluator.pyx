@@ -23,6 +23,7 @@ cdef class Evaluator:
         self.params = NULL
         self.py_fn = None
         self.game_id = ""
+        self.nplayers = 0
         self.name = ""
 
     def __call__(self, state):
@@ -31,14 +32,30 @@ cdef class Evaluator:
         cdef State st = <State>state
         cdef int n = st.k.num_players(st.s), i
         cdef double out[RC_MAX_PLAYERS]
-        if self.game_id and st.game.game_id != self.game_id:
-            raise EvaluatorError(f"evaluator {self.name!r} is for {self.game_id}, not {st.game.game_id}")
+        self._check(st)
         if self.fn != NULL:
             self.fn(st.s, self.params, out)
             return [out[i] for i in range(n)]
         if self.py_fn is None:
             raise NotImplementedError("evaluator has neither a C nor a Python function")
         return [float(v) for v in self.py_fn(state)]
+
+    def _check(self, State st):
+        """EvaluatorError unless ``st`` is of the game (and player count) it was made for:
+        a C evaluator reads the state's struct as its own game's."""
+        if self.game_id and st.game.game_id != self.game_id:
+            raise EvaluatorError(f"evaluator {self.name!r} is for {self.game_id}, not {st.game.game_id}")
+        if self.nplayers and st.k.num_players(st.s) != self.nplayers:
+            raise EvaluatorError(f"evaluator {self.name!r} is for {self.nplayers} players, "
+                                 f"not {st.k.num_players(st.s)}")
+
+    def fits(self, game):
+        """Whether the evaluator may judge ``game``'s states: the same game (a C
+        evaluator must name one) and, where it was made for one, the same player count."""
+        if self.fn != NULL and not self.game_id:
+            return False
+        return ((not self.game_id or self.game_id == game.game_id)
+                and (not self.nplayers or self.nplayers == game.num_players()))
 
     @property
     def is_native(self):
@@ -56,8 +73,7 @@ cdef class Evaluator:
         if not isinstance(state, State):
             raise ArgumentTypeError(f"an evaluator takes a romecore State, got {type(state).__name__}")
         cdef State st = <State>state
-        if self.game_id and st.game.game_id != self.game_id:
-            raise EvaluatorError(f"evaluator {self.name!r} is for {self.game_id}, not {st.game.game_id}")
+        self._check(st)
         if self.policy_fn == NULL:
             raise EvaluatorError(f"evaluator {self.name!r} does not judge moves (no policy head)")
         cdef int p = st.k.current_player(st.s), n, i

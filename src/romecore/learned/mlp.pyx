@@ -222,6 +222,7 @@ cdef class LearnedEvaluator(Evaluator):
             self.P.b[i] = &bv[0]
             self.P.sizes[i + 1] = w.shape[1]
         self.game_id = g.game_id
+        self.nplayers = g.num_players()
         self.name = "learned"
         self.P.base_fn = NULL
         self.base = None
