@@ -80,7 +80,7 @@ cdef inline void ln_layer(const float *x, int nin, const float *W, const float *
                 y[j] += v * row[j]
 
 
-cdef const float *ln_trunk(const ln_params *P, const void *s, int p, float *x, float *h) noexcept nogil:
+cdef inline const float *ln_trunk(const ln_params *P, const void *s, int p, float *x, float *h) noexcept nogil:
     """Seat p's tensor of s (into ``x``, MAX_INPUT floats) through the hidden layers
     (activations in ``h``, 2 * MAX_HIDDEN floats); returns the last hidden layer's
     activations, the input of both heads."""
