@@ -158,10 +158,9 @@ def resolve_evaluator(Game game, spec, playouts=8):
 def _fitting(Evaluator ev, Game game):
     """``ev`` where it may judge ``game``'s states; AgentSpecError otherwise (a C evaluator
     handed another game's state would read that struct as its own game's)."""
-    if not ev.fits(game):
-        made = f"{ev.game_id or 'no game'}" + (f", {ev.nplayers} players" if ev.nplayers else "")
-        raise AgentSpecError(f"evaluator {ev.name!r} (made for {made}) cannot judge "
-                             f"{game.game_id} with {game.num_players()} players")
+    why = ev.misfit(game)
+    if why is not None:
+        raise AgentSpecError(why)
     return ev
 
 

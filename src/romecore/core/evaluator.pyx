@@ -40,22 +40,27 @@ cdef class Evaluator:
             raise NotImplementedError("evaluator has neither a C nor a Python function")
         return [float(v) for v in self.py_fn(state)]
 
-    def _check(self, State st):
-        """EvaluatorError unless ``st`` is of the game (and player count) it was made for:
-        a C evaluator reads the state's struct as its own game's."""
-        if self.game_id and st.game.game_id != self.game_id:
-            raise EvaluatorError(f"evaluator {self.name!r} is for {self.game_id}, not {st.game.game_id}")
-        if self.nplayers and st.k.num_players(st.s) != self.nplayers:
-            raise EvaluatorError(f"evaluator {self.name!r} is for {self.nplayers} players, "
-                                 f"not {st.k.num_players(st.s)}")
+    def misfit(self, game):
+        """Why the evaluator may not judge ``game``'s states, or None where it may: it
+        must be of the same game (a C evaluator must name one, as it reads the state's
+        struct as its own game's) and, where it was made for one, the same player count."""
+        if self.fn != NULL and not self.game_id:
+            return f"evaluator {self.name!r} runs in C but names no game"
+        if self.game_id and self.game_id != game.game_id:
+            return f"evaluator {self.name!r} is made for {self.game_id}, not {game.game_id}"
+        if self.nplayers and self.nplayers != game.num_players():
+            return f"evaluator {self.name!r} is made for {self.nplayers} players, not {game.num_players()}"
+        return None
 
     def fits(self, game):
-        """Whether the evaluator may judge ``game``'s states: the same game (a C
-        evaluator must name one) and, where it was made for one, the same player count."""
-        if self.fn != NULL and not self.game_id:
-            return False
-        return ((not self.game_id or self.game_id == game.game_id)
-                and (not self.nplayers or self.nplayers == game.num_players()))
+        """Whether the evaluator may judge ``game``'s states (see :meth:`misfit`)."""
+        return self.misfit(game) is None
+
+    def _check(self, State st):
+        """EvaluatorError unless ``st`` is of a game the evaluator fits."""
+        why = self.misfit(st.game)
+        if why is not None:
+            raise EvaluatorError(why)
 
     @property
     def is_native(self):

@@ -267,8 +267,7 @@ cdef class LearnedEvaluator(Evaluator):
         if not isinstance(state, State):
             raise ArgumentTypeError(f"expected a State, got {type(state).__name__}")
         cdef State st = <State>state
-        if st.game.game_id != self.game_id or st.game.num_players() != self.P.nplayers:
-            raise EvaluatorError(f"this evaluator is for {self.game_id} with {self.P.nplayers} players")
+        self._check(st)
         if not 0 <= player < self.P.nplayers:
             raise EvaluatorError(f"player {player} is not a seat of a {self.P.nplayers}-player game")
         cdef double out[RC_MAX_PLAYERS]
@@ -281,12 +280,12 @@ cdef class LearnedEvaluator(Evaluator):
 
     def rate(self, state, int calls=100000):
         """Evaluations per second of ``state`` through the C function (no Python per call)."""
-        if not isinstance(state, State) or (<State>state).game.game_id != self.game_id \
-                or (<State>state).game.num_players() != self.P.nplayers:
+        if not isinstance(state, State):
             raise EvaluatorError(f"expected a {self.game_id} {self.P.nplayers}-player State")
+        cdef State st = <State>state
+        self._check(st)
         if calls < 1:
             raise EvaluatorError("calls must be at least 1")
-        cdef State st = <State>state
         cdef double out[RC_MAX_PLAYERS]
         cdef int i
         import time
