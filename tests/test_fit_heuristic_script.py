@@ -4,25 +4,12 @@ gives the same table for the same arguments."""
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-import sys
-
 import numpy as np
 import pytest
 
-SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "fit_heuristic.py"
+from scripts_loader import load_script
 
-
-def _load():
-    spec = importlib.util.spec_from_file_location("romecore_script_fit_heuristic", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fit = _load()
+fit = load_script("fit_heuristic")
 
 
 def test_least_squares_recovers_weights_and_holds_a_negative_one_at_zero():

@@ -14,15 +14,11 @@ fuzzer (``python scripts/fuzz.py --seed 7 --seconds 900``) and update the list.
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-
 import pytest
 
-fuzz_path = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "fuzz.py"
-spec = importlib.util.spec_from_file_location("romecore_script_fuzz_regressions", fuzz_path)
-fuzz = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(fuzz)
+from scripts_loader import load_script
+
+fuzz = load_script("fuzz")
 
 #: (configuration, case, the fuzzer's seed).
 CASES = [

@@ -7,24 +7,14 @@ scripts themselves."""
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
 from collections import Counter
 
 import pytest
 
-SCRIPTS = pathlib.Path(__file__).resolve().parent.parent / "scripts"
+from scripts_loader import load_script
 
-
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(f"romecore_script_{name}", SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = _script("soak")
-fuzz = _script("fuzz")
+soak = load_script("soak")
+fuzz = load_script("fuzz")
 CONFIGS = fuzz.configs()
 CASES = 300
 

@@ -4,23 +4,11 @@ default dropped three 10,000-simulation Glory to Rome games)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
-import sys
 
-SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "strength.py"
+from scripts_loader import load_script
 
-
-def _load():
-    spec = importlib.util.spec_from_file_location("romecore_script_strength", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-strength = _load()
+strength = load_script("strength")
 
 
 def test_match_saves_a_line_and_the_table_replays_it(tmp_path):

@@ -4,22 +4,11 @@ rerun that resumes rather than replays a finished generation."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
-import sys
 
 import pytest
 
-SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "generations.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("romecore_script_generations", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from scripts_loader import load_script
 
 
 def test_two_generations_then_resume(tmp_path, monkeypatch):
@@ -29,7 +18,7 @@ def test_two_generations_then_resume(tmp_path, monkeypatch):
     from romecore.learned.weights import load_weights
 
     monkeypatch.delenv(ENV_DIR, raising=False)  # the script points it at each net; undone after
-    generations = _load()
+    generations = load_script("generations")
     spec = "ismcts:simulations=10,evaluator=learned"
     argv = ["rise_to_power", "--dir", str(tmp_path), "--generations", "2", "--games", "2", "--gate-games", "2",
             "--agent", spec, "--gate-agent", spec, "--hidden", "8", "--epochs", "1", "--window", "2", "--seed", "3"]
