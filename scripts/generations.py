@@ -77,7 +77,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--budget", type=float, default=0.0, help="seconds; 0: no limit")
     args = ap.parse_args(argv)
+    saved = os.environ.get(ENV_DIR)
+    try:
+        run(args)
+    finally:  # the loop points $ROMECORE_LEARNED_WEIGHTS at each net; the caller's value returns
+        if saved is None:
+            os.environ.pop(ENV_DIR, None)
+        else:
+            os.environ[ENV_DIR] = saved
 
+
+def run(args: argparse.Namespace) -> None:
+    """The generations of ``main``'s parsed arguments."""
     t0 = time.monotonic()
     ensure_registered()
     game = romecore.load_game(args.game, players=args.players)

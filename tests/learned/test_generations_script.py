@@ -13,16 +13,19 @@ from scripts_loader import load_script
 
 def test_two_generations_then_resume(tmp_path, monkeypatch):
     pytest.importorskip("torch")
+    import os
+
     import romecore
     from romecore.learned import ENV_DIR, SHIPPED_DIR
     from romecore.learned.weights import load_weights
 
-    monkeypatch.delenv(ENV_DIR, raising=False)  # the script points it at each net; undone after
+    monkeypatch.setenv(ENV_DIR, str(tmp_path / "caller"))  # the script points it at each net, then restores it
     generations = load_script("generations")
     spec = "ismcts:simulations=10,evaluator=learned"
     argv = ["rise_to_power", "--dir", str(tmp_path), "--generations", "2", "--games", "2", "--gate-games", "2",
             "--agent", spec, "--gate-agent", spec, "--hidden", "8", "--epochs", "1", "--window", "2", "--seed", "3"]
     generations.main(argv)
+    assert os.environ[ENV_DIR] == str(tmp_path / "caller")
     game = romecore.load_game("rise_to_power", players=2)
     name = "rise_to_power-2p.npz"
     best = (SHIPPED_DIR / name).read_bytes()
