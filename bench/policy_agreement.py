@@ -35,10 +35,7 @@ def main() -> None:
     offs, acts, visits = a["policy_offsets"], a["policy_actions"], a["policy_visits"]
     rows = [r for r in np.nonzero(np.diff(offs) > 0)[0] if visits[offs[r]:offs[r + 1]].sum() > 0]
     rows = rows[:args.rows] if args.rows else rows
-    h = a["x"][rows].astype(np.float64)
-    for W, b in w.layers[:-1]:
-        h = np.maximum(h @ W + b, 0.0)
-    logits = h @ w.policy[0] + w.policy[1]
+    logits = w.policy_logits(a["x"][rows]).astype(np.float64)
     top1 = top3 = uniform = ce = tried = 0.0
     for k, r in enumerate(rows):
         acted, v = acts[offs[r]:offs[r + 1]], visits[offs[r]:offs[r + 1]].astype(np.float64)

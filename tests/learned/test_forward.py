@@ -166,3 +166,35 @@ def test_residual_net_with_a_zero_head_is_its_base(game_id):
     ev, heuristic = LearnedEvaluator(game, w), romecore.make_evaluator(game, "heuristic")
     for st in _positions(game, seed=21, limit=30):
         np.testing.assert_allclose(ev(st), heuristic(st), rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("base", [None, "heuristic"])
+def test_numpy_forward_and_policy_equal_the_oracles(base):
+    """Weights.forward and Weights.policy_logits (the tools' batched numpy passes) against
+    the explicit-loop oracles, on every seat's view of positions along a game."""
+    game = romecore.load_game("rise_to_power", players=3)
+    w = random_weights(game, seed=8, policy=True, base=base, base_scale=0.7)
+    seen = 0
+    for st in _positions(game, seed=17)[::3]:
+        if st.is_chance_node():
+            continue
+        for p in range(3):
+            x = np.asarray(st.observation_tensor(p), dtype=np.float32)[None]
+            absolute = np.array([0.2, 0.5, 0.3])
+            rotated = np.array([[absolute[(p + j) % 3] for j in range(3)]])
+            logits = w.forward(x, rotated if base else None)[0].astype(np.float64)
+            e = np.exp(logits - logits.max())
+            got = np.array([(e / e.sum())[(q - p) % 3] for q in range(3)])
+            np.testing.assert_allclose(got, oracle_view(w, x[0], p, absolute), rtol=0, atol=2e-5)
+            legal = st.legal_actions()
+            z = w.policy_logits(x)[0][legal].astype(np.float64)
+            shares = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+            want = oracle_policy(w, x[0], legal)
+            np.testing.assert_allclose(shares, [want[a] for a in legal], rtol=0, atol=2e-5)
+            seen += 1
+    assert seen
+    with pytest.raises(romecore.errors.EvaluatorError, match="no policy head"):
+        random_weights(game).policy_logits(x)
+    if base:
+        with pytest.raises(romecore.errors.EvaluatorError, match="needs its base"):
+            w.forward(x)

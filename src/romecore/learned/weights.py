@@ -76,14 +76,25 @@ class Weights:
                 "tensor_size": self.tensor_size, "layout": self.layout, "hidden": self.hidden,
                 "activation": self.activation, "training": self.training, "base": self.base}
 
+    def trunk(self, x: np.ndarray) -> np.ndarray:
+        """The last hidden layer's activations for a batch of tensors: what the value and
+        policy heads both read (numpy, for tests and tools)."""
+        h = np.asarray(x, dtype=np.float32)
+        for w, b in self.layers[:-1]:
+            h = np.maximum(h @ w + b, 0.0)
+        return h
+
+    def policy_logits(self, x: np.ndarray) -> np.ndarray:
+        """The policy head's logits over every distinct action for a batch of tensors."""
+        if self.policy is None:
+            raise EvaluatorError("this net has no policy head")
+        return self.trunk(x) @ self.policy[0] + self.policy[1]
+
     def forward(self, x: np.ndarray, base: np.ndarray | None = None) -> np.ndarray:
         """Seat-relative value logits for a batch of tensors (numpy, for tests and tools); a
         residual net also needs ``base``, its base's values rotated to each row's viewer."""
-        h = np.asarray(x, dtype=np.float32)
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if i < len(self.layers) - 1:
-                h = np.maximum(h, 0.0)
+        w, b = self.layers[-1]
+        h = self.trunk(x) @ w + b
         if self.base is not None:
             if base is None:
                 raise EvaluatorError(f"a residual net over {self.base!r} needs its base's values")
