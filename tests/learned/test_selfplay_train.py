@@ -189,3 +189,14 @@ def test_runs_of_two_bases_load_without_base_values(tmp_path):
     assert np.isnan(a["search_value"]).all()  # random has no tree
     _, one = load_shards(tmp_path / "fitted")
     assert read_manifest(tmp_path / "fitted")["base"] == "fitted" and "base" in one
+
+
+def test_directories_of_several_agents_name_them_all(tmp_path):
+    """Runs of different agents load together; the manifest then names every agent once,
+    in order, so a net trained on both records what it learned from."""
+    com = romecore.load_game("city_of_marble", players=2)
+    selfplay(com, tmp_path / "r", agents=["random"], games=1, seed=1, sample=0.2)
+    selfplay(com, tmp_path / "g", agents=["greedy", "random"], games=1, seed=2, sample=0.2)
+    meta, _ = load_shards([tmp_path / "r", tmp_path / "g"])
+    assert meta["agents"] == ["random", "greedy"]
+    assert load_shards(tmp_path / "g")[0]["agents"] == ["greedy", "random"]

@@ -248,14 +248,17 @@ def _run_ray(todo: list[dict[str, Any]], finish: Callable[..., None], address: s
 def load_shards(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
                 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The manifest and the concatenated arrays of a self-play directory (or of several
-    directories of the same game and layout)."""
+    directories of the same game and layout; the manifest is the first one's, with the
+    agents of all of them, so a net's training record names every agent it learned from)."""
     dirs = [Path(data)] if isinstance(data, (str, os.PathLike)) else [Path(d) for d in data]
     if not dirs:
         raise InvalidArgumentError("no self-play directory given")
     parts: dict[str, list[np.ndarray]] = {k: [] for k in _ARRAYS + _OPTIONAL}
     meta0: dict[str, Any] | None = None
+    agents: list[str] = []
     for d in dirs:
         meta = read_manifest(d)
+        agents += [a for a in meta.get("agents") or () if a not in agents]
         key = {k: meta.get(k) for k in ("game", "options", "tensor_size", "layout")}
         if meta0 is None:
             meta0 = meta
@@ -280,4 +283,4 @@ def load_shards(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
     # an optional array is kept only when every shard has it (base values: of one evaluator)
     keep = [k for k in parts if k in _ARRAYS
             or (len(parts[k]) == len(parts["x"]) and (k != "base" or len(bases) == 1))]
-    return meta0, {k: np.concatenate(parts[k]) for k in keep}
+    return dict(meta0, agents=agents), {k: np.concatenate(parts[k]) for k in keep}
