@@ -5,6 +5,7 @@ rerun that resumes rather than replays a finished generation."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -13,8 +14,6 @@ from scripts_loader import load_script
 
 def test_two_generations_then_resume(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    import os
-
     import romecore
     from romecore.learned import ENV_DIR, SHIPPED_DIR
     from romecore.learned.weights import load_weights

@@ -21,7 +21,8 @@ from typing import Any
 
 from romecore.errors import EvaluatorError
 
-__all__ = ["ENV_DIR", "SHIPPED_DIR", "ensure_registered", "make_learned_evaluator", "residual_base", "weights_file"]
+__all__ = ["ENV_DIR", "SHIPPED_DIR", "ensure_registered", "make_learned_evaluator", "residual_base", "weights_dirs",
+           "weights_file"]
 
 #: Environment variable naming a directory of weights files searched before the shipped ones.
 ENV_DIR = "ROMECORE_LEARNED_WEIGHTS"
@@ -29,11 +30,17 @@ ENV_DIR = "ROMECORE_LEARNED_WEIGHTS"
 SHIPPED_DIR = Path(__file__).with_name("weights")
 
 
+def weights_dirs() -> list[Path]:
+    """Where weights files are looked for, in order: ``$ROMECORE_LEARNED_WEIGHTS`` (a path
+    list), then the shipped directory."""
+    return [Path(d) for d in os.environ.get(ENV_DIR, "").split(os.pathsep) if d] + [SHIPPED_DIR]
+
+
 def weights_file(game: Any) -> Path:
     """The weights file ``game`` (its id and player count) uses: ``$ROMECORE_LEARNED_WEIGHTS``
     first, then the shipped ones; EvaluatorError when there is none."""
     name = f"{game.game_id}-{game.num_players()}p.npz"
-    dirs = [Path(d) for d in os.environ.get(ENV_DIR, "").split(os.pathsep) if d] + [SHIPPED_DIR]
+    dirs = weights_dirs()
     for d in dirs:
         if (d / name).is_file():
             return d / name

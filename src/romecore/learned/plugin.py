@@ -11,13 +11,11 @@ the one the game registers.
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 from typing import Any
 
 from romecore.hookspecs import hookimpl
-from romecore.learned import ENV_DIR, SHIPPED_DIR
+from romecore.learned import weights_dirs
 from romecore.spec import EvaluatorSpec
 
 _NAME = re.compile(r"^([a-z0-9_]+)-([0-9]+)p\.npz$")
@@ -31,8 +29,7 @@ def _factory(game: Any, path: str | None = None) -> Any:
 
 def games_with_weights() -> list[str]:
     """Ids of the games some weights file is found for."""
-    dirs = [Path(d) for d in os.environ.get(ENV_DIR, "").split(os.pathsep) if d] + [SHIPPED_DIR]
-    found = {m.group(1) for d in dirs if d.is_dir() for f in d.iterdir() if (m := _NAME.match(f.name))}
+    found = {m.group(1) for d in weights_dirs() if d.is_dir() for f in d.iterdir() if (m := _NAME.match(f.name))}
     return sorted(found)
 
 

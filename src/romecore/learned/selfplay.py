@@ -256,9 +256,11 @@ def load_shards(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
     parts: dict[str, list[np.ndarray]] = {k: [] for k in _ARRAYS + _OPTIONAL}
     meta0: dict[str, Any] | None = None
     agents: list[str] = []
+    bases: set[str | None] = set()
     for d in dirs:
         meta = read_manifest(d)
         agents += [a for a in meta.get("agents") or () if a not in agents]
+        bases.add(meta.get("base"))
         key = {k: meta.get(k) for k in ("game", "options", "tensor_size", "layout")}
         if meta0 is None:
             meta0 = meta
@@ -279,7 +281,6 @@ def load_shards(data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
     assert meta0 is not None
     if not parts["x"]:
         raise SerializationError(f"no shards in {', '.join(map(str, dirs))}")
-    bases = {read_manifest(d).get("base") for d in dirs}
     # an optional array is kept only when every shard has it (base values: of one evaluator)
     keep = [k for k in parts if k in _ARRAYS
             or (len(parts[k]) == len(parts["x"]) and (k != "base" or len(bases) == 1))]
