@@ -441,44 +441,6 @@ def test_prior_must_name_an_evaluator():
         romecore.make_agent("ismcts:prior_visits=2,prior=none", game=game)
 
 
-@pytest.mark.parametrize("name", ["ismcts", "mcts"])
-@pytest.mark.parametrize("depth", [1, 2, 3])
-def test_near_judges_the_priors_near_the_root(name, depth):
-    """``near``: the priors of nodes within ``near_depth`` tree levels of the root go to
-    that evaluator, the rest to ``prior``'s.  Both give every position the same values, so
-    the tree is the one a search with ``prior`` alone grows (same seed) and the two
-    evaluators' calls split that search's calls between them.  At ``near_depth=1`` near
-    judges exactly the root's children, each once (City of Marble: a turn is several
-    decisions, so the tree grows deep in a few iterations)."""
-    state = marble_turn_start()
-    game = state.game
-    common = dict(simulations=200, cutoff=0, bias=1.0, **tree_extra(name))
-    alone, alone_eval = counted([0.5, 0.5])
-    agent_class(name)(game, 1, evaluator=alone_eval, **common).step(state)
-    deep, deep_eval = counted([0.5, 0.5])
-    near, near_eval = counted([0.5, 0.5])
-    agent_class(name)(game, 1, evaluator=deep_eval, near=near_eval, near_depth=depth, **common).step(state)
-    assert len(near) + len(deep) == len(alone)
-    assert deep
-    if depth == 1:
-        assert len(near) == len(state.legal_actions())
-    else:
-        assert len(near) > len(state.legal_actions())
-
-
-@pytest.mark.parametrize("spec", [
-    "ismcts:bias=1,near=no_such_evaluator",
-    "ismcts:bias=1,near=heuristic,near_depth=0",
-    "ismcts:bias=1,prior=none,near=heuristic",
-    "ismcts:bias=0,near=heuristic",
-    "mcts:bias=1,near=heuristic,near_depth=-1",
-])
-def test_near_must_name_an_evaluator_for_priors_that_are_on(spec):
-    game = romecore.load_game("great_city_of_rome", players=2)
-    with pytest.raises(AgentSpecError):
-        romecore.make_agent(spec, game=game)
-
-
 @pytest.mark.parametrize("spec", ["ismcts:mix=-0.1", "mcts:mix=1.5", "ismcts:mix=0.5,evaluator=none"])
 def test_mix_is_a_weight_and_needs_an_evaluator(spec):
     game = romecore.load_game("great_city_of_rome", players=2)

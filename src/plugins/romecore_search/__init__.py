@@ -78,12 +78,6 @@ TREE_PARAMS: ParamTable = {
                            "rollouts' steps: same (the evaluator's), or a name as for evaluator; a "
                            "costly leaf evaluator (a learned net at mix or cutoff) can leave those, "
                            "one evaluation per child, to a cheap one"),
-    "near": (str, "none", "evaluator of the priors of nodes within near_depth tree levels of the "
-                          "root, in prior's place there: a costly, sharper judge (a learned net) "
-                          "where the search spends most of its visits, prior's cheap one deeper "
-                          "(none: prior's everywhere)"),
-    "near_depth": (int, 2, "with near: the tree levels from the root (the root is level 0) whose "
-                           "nodes take near's priors"),
     "policy": (str, "none", "an evaluator that judges moves (a learned net with a policy head) whose "
                             "move probabilities, relative to the likeliest, are the priors of bias and "
                             "widen in place of prior's one-step values: one pass per expanded node for "

@@ -28,8 +28,6 @@ cdef class TreeAgent(SearchAgent):
     cdef readonly double mix          # weight of the evaluator's value of a leaf in its reward (0: off)
     cdef bint use_priors              # children get evaluator priors when created
     cdef readonly Evaluator prior_evaluator  # judges the priors (the evaluator unless ``prior`` names another)
-    cdef readonly Evaluator near_evaluator  # judges the priors of nodes near the root (``near``); else None
-    cdef readonly int near_depth      # with near_evaluator: nodes at tree levels below this take its priors
     cdef readonly Evaluator policy_evaluator  # judges the priors by its policy head (``policy``); else None
     cdef double *pri                  # scratch: priors of the legal actions at a node
     cdef uint8_t *pri_settled         # scratch: pri[i] was judged where the mover's turn ends

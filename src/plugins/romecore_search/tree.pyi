@@ -17,8 +17,6 @@ class TreeAgent(SearchAgent):
     imm_reply: bool
     mix: float
     prior_evaluator: Evaluator | None
-    near_evaluator: Evaluator | None
-    near_depth: int
     policy_evaluator: Evaluator | None
     def _configure_tree(self, game: Game, seed: int | None, p: dict[str, Any]) -> None: ...
     @property

@@ -44,11 +44,7 @@ cdef class TreeAgent(SearchAgent):
         weight mix.  ``prior`` names another evaluator for the priors and for greedy
         rollouts' steps ("same": the evaluator): a prior or a greedy step costs one
         evaluation per child, a leaf one per iteration, so a costly net judges the leaves
-        best while a cheap heuristic orders the children and plays the rollouts.  ``near``
-        names the priors' evaluator for nodes within ``near_depth`` tree levels of the root:
-        few nodes, where most visits go, so a costly net can order them (and, with ``imm``,
-        judge the ends of the mover's first turns) while ``prior``'s cheap judge does the
-        rest.  ``policy``
+        best while a cheap heuristic orders the children and plays the rollouts.  ``policy``
         names an evaluator with a policy head (a learned net) whose move probabilities,
         relative to the likeliest move, are the priors of ``bias`` and ``widen`` instead: one
         pass per expanded node judges all its children (AlphaZero's use of a policy, Silver
@@ -85,20 +81,11 @@ cdef class TreeAgent(SearchAgent):
         self.prior_evaluator = self.evaluator if same else resolve_evaluator(game, prior)
         if self.prior_evaluator is not None:  # one-step choices are the priors' kind of judgement
             self.rollout_evaluator = self.prior_evaluator
-        self.near_evaluator = resolve_evaluator(game, p["near"])
-        self.near_depth = p["near_depth"]
-        if self.near_evaluator is not None:
-            if self.prior_evaluator is None:
-                raise AgentSpecError("near needs prior's evaluator for the nodes deeper down")
-            if self.near_depth < 1:
-                raise AgentSpecError(f"near_depth={self.near_depth} must be at least 1 (the root's children)")
         self.policy_evaluator = resolve_evaluator(game, p["policy"])
         if self.policy_evaluator is not None:
             if not self.policy_evaluator.has_policy:
                 raise AgentSpecError(f"policy={p['policy']!r}: evaluator {self.policy_evaluator.name!r} "
                                      "does not judge moves (no policy head)")
-            if self.near_evaluator is not None:
-                raise AgentSpecError("policy and near both name the priors' judge: choose one")
             if prior_visits > 0 or imm > 0:
                 raise AgentSpecError("policy priors rank moves, they are not values: use them with bias or "
                                      "widen, not prior_visits or imm")
@@ -125,8 +112,6 @@ cdef class TreeAgent(SearchAgent):
             raise AgentSpecError("imm_reply needs imm > 0")
         self.use_priors = ((bias > 0 or widen > 0 or prior_visits > 0 or imm > 0)
                            and (self.prior_evaluator is not None or self.policy_evaluator is not None))
-        if self.near_evaluator is not None and not self.use_priors:
-            raise AgentSpecError("near judges priors: turn them on (bias, widen, prior_visits or imm > 0)")
         self.pri = <double *>malloc(sizeof(double) * self.k.max_legal)
         self.pri_settled = <uint8_t *>malloc(self.k.max_legal)
         self.path = <int32_t *>malloc(sizeof(int32_t) * (self.k.max_game_length + 2))
@@ -286,14 +271,11 @@ cdef class TreeAgent(SearchAgent):
     cdef int _priors(self, const void *s, const int32_t *acts, int n, int p) except -1 nogil:
         """``pri[i]``: the evaluator's value for ``p`` after ``acts[i]`` at s (scratch2);
         ``pri_settled[i]``: whether ``p``'s turn ends there (another player, chance or
-        the end of the game is next).  The evaluator: ``near``'s while the node being
-        expanded (the path's last) is within ``near_depth`` levels of the root, else
-        ``prior``'s.  With a ``policy`` evaluator: the probability of ``acts[i]`` over the
-        probability of the likeliest of them, never settled."""
+        the end of the game is next).  With a ``policy`` evaluator: the probability of
+        ``acts[i]`` over the probability of the likeliest of them, never settled."""
         cdef double vals[RC_MAX_PLAYERS]
         cdef double hi = 0.0
         cdef int i
-        cdef bint near = self.near_evaluator is not None and self.path_len <= self.near_depth
         if self.policy_evaluator is not None:
             self.policy_evaluator.policy_fn(s, self.policy_evaluator.params, p, acts, n, self.pri)
             for i in range(n):
@@ -306,10 +288,7 @@ cdef class TreeAgent(SearchAgent):
         for i in range(n):
             memcpy(self.scratch2, s, self.k.state_size)
             self.k.apply(self.scratch2, acts[i])
-            if near:
-                self._evaluate_by(self.near_evaluator, self.scratch2, vals)
-            else:
-                self._evaluate_by(self.prior_evaluator, self.scratch2, vals)
+            self._evaluate_by(self.prior_evaluator, self.scratch2, vals)
             self.pri[i] = vals[p] if vals[p] > 0 else 0.0
             if self.pri[i] > 1:
                 self.pri[i] = 1.0
