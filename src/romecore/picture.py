@@ -24,7 +24,8 @@ from typing import Any
 
 from romecore.errors import ArgumentTypeError, InvalidArgumentError, PluginError
 
-__all__ = ["Canvas", "Picture", "picture", "to_svg", "write", "views", "PLAYER_COLOURS", "player_name"]
+__all__ = ["Canvas", "Picture", "picture", "to_svg", "write", "views", "action_targets", "PLAYER_COLOURS",
+           "player_name"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -147,9 +148,10 @@ class Canvas:
 
     def card(self, x: float, y: float, w: float, h: float, label: str, fill: str = "#ffffff",
              sub: str | None = None, stroke: str = INK, parent: ET.Element | None = None,
-             size: float = 10, title: str | None = None) -> ET.Element:
-        """A labelled box: a card, a tile, a cell."""
-        g = self.group("card", parent)
+             size: float = 10, title: str | None = None, target: str | None = None) -> ET.Element:
+        """A labelled box: a card, a tile, a cell; ``target`` is its board key (see
+        :func:`action_targets`), set on the whole group so the label never swallows a click."""
+        g = self.group("card", parent, data_target=target)
         self.rect(x, y, w, h, fill=fill, stroke=stroke, rx=3, parent=g, title=title or label)
         self.text(x + w / 2, y + (h / 2 + size / 3 if sub is None else h / 2 - 2), label,
                   size=size, anchor="middle", parent=g)
@@ -168,16 +170,17 @@ class Canvas:
 
     def row_of_cards(self, x: float, y: float, names: Sequence[str], w: float = 92, h: float = 26,
                      fill: Any = "#ffffff", parent: ET.Element | None = None, size: float = 10,
-                     wrap: float | None = None) -> tuple[float, float]:
+                     wrap: float | None = None, target: Any = None) -> tuple[float, float]:
         """Cards side by side (wrapping at ``wrap``), ``fill`` a colour or a function of the
-        name; returns (x, y) after the last one."""
+        name, ``target`` None or a function of (index, name) giving each card's board key;
+        returns (x, y) after the last one."""
         right = wrap if wrap is not None else self.width - 12
         x0 = x
-        for name in names:
+        for i, name in enumerate(names):
             if x + w > right and x > x0:
                 x, y = x0, y + h + 4
             self.card(x, y, w, h, _fit(name, w, size), fill=fill(name) if callable(fill) else fill,
-                      parent=parent, size=size, title=name)
+                      parent=parent, size=size, title=name, target=target(i, name) if target else None)
             x += w + 4
         return x, y
 
@@ -312,6 +315,18 @@ def to_svg(state: Any, player: int | None = None) -> str:
     scores = state.scores() if player is None else None  # the truth's, for spectators only
     module.draw(canvas, views(state, player), player, state.game, scores)
     return canvas.to_string()
+
+
+def action_targets(state: Any, action: int) -> tuple[str, ...]:
+    """The board keys a legal ``action`` of ``state`` names, in the order a player clicks
+    them: the places, cards and pieces of the picture (elements carrying ``data-target``
+    with these keys) that pick the move.  A move that names nothing (pass, end a turn) has
+    none.  Each game's ``picture.targets(state, action)`` says; the keys of a seat's legal
+    moves name only what that seat's picture shows, and no two of its legal moves share
+    the same set of keys, so clicks pick exactly one move (the browser page's contract)."""
+    module = _renderer(state)
+    fn = getattr(module, "targets", None)
+    return tuple(fn(state, action)) if fn is not None else ()
 
 
 class Picture(str):
