@@ -334,6 +334,14 @@ cdef class SearchAgent:
         self.seed = s
         self._unlock()
 
+    def stop(self):
+        """Asks a search under way in another thread to end at its next look at the budget;
+        it then returns the best move found so far.  Takes no lock (that is its point) and
+        does nothing when no search runs; a search that starts after it is not stopped,
+        so a caller waiting for a step to end asks again until it has (the web app does
+        when a game ends, is resigned or is left)."""
+        self.budget.expired = 1
+
     @property
     def budget(self):
         """``(iterations, seconds)`` per move; 0 means no limit of that kind."""
