@@ -1,10 +1,28 @@
-"""The Great City of Rome as an SVG picture: the action strip, the offer, the influence
-cards and every player's city on the 8x8 board (rows and columns numbered as build actions
-name them), hand and counters.  Drawn from observations only (see :mod:`romecore.picture`)."""
+"""The Great City of Rome as an SVG picture: the action strip, the offer, the decks, the
+influence cards, the drawn cards and every player's city on the 8x8 board (rows and columns
+numbered as build actions name them), hand and counters.  Drawn from observations only (see
+:mod:`romecore.picture`).
+
+Every thing a move names is its own element carrying a board key (``data-target``), and
+:func:`targets` gives each legal move's keys, so the browser table plays by clicking:
+
+==========================  =========================================================
+key                         the element
+==========================  =========================================================
+``strip:K``                 action strip space K (1-5, 1 next to the emperor)
+``offer:NAME``              the offer card(s) of building NAME
+``deck:D``                  deck D (I, II, III, IV): its pile, with the cards left
+``drawn:P:NAME``            a drawn card of building NAME that seat P picks from
+``hand:P:NAME``             seat P's hand card(s) of building NAME (only known ones)
+``city:P:R,C``              cell (R, C) of seat P's city board, built on or open
+``influence:V``             the influence card of value V (no move names one)
+==========================  =========================================================
+"""
 
 from __future__ import annotations
 
 from romecore.games.great_city_of_rome import data as _data
+from romecore.games.great_city_of_rome.kernel import ACTION_BLOCKS as _B
 from romecore.picture import HIDDEN_FILL, INK, MUTED, PLAYER_COLOURS, Canvas, player_name
 
 WIDTH = 920
@@ -19,6 +37,78 @@ KIND_FILL = {
 PUBLIC_FILL = {_data.YELLOW: "#f6dd52", _data.RED: "#e8776b", _data.GREEN: "#6fbf73", _data.BLUE: "#6f9fd8"}
 _TYPES = {t.name: t for t in _data.TYPES}
 SPACE = {"B": "brick", "C": "cog"}
+GRID = "#c9c2b4"  # Canvas.grid's line colour: a cell's own outline lies on the grid line
+
+
+# -- board keys (see the module docstring) -----------------------------------------------
+def strip_key(space: int) -> str:
+    return f"strip:{space}"
+
+
+def offer_key(name: str) -> str:
+    return f"offer:{name}"
+
+
+def deck_key(deck: str) -> str:
+    return f"deck:{deck}"
+
+
+def drawn_key(q: int, name: str) -> str:
+    return f"drawn:{q}:{name}"
+
+
+def hand_key(q: int, name: str) -> str:
+    return f"hand:{q}:{name}"
+
+
+def city_key(q: int, r: int, col: int) -> str:
+    return f"city:{q}:{r},{col}"
+
+
+def influence_key(value: int) -> str:
+    return f"influence:{value}"
+
+
+def _between(text: str, head: str, tail: str = "") -> str:
+    """The part of an action's name between ``head`` and ``tail`` (a card's name)."""
+    if not (text.startswith(head) and text.endswith(tail)):
+        raise ValueError(f"action name {text!r} is not {head!r}...{tail!r}")
+    return text[len(head):len(text) - len(tail)]
+
+
+def targets(state, action: int) -> tuple[str, ...]:
+    """The board keys ``action`` names, in click order, the destination last: build a chosen
+    card (its hand card), place it (the city cell), take an offer card, put the emissary on
+    a strip space, keep a drafted or School card (the drawn card), draw for the School (the
+    deck), put a School card under the deck (the drawn card, then the deck).  Produce and
+    end turn name nothing (buttons).  The kernel lists one move per building among cards of
+    the same building (offer, drawn), so names tell moves apart; the only moves sharing a
+    key set are those that name nothing (produce and end turn, both ``()``)."""
+    p = state.current_player()
+    a = int(action)
+    if p < 0 or a >= _B["CH_CARD"]:
+        return ()
+    if a < _B["A_BUILD"]:
+        r, col = divmod(a - _B["A_PLACE"], BOARD)
+        return (city_key(p, r, col),)
+    if a < _B["A_PRODUCE"]:
+        return (hand_key(p, _data.TYPES[a - _B["A_BUILD"]].name),)
+    if a < _B["A_TAKE"]:
+        return ()
+    if a < _B["A_EMISSARY"]:
+        text = state.action_to_string(a)
+        return (offer_key(_between(text, "take ", text[text.rindex(" (deck "):])),)
+    if a < _B["A_DRAFT"]:
+        return (strip_key(a - _B["A_EMISSARY"] + 1),)
+    if a < _B["A_SCHOOL_DECK"]:
+        return (drawn_key(p, _between(state.action_to_string(a), "draft ")),)
+    if a < _B["A_KEEP"]:
+        return (deck_key(_data.DECK_NAMES[a - _B["A_SCHOOL_DECK"] + 1]),)
+    if a < _B["A_BOTTOM"]:
+        return (drawn_key(p, _between(state.action_to_string(a), "keep ")),)
+    text = state.action_to_string(a)
+    deck = text.rsplit(" ", 1)[1]
+    return drawn_key(p, _between(text, "put ", f" under deck {deck}")), deck_key(deck)
 
 
 def _fill(name: str) -> str:
@@ -46,6 +136,21 @@ def _hand(views: dict[int, dict], base: dict, q: int) -> tuple[list[str], int]:
     return list(opp["known"]), opp["size"] - len(opp["known"])
 
 
+def _drawn_row(c: Canvas, views: dict[int, dict], base: dict, x: float, y: float) -> None:
+    """The cards drawn to pick from (the draft, a School's draws), keyed for the seat to
+    move, who picks; those this picture does not know are named ``hidden`` in the label."""
+    mover = base["current_player"]
+    drawn = views.get(mover, base)["drawn"]  # the truth draws them as the picker knows them
+    if not drawn:
+        return
+    names = [nm for nm in drawn if nm is not None]
+    hidden = len(drawn) - len(names)
+    label = "drawn:" + (" " + ", ".join(["hidden"] * hidden) if hidden else "")
+    c.text(x, y + 15, label, weight="bold")
+    c.row_of_cards(x + 10 + 7.2 * len(label), y, names, w=80, h=22, fill=_fill, wrap=WIDTH - 12,
+                   target=(lambda i, nm: drawn_key(mover, nm)) if mover >= 0 else None)
+
+
 def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: list | None) -> None:
     base = views[player if player is not None else 0]
     scores = scores if scores is not None else base.get("scores")
@@ -63,22 +168,31 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
     for k in range(5):
         x = 70 + k * 70
         label = f"{k + 1}: {SPACE.get(face[k], '?')}" if face else f"{k + 1}"
-        c.card(x, y, 64, 26, label, fill="#f4ead8" if face else HIDDEN_FILL)
+        g = c.card(x, y, 64, 26, label, fill="#f4ead8" if face else HIDDEN_FILL, target=strip_key(k + 1),
+                   title=f"strip space {k + 1}" + (f": {SPACE.get(face[k], '?')}" if face else ""))
         owner = base["emissaries"][k] if k < len(base["emissaries"]) else None
         if owner is not None:
-            c.circle(x + 58, y + 6, 6, fill=PLAYER_COLOURS[owner], title=f"{player_name(owner)}'s emissary")
+            c.circle(x + 58, y + 6, 6, fill=PLAYER_COLOURS[owner], title=f"{player_name(owner)}'s emissary", parent=g)
     # The offer and the decks.
     x = 440
     c.text(x, y + 17, "offer", weight="bold")
     for i, nm in enumerate(base["offer"]):
-        c.card(x + 42 + i * 50, y, 46, 26, _label(nm), fill=_fill(nm), size=10, title=nm)
-    decks = "  ".join(f"{k}:{v}" for k, v in base["deck_sizes"].items())
-    c.text(WIDTH - 12, y + 17, f"decks {decks}", anchor="end", fill=MUTED)
-    y += 36
-    infl = ", ".join(f"{ic['value']} ({_holder(ic['holder'])})" for ic in base["influence_cards"])
-    c.text(12, y + 12, f"influence cards: {infl}")
-    y += 24
-
+        c.card(x + 42 + i * 50, y, 46, 26, _label(nm), fill=_fill(nm), size=10, title=nm, target=offer_key(nm))
+    c.text(WIDTH - 12 - 4 * 42, y + 17, "decks", anchor="end", weight="bold")
+    for i, (deck, size) in enumerate(base["deck_sizes"].items()):
+        c.card(WIDTH - 12 - (4 - i) * 42 + 4, y, 38, 26, f"{deck} {size}", fill=HIDDEN_FILL, size=10,
+               title=f"deck {deck}: {size} cards", target=deck_key(deck))
+    y += 34
+    # The influence cards, then the cards drawn to pick from (the draft, the School).
+    c.text(12, y + 15, "influence", weight="bold")
+    for i, ic in enumerate(base["influence_cards"]):
+        h = ic["holder"]
+        c.card(90 + i * 84, y, 80, 22, f"{ic['value']}: {_holder(h)}", size=10,
+               fill="#fff4c2" if isinstance(h, int) else "#ffffff",
+               stroke=PLAYER_COLOURS[h] if isinstance(h, int) else INK,
+               title=f"influence card {ic['value']}: {_holder(h)}", target=influence_key(ic["value"]))
+    _drawn_row(c, views, base, 440, y)
+    y += 32
     # The players: two panels a row.
     panel_w = (WIDTH - 36) / 2
     panel_h = 40 + BOARD * CELL + 60
@@ -127,34 +241,38 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, h, score, player) -> None:
     for r in range(BOARD):
         c.text(bx - 6, by + r * CELL + CELL / 2 + 4, r, size=10, anchor="end", fill=MUTED, parent=g)
     c.rect(bx, by, BOARD * CELL, BOARD * CELL, fill="#e6e1d6", stroke=None, parent=g)
-    taken = {(b[1], b[2]) for b in city}
-    for r in range(r0, r1 + 1):  # each open cell on its own, named, so a click can pick it
-        for col in range(c0, c1 + 1):
-            if (r, col) not in taken:
-                c.rect(bx + col * CELL, by + r * CELL, CELL, CELL, fill="#ffffff", stroke=None, parent=g,
-                       title=f"open cell ({r},{col}): the city may still grow here")
-    c.grid(bx, by, BOARD, BOARD, CELL, parent=g)
+    c.grid(bx, by, BOARD, BOARD, CELL, stroke=GRID, parent=g)
     c.text(bx + BOARD * CELL / 2, by + BOARD * CELL + 14, "(row, col)", size=10, anchor="middle",
            fill=MUTED, parent=g)
-    for name, r, col, tokens in city:
-        c.card(bx + col * CELL + 1, by + r * CELL + 1, CELL - 2, CELL - 2, _label(name), fill=_fill(name),
-               sub=f"+{tokens}" if tokens else None, size=8, parent=g, title=f"{name} at ({r},{col})")
+    built = {(b[1], b[2]): b for b in city}
+    reach = {(r, col) for r in range(r0, r1 + 1) for col in range(c0, c1 + 1)}
+    for r, col in sorted(reach | set(built)):  # each cell on its own, keyed, so a click can pick it
+        cx, cy = bx + col * CELL, by + r * CELL
+        b = built.get((r, col))
+        if b is None:
+            c.rect(cx, cy, CELL, CELL, fill="#ffffff", stroke=GRID, parent=g, data_target=city_key(q, r, col),
+                   title=f"open cell ({r},{col}): the city may still grow here")
+        else:
+            name, tokens = b[0], b[3]
+            c.card(cx + 1, cy + 1, CELL - 2, CELL - 2, _label(name), fill=_fill(name),
+                   sub=f"+{tokens}" if tokens else None, size=8, parent=g, title=f"{name} at ({r},{col})",
+                   target=city_key(q, r, col))
 
-    # The hand.
+    # The hand (the card being placed marked), then nothing more: drawn cards lie on the table.
     hx = bx + BOARD * CELL + 16
     names, unknown = _hand(views, base, q)
     c.text(hx, by + 8, "hand" + ("" if q in views else " (as known)"), weight="bold", parent=g)
+    turn = base.get("turn") or {}
+    placing = turn.get("selected") if q == base["current_player"] and base["phase"] == "place" else None
     cy = by + 16
     for nm in sorted(names):
-        c.card(hx, cy, w - (hx - x) - 10, 18, nm, fill=_fill(nm), size=10, parent=g)
+        mark = nm == placing
+        placing = None if mark else placing  # one card of the kind is the one being placed
+        c.card(hx, cy, w - (hx - x) - 10, 18, nm + ("  \u2190 placing" if mark else ""), fill=_fill(nm),
+               size=10, parent=g, title=nm, target=hand_key(q, nm))
         cy += 21
     if unknown:
         c.card(hx, cy, w - (hx - x) - 10, 18, f"{unknown} unknown card(s)", fill=HIDDEN_FILL, size=10, parent=g)
         cy += 21
     if not names and not unknown:
         c.text(hx, cy + 12, "(empty)", fill=MUTED, parent=g)
-    if q in views and player is not None:
-        own = views[q]
-        if own.get("drawn"):
-            drawn = [nm if nm is not None else "hidden" for nm in own["drawn"]]  # None: unknown to p
-            c.text(hx, cy + 14, "drawn: " + ", ".join(drawn), size=10, fill=INK, parent=g)
