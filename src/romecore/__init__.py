@@ -7,7 +7,7 @@
 True
 """
 
-from romecore.agents import Agent
+from romecore.agents import Agent, level_spec
 from romecore.api import deserialize, list_agents, list_games, load_game, make_agent, make_evaluator
 from romecore.core.state import CHANCE, TERMINAL, Game, State
 from romecore.errors import (
@@ -46,6 +46,7 @@ __all__ = [
     "UsageError",
     "deserialize",
     "hookimpl",
+    "level_spec",
     "list_agents",
     "list_games",
     "load_game",

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from romecore.core.state import State
+from romecore.core.state import Game, State
+from romecore.errors import AgentSpecError
+from romecore.plugins import registry
 
-__all__ = ["Agent"]
+__all__ = ["Agent", "level_spec", "resolve_level"]
 
 
 @runtime_checkable
@@ -37,3 +39,30 @@ class Agent(Protocol):
     spec: str
 
     def step(self, state: State) -> int: ...
+
+
+def level_spec(game: Game | str, level: str) -> str:
+    """The agent spec of ``level`` (a name of :data:`romecore.spec.LEVELS`, case ignored) at
+    ``game`` (a Game or a game id): what the game's plugin chose (``GameSpec.levels``).
+
+    >>> import romecore
+    >>> romecore.level_spec("rise_to_power", "expert")
+    'ismcts:time=0.3,clock=cpu'
+    """
+    spec = registry.game(game) if isinstance(game, str) else game.spec
+    wanted = str(level).strip().lower()
+    for name, agent_spec in spec.levels.items():
+        if name.lower() == wanted:
+            return agent_spec
+    valid = ", ".join(spec.levels) or "none"
+    raise AgentSpecError(f"{spec.game_id} has no level {level!r} (levels: {valid})")
+
+
+def resolve_level(spec: str, game: Game | str) -> str:
+    """``spec`` itself, or for ``"level:NAME"`` the agent spec of that level at ``game``, so
+    wherever an agent spec is read a level's name will do."""
+    if isinstance(spec, str):
+        name, sep, level = spec.strip().partition(":")
+        if sep and name.strip().lower() == "level":
+            return level_spec(game, level)
+    return spec

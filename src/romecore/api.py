@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from romecore.agents import resolve_level
 from romecore.core.state import Game, State, peek_snapshot
 from romecore.errors import SerializationError, UnknownGameError
 from romecore.plugins import registry
@@ -48,9 +49,10 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Any:
     """An agent from a spec string such as ``"mcts:simulations=2000,c=0.7"``.
 
     The agent's ``step(state)`` returns an action for the player to move in ``state``;
-    hand it only what that player may know (``state.resample(player)``).
+    hand it only what that player may know (``state.resample(player)``).  ``"level:NAME"``
+    is the game's level of that name (``romecore.level_spec``).
     """
-    name, params = parse_agent_spec(spec)
+    name, params = parse_agent_spec(resolve_level(spec, game))
     agent = registry.agent(name).build(game, seed, params)
     try:
         agent.spec = spec

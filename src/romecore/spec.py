@@ -10,12 +10,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from romecore.errors import AgentSpecError, GameOptionError
+from romecore.errors import AgentSpecError, GameOptionError, PluginError
 
-__all__ = ["OptionSpec", "GameSpec", "AgentSpec", "EvaluatorSpec", "parse_agent_spec", "param_values"]
+__all__ = ["LEVELS", "OptionSpec", "GameSpec", "AgentSpec", "EvaluatorSpec", "parse_agent_spec", "param_values"]
 
 #: An agent's parameter table: name -> (type, default, one line of help).
 ParamTable = Mapping[str, tuple[type, Any, str]]
+
+#: The named levels a game offers its players, weakest first (:attr:`GameSpec.levels`).
+LEVELS = ("Beginner", "Casual", "Strong", "Expert", "Maximum")
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,21 @@ class GameSpec:
     #: Per-agent parameter defaults for this game (``{"ismcts": {"cutoff": 2}}``): what
     #: measured strongest here; :meth:`AgentSpec.build` applies them under the user's own.
     agent_defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: Named levels for players to choose from, level name -> agent spec, in the order of
+    #: :data:`LEVELS` (weakest first; empty: the game offers none).  Each spec's budget
+    #: counts iterations or CPU seconds (``clock=cpu``), never wall time, so a loaded
+    #: machine plays a level as strongly as an idle one; ``romecore ladder`` calibrates them.
+    levels: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.levels and tuple(self.levels) != LEVELS:
+            raise PluginError(f"game {self.game_id!r}: levels are {', '.join(self.levels)}; "
+                              f"a game offers {', '.join(LEVELS)}, in that order")
+        for level, spec in self.levels.items():
+            try:
+                parse_agent_spec(spec)
+            except AgentSpecError as e:
+                raise PluginError(f"game {self.game_id!r}: level {level}: {e}") from None
 
     def normalise_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Players plus every declared option, defaults filled in, each value checked."""

@@ -46,6 +46,10 @@ SPEC = GameSpec(
     # worth much here: 0.650 of 200 games against greedy (seed 0), where the search
     # without them won 0.580 (bench/results/alphabeta-screens.md).
     agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}, "alphabeta": {"pvs": True, "lmr": 2}},
+    # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
+    # them; calibrated with `romecore ladder` (bench/results/levels-great_city_of_rome.md).
+    levels={"Beginner": "greedy:nodes=20000", "Casual": "ismcts:simulations=1000", "Strong": "ismcts:simulations=5000",
+            "Expert": "ismcts:time=0.3,clock=cpu", "Maximum": "ismcts:time=3,clock=cpu"},
 )
 
 

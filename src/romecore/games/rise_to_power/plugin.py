@@ -74,6 +74,10 @@ SPEC = GameSpec(
     perfect_information=False,
     description="Dice placement on three tracks, provinces, Senate powers and shows in the "
     "Arena (Goldsteen, 2020).",
+    # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
+    # them; calibrated with `romecore ladder` (bench/results/levels-rise_to_power.md).
+    levels={"Beginner": "greedy:nodes=20000", "Casual": "ismcts:simulations=300", "Strong": "ismcts:simulations=3000",
+            "Expert": "ismcts:time=0.3,clock=cpu", "Maximum": "ismcts:time=3,clock=cpu"},
 )
 
 
