@@ -1,11 +1,19 @@
-"""Glory to Rome as an SVG picture: the pool, the sites left, and each player's hand,
-vault, clientele, stockpile and buildings.  Drawn from observations only (see
-:mod:`romecore.picture`): a player's picture shows opponents' hands and vaults as the cards
-that player saw plus a count, and no scores, which depend on vaults."""
+"""Glory to Rome as an SVG picture: the pool, the draw and Jack piles, the sites left, the
+six roles, and each player's hand, vault, clientele, stockpile, camp and buildings.  Drawn
+from observations only (see :mod:`romecore.picture`): a player's picture shows opponents'
+hands and vaults as the cards that player saw plus a count, and no scores, which depend on
+vaults.
+
+Every thing a move names carries a board key (``data-target``, see :func:`targets`), so the
+browser table is played by clicking the board."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from romecore.games.glory_to_rome import data as _data
+from romecore.games.glory_to_rome import kernel as _kernel
 from romecore.picture import HIDDEN_FILL, INK, MUTED, PLAYER_COLOURS, Canvas, player_name
 
 WIDTH = 960
@@ -15,6 +23,9 @@ _MAT = {m.name: m for m in _data.MATERIALS}
 _ROLE = {m.role: m for m in _data.MATERIALS}
 _CARD_MAT = {b.name: _data.MATERIALS[b.material] for b in _data.BUILDINGS}
 JACK_FILL = "#ffffff"
+EMPTY_FILL = "#f2efe8"     # a pool box or site box with nothing in it
+LABEL_FILL = "#f6f3ec"     # a player's row label: the zone itself, where a move may land
+LABEL_STROKE = "#ddd5c6"
 
 
 def _card_fill(name: str) -> str:
@@ -38,30 +49,10 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
     base = views[player if player is not None else 0]
     n = game.num_players()
     mover = base["current_player"]
-    info = (f"phase {base['phase']}   leader {player_name(base['leader'])} (\u2605)   role {base['role'] or '-'}"
-            + (f"   {player_name(mover)} to move" if mover >= 0 else "")
-            + f"   draw pile {base['deck_size']}   Jacks {base['jack_pile']}")
+    info = (f"phase {base['phase']}   leader {player_name(base['leader'])} (\u2605)"
+            + (f"   {player_name(mover)} to move" if mover >= 0 else "") + _placing(base))
     y = c.title("Glory to Rome", player, info)
-
-    # The pool: how many of each material, the cards as tooltips.
-    c.text(12, y + 18, "pool", weight="bold")
-    pool = _counts(base["pool"], lambda nm: _CARD_MAT[nm].name)
-    x = 80
-    for m in _data.MATERIALS:
-        k = pool.get(m.name, 0)
-        names = ", ".join(nm for nm in base["pool"] if _CARD_MAT[nm].name == m.name)
-        c.card(x, y, 104, 28, f"{m.name} \u00d7{k}", fill=MATERIAL_FILL[m.colour] if k else "#f2efe8",
-               size=11, title=names or f"no {m.name}")
-        x += 108
-    y += 34
-    c.text(12, y + 14, "sites", weight="bold")
-    x = 80
-    for m in _data.MATERIALS:
-        inn = base["sites"]["in_town"].get(m.name, 0)
-        out = base["sites"]["out_of_town"].get(m.name, 0)
-        c.text(x + 52, y + 14, f"{inn} in, {out} out", size=11, anchor="middle")
-        x += 108
-    y += 24
+    y = _supply(c, base, y)
 
     tops = [y, y]
     panel_w = (WIDTH - 36) / 2
@@ -83,6 +74,50 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
                 ("text", "out", "out of town")])
 
 
+def _placing(base: dict) -> str:
+    """The card a Craftsman, Architect or Stairway action is placing, when this view knows it."""
+    sel = base["turn"].get("selected")
+    return f"   placing {sel['card']} (from {sel['from']})" if sel else ""
+
+
+def _supply(c: Canvas, base: dict, y: float) -> float:
+    """The rows every player shares: the pool by material with the draw pile and the Jack
+    pile, the sites left in and out of town, and the six roles (the led one marked);
+    returns the y below them."""
+    c.text(12, y + 18, "pool", weight="bold")
+    pool = _counts(base["pool"], lambda nm: _CARD_MAT[nm].name)
+    x = 80
+    for m in _data.MATERIALS:
+        k = pool.get(m.name, 0)
+        names = ", ".join(nm for nm in base["pool"] if _CARD_MAT[nm].name == m.name)
+        c.card(x, y, 104, 28, f"{m.name} \u00d7{k}", fill=MATERIAL_FILL[m.colour] if k else EMPTY_FILL,
+               size=11, title=names or f"no {m.name}", target=f"pool:{m.name}")
+        x += 108
+    x += 8
+    c.card(x, y, 100, 28, f"draw pile {base['deck_size']}", fill=HIDDEN_FILL, size=11, target="pile:deck")
+    c.card(x + 104, y, 100, 28, f"Jacks {base['jack_pile']}", fill=JACK_FILL, size=11,
+           title=f"{base['jack_pile']} Jack(s) in the pile", target="pile:jacks")
+    y += 34
+    c.text(12, y + 15, "sites", weight="bold")
+    x = 80
+    for m in _data.MATERIALS:
+        for dx, where, word in ((0, "in_town", "in"), (54, "out_of_town", "out")):
+            k = base["sites"][where].get(m.name, 0)
+            c.card(x + dx, y, 50, 22, f"{word} {k}", fill=MATERIAL_FILL[m.colour] if k else EMPTY_FILL, size=10,
+                   stroke=INK if word == "in" else MUTED, target=f"site:{word}:{m.name}",
+                   title=f"{k} {m.name} site(s) {'in town' if word == 'in' else 'out of town'}")
+        x += 108
+    y += 28
+    c.text(12, y + 15, "roles", weight="bold")
+    x = 80
+    for m in _data.MATERIALS:
+        led = base["role"] == m.role
+        c.card(x, y, 104, 22, f"\u25b6 {m.role}" if led else m.role, fill=MATERIAL_FILL[m.colour], size=11,
+               stroke=INK if led else MUTED, title=f"{m.role} (led)" if led else m.role, target=f"role:{m.role}")
+        x += 108
+    return y + 30
+
+
 def _hand(views, base, q) -> tuple[list[str], int]:
     if q in views:
         return sorted(views[q]["hand"]), 0
@@ -93,6 +128,23 @@ def _hand(views, base, q) -> tuple[list[str], int]:
 def _vault(views, base, q) -> tuple[list[str], int]:
     v = (views[q] if q in views else base)["vaults"][q]
     return sorted(v["known"]), v["hidden"]
+
+
+def _petitions(views, q) -> list[str]:
+    """Chips for the materials a petition could use: two or more of them in q's hand (three
+    are needed, two with a Circus), for a hand this picture shows whole."""
+    if q not in views:
+        return []
+    by_mat = _counts(views[q]["hand"], lambda nm: _CARD_MAT[nm].name)
+    return [f"{by_mat[m.name]} {m.name}" for m in _data.MATERIALS if by_mat.get(m.name, 0) >= 2]
+
+
+def _zone_label(c: Canvas, x: float, y: float, label: str, key: str | None, parent) -> None:
+    """A row's label in a light box; with ``key``, the box is the zone itself (a vault, a
+    stockpile ...), the board key of a move that puts a card there."""
+    g = c.group("zone", parent, data_target=key)
+    c.rect(x, y, 66, 20, fill=LABEL_FILL, stroke=LABEL_STROKE, rx=3, parent=g, title=label)
+    c.text(x + 5, y + 14, label, size=11, parent=g)
 
 
 def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
@@ -106,25 +158,37 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
     right = x + w - 6
     cy = y + 28
 
-    def row(label: str, names: list[str], fill, unknown: int = 0, unknown_label: str = "unseen") -> None:
+    def row(label: str, names: list[str], fill, unknown: int = 0, unknown_label: str = "unseen",
+            zone: str | None = None, key: Callable[[str], str] | None = None) -> None:
         nonlocal cy
-        c.text(x + 10, cy + 14, label, size=11, parent=g)
-        nx, cy = c.row_of_cards(x + 80, cy, names, w=74, h=20, fill=fill, parent=g, size=9, wrap=right)
+        _zone_label(c, x + 8, cy, label, f"{zone}:{q}" if zone else None, g)
+        nx, cy = c.row_of_cards(x + 80, cy, names, w=74, h=20, fill=fill, parent=g, size=9, wrap=right,
+                                target=(lambda i, name: key(name)) if key else None)
         nx = c.hidden_cards(nx, cy, unknown, h=20, parent=g, label=unknown_label)
         if not names and not unknown:
             c.text(x + 80, cy + 14, "-", fill=MUTED, parent=g)
         cy += 24
 
     hand, hidden = _hand(views, base, q)
-    jacks = base["jacks"][q]
-    row("hand", hand + ["Jack"] * jacks, _card_fill, hidden, "card(s) in hand")
+    row("hand", hand + ["Jack"] * base["jacks"][q], _card_fill, hidden, "card(s) in hand", zone="hand",
+        key=lambda nm: f"hand:{q}:{nm}")
+    chips = _petitions(views, q)
+    if chips:
+        _zone_label(c, x + 8, cy, "petition", None, g)
+        _, cy = c.row_of_cards(x + 80, cy, chips, w=74, h=20, fill=lambda s: _material_fill(s.split()[1]),
+                               parent=g, size=9, wrap=right,
+                               target=lambda i, s: f"petition:{q}:{s.split()[1]}")
+        cy += 24
     vault, vhidden = _vault(views, base, q)
-    row("vault", vault, _card_fill, vhidden, "face-down vault card(s)")
-    row("clientele", [_CARD_MAT[nm].role for nm in base["clienteles"][q]], lambda r: MATERIAL_FILL[_ROLE[r].colour])
-    row("stockpile", [_CARD_MAT[nm].name for nm in base["stockpiles"][q]], _material_fill)
-    if base["camps"][q]:
-        row("camp", base["camps"][q], _card_fill)
-    c.text(x + 10, cy + 14, "buildings", size=11, parent=g)
+    row("vault", vault, _card_fill, vhidden, "face-down vault card(s)", zone="vault")
+    row("clientele", [_CARD_MAT[nm].role for nm in base["clienteles"][q]], lambda r: MATERIAL_FILL[_ROLE[r].colour],
+        zone="clientele", key=lambda r: f"clientele:{q}:{r}")
+    row("stockpile", [_CARD_MAT[nm].name for nm in base["stockpiles"][q]], _material_fill,
+        zone="stockpile", key=lambda m: f"stockpile:{q}:{m}")
+    camp = base["camps"][q] + ["Jack"] * base["jacks_played"][q]
+    if camp:  # the cards and Jacks played this turn: a Sewer takes a card by material, a Senate a Jack
+        row("camp", camp, _card_fill, key=lambda nm: f"camp:{q}:{nm if nm == 'Jack' else _CARD_MAT[nm].name}")
+    _zone_label(c, x + 8, cy, "buildings", None, g)
     bx = x + 80
     for sd in (s for s in base["structures"] if s["owner"] == q):
         need = _MAT[sd["site"]].value
@@ -133,7 +197,7 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
         if bx + 120 > right:
             bx, cy = x + 80, cy + 24
         c.card(bx, cy, 118, 20, label, fill=_material_fill(sd["site"]), size=9, parent=g,
-               stroke=INK if sd["complete"] else "#8a8276",
+               stroke=INK if sd["complete"] else "#8a8276", target=f"building:{q}:{sd['building']}",
                title=f"{sd['building']} on a {sd['site']} site" + (" out of town" if sd["out_of_town"] else "")
                + (f", materials: {', '.join(sd['materials'])}" if sd["materials"] else ""))
         bx += 122
@@ -144,3 +208,109 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
     frame.set("height", str(h))
     c.grow(y + h)
     return h
+
+
+# -- board keys ---------------------------------------------------------------------------------
+_BLOCKS = sorted(_kernel.ACTION_BLOCKS.items(), key=lambda kv: kv[1])
+_MATERIAL_NAMES = tuple(m.name for m in _data.MATERIALS)
+_ROLE_NAMES = tuple(m.role for m in _data.MATERIALS)
+_UNIT_PHASES = ("lead", "follow", "palace")
+# where an action role's card lands, when the move itself says so (a zone key of the mover)
+_HAND_DEST = {"Laborer": "stockpile", "Merchant": "vault", "Patron": "clientele"}   # Dock, Basilica, Aqueduct
+_POOL_DEST = {"Laborer": "stockpile", "Patron": "clientele"}                        # Archway, Stairway: a target
+_DECK_DEST = {"Merchant": "vault", "Patron": "clientele"}                           # Atrium, Bar (Fountain: a target)
+
+
+def _decode(action: int) -> tuple[str, int]:
+    """The action's block in ``kernel.ACTION_BLOCKS`` and its offset there."""
+    name, first = next((nm, f) for nm, f in reversed(_BLOCKS) if f <= action)
+    return name, action - first
+
+
+def targets(state: Any, action: int) -> tuple[str, ...]:
+    """The board keys a legal ``action`` names, in click order (the destination last):
+
+    ======================  =====================================================================
+    key                     the element
+    ======================  =====================================================================
+    ``hand:P:Road``         a card of P's hand (``hand:P:Jack`` a Jack); copies share the key
+    ``hand:P``              P's hand itself (the label): a Thinker draw, a Jack taken or kept
+    ``petition:P:Rubble``   P's petition chip of that material (2+ such cards in the hand)
+    ``role:Laborer``        a role (the roles row): what a lead, follow or Palace play is for
+    ``pool:Rubble``         the pool's box of that material
+    ``pile:deck``           the draw pile; ``pile:jacks`` the Jack pile
+    ``site:in:Rubble``      the sites of that material left in town (``site:out:...`` out of town)
+    ``building:P:Insula``   P's structure (a foundation or a completed building)
+    ``stockpile:P:Rubble``  a stockpile card of that material; ``stockpile:P`` the stockpile
+    ``clientele:P:Laborer`` a client of that role; ``clientele:P`` the clientele
+    ``vault:P``             P's vault (a destination only: no move picks a vault card)
+    ``camp:P:Rubble``       a card of that material P played this turn; ``camp:P:Jack`` a Jack
+    ======================  =====================================================================
+
+    A card moved to a zone names the zone last (Laborer: ``pool:Rubble``, ``stockpile:P``).
+    A Craftsman's, Architect's or Stairway's card is picked by one move and placed by the
+    next, which names only the site or building.  Moves with no keys (the prompt bar's
+    buttons): think (at the lead or follow), play no more cards, decline or end an action,
+    Rome demands, Vomitorium (discard the whole hand), spare the other clients, take no more
+    Jacks, Sewer done.  So two legal moves share a key set only when both have none (a
+    Thinker choice offers the Vomitorium and the decline at once, an act its decline and
+    ...); every other key set is one move's.  Keys come from the mover's observation, so
+    they name nothing hidden from the mover."""
+    p = state.current_player()
+    if p < 0:
+        return ()
+    return _keys(state.observation(p), p, action)
+
+
+def _keys(obs: dict, p: int, action: int) -> tuple[str, ...]:
+    block, i = _decode(action)
+    phase = obs["phase"]
+    frames = obs["frames"]
+    act_role = frames[-1]["role"] if phase == "act" and frames else None
+    if block in ("A_THINK", "A_VOMIT", "A_DONE"):
+        return ()
+    if block == "A_CARD":
+        name = _data.BUILDINGS[i].name
+        card = f"hand:{p}:{name}"
+        if phase in _UNIT_PHASES:
+            return card, f"role:{_CARD_MAT[name].role}"
+        if phase == "think":  # Latrine: the card goes to the pool
+            return card, f"pool:{_CARD_MAT[name].name}"
+        if phase == "give":  # to the stockpile of the player whose Legionary demands it
+            return card, f"stockpile:{(obs['leader'] + obs['turn']['act_index']) % len(obs['influence'])}"
+        dest = _HAND_DEST.get(act_role) if phase == "act" else None
+        return (card, f"{dest}:{p}") if dest else (card,)
+    if block == "A_JACK":
+        return f"hand:{p}:Jack", f"role:{_ROLE_NAMES[i]}"
+    if block == "A_PETITION":
+        r, m = divmod(i, len(_MATERIAL_NAMES))
+        return f"petition:{p}:{_MATERIAL_NAMES[m]}", f"role:{_ROLE_NAMES[r]}"
+    if block == "A_THINK_JACK":
+        return "pile:jacks", f"hand:{p}"
+    if block == "A_THINK_DRAW":
+        return "pile:deck", f"hand:{p}"
+    if block == "A_POOL":
+        dest = _POOL_DEST.get(act_role)
+        return (f"pool:{_MATERIAL_NAMES[i]}",) + ((f"{dest}:{p}",) if dest else ())
+    if block == "A_STOCK":
+        return (f"stockpile:{p}:{_MATERIAL_NAMES[i]}",) + ((f"vault:{p}",) if act_role == "Merchant" else ())
+    if block == "A_DECK":
+        dest = _DECK_DEST.get(act_role)
+        return ("pile:deck",) + ((f"{dest}:{p}",) if dest else ())
+    if block == "A_FOUND_IN":
+        return (f"site:in:{_MATERIAL_NAMES[i]}",)
+    if block == "A_FOUND_OUT":
+        return (f"site:out:{_MATERIAL_NAMES[i]}",)
+    if block == "A_STRUCT":
+        sd = obs["structures"][i]
+        return (f"building:{sd['owner']}:{sd['building']}",)
+    if block == "A_TO_HAND":
+        return (f"hand:{p}",)
+    if block == "A_SENATE":
+        return f"camp:{(p + i + 1) % len(obs['influence'])}:Jack", f"hand:{p}"
+    if block == "A_COLISEUM":  # the victim's client goes to the Legionary's vault
+        victim = (p + obs["legionary"]["victim_offset"]) % len(obs["influence"])
+        return f"clientele:{victim}:{_ROLE_NAMES[i]}", f"vault:{p}"
+    if block == "A_SEWER":
+        return f"camp:{p}:{_MATERIAL_NAMES[i]}", f"stockpile:{p}"
+    return ()   # chance outcomes name nothing a player clicks
