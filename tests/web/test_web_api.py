@@ -19,7 +19,7 @@ import romecore  # noqa: E402
 from romecore import records  # noqa: E402
 from romecore.cli.replay import command as replay_command  # noqa: E402
 from romecore.match import play_game  # noqa: E402
-from romecore.web.app import create_app  # noqa: E402
+from romecore.web.app import PROTOCOL, create_app  # noqa: E402
 from romecore.web.sessions import Session, human_view  # noqa: E402
 
 GAMES = sorted(romecore.list_games())
@@ -41,7 +41,7 @@ def client(app):
 def _tab(client):
     """A page's websocket, greeted."""
     with client.websocket_connect("/ws") as sock:
-        assert sock.receive_json() == {"type": "hello", "protocol": 1}
+        assert sock.receive_json() == {"type": "hello", "protocol": PROTOCOL}
         yield sock
 
 
@@ -142,7 +142,8 @@ def test_bad_input_is_refused_and_changes_nothing(client, app):
             ("bad_request", {"type": "new", "game_id": "glory_to_rome", "seat": 7}),
             ("bad_request", {"type": "new", "game_id": "glory_to_rome", "agents": []}),
             ("bad_request", {"type": "new", "game_id": "glory_to_rome", "delay": -1}),
-            ("error", {"type": "new", "game_id": "glory_to_rome", "agents": ["nosuchagent"]}),
+            ("bad_request", {"type": "new", "game_id": "glory_to_rome", "agents": ["nosuchagent"]}),
+            ("bad_request", {"type": "new", "game_id": "glory_to_rome", "agents": ["ismcts:workers=4"]}),
         ]
         for code, msg in bad:
             sock.send_json(msg)
@@ -186,7 +187,8 @@ def test_hint_names_a_legal_move_and_undo_restores_the_position(client, app):
         m = _new(sock, "city_of_marble", seed=8)
         sock.send_json({"type": "hint", "game": m["game"], "ply": m["ply"]})
         hint = _until(sock, lambda x: x["type"] == "hint")
-        assert {"id": hint["action"], "text": hint["text"]} in m["moves"] and hint["ply"] == m["ply"]
+        assert {"id": hint["action"], "text": hint["text"], "targets": hint["targets"]} in m["moves"]
+        assert hint["ply"] == m["ply"]
         assert not m["can_undo"]
         session = _session(app, m)
         while True:  # move until the agent has answered
@@ -229,12 +231,12 @@ def test_games_in_separate_tabs_do_not_mix_and_a_tab_can_rejoin(client, app):
         assert {k: rejoined[k] for k in keys} == {k: msgs[0][k] for k in keys}
 
 
-def test_resign_ends_the_game_as_a_forfeit_record(client, app, tmp_path):
+def test_resign_ends_the_game_as_a_resigned_record(client, app, tmp_path):
     with _tab(client) as sock:
         m = _new(sock, "rise_to_power", seed=3)
         sock.send_json({"type": "resign", "game": m["game"]})
         over = _until(sock, lambda x: x["type"] == "state" and x["over"])
-        assert over["result"]["termination"]["kind"] == "forfeit" and over["result"]["returns"] == [0.0, 1.0]
+        assert over["result"]["termination"]["kind"] == "resigned" and over["result"]["returns"] == [0.0, 1.0]
         [path] = (tmp_path / "records").iterdir()
         [rec] = records.read(path)
         assert rec.forfeit["seat"] == 0 and rec.actions == _session(app, m).actions

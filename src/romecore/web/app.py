@@ -49,6 +49,7 @@ view is ever sent.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
 import os
@@ -58,7 +59,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -67,13 +68,14 @@ import romecore
 from romecore import records
 from romecore.errors import IllegalActionError, RomecoreError
 from romecore.plugins import registry
-from romecore.web.sessions import DEFAULT_DELAY, DEFAULT_HINT, DEFAULT_OPPONENT, Session, SessionError, Sessions
+from romecore.web.limits import Limits, levels_of
+from romecore.web.sessions import DEFAULT_DELAY, DEFAULT_HINT, Session, SessionError, Sessions
 
 __all__ = ["create_app", "STATIC", "MAX_MESSAGE", "PROTOCOL"]
 
-PROTOCOL = 1
-#: The longest message a page may send (a move is a few dozen bytes).
-MAX_MESSAGE = 16384
+PROTOCOL = 2
+#: The longest message a page may send by default (a move is a few dozen bytes).
+MAX_MESSAGE = Limits().max_message
 STATIC = str(resources.files("romecore.web") / "static")
 
 log = logging.getLogger("romecore.web")
@@ -102,22 +104,32 @@ class _Tab:
         session.listeners.append(self.send)
 
     def unwatch(self) -> None:
-        if self.session is not None and self.send in self.session.listeners:
-            self.session.listeners.remove(self.send)
-        self.session = None
+        """Leaves the game watched; the last page to leave pauses it (no search runs for
+        nobody)."""
+        session, self.session = self.session, None
+        if session is not None and self.send in session.listeners:
+            session.listeners.remove(self.send)
+            if not session.listeners and not session.over():
+                task = asyncio.get_running_loop().create_task(session.pause())
+                self.sessions.background.add(task)
+                task.add_done_callback(self.sessions.background.discard)
 
     async def handle(self, text: str | None) -> None:
         """One message from the page; any refusal goes back as an ``error`` message."""
         msg: Any = None
-        if text is not None and len(text) <= MAX_MESSAGE:
+        limit = self.sessions.limits.max_message
+        if text is not None and len(text) <= limit:
             try:
                 msg = json.loads(text)
             except ValueError as e:
-                await self.send(_error("malformed", f"not JSON: {e}"))
+                await self.send(_error("malformed", f"not JSON: {str(e)[:80]}"))
+                return
+            except RecursionError:  # thousands of nested brackets
+                await self.send(_error("malformed", "nested too deeply"))
                 return
         if not isinstance(msg, dict):
             await self.send(_error("malformed", "a message is one JSON object in a text frame of at most "
-                                                f"{MAX_MESSAGE} characters"))
+                                                f"{limit} characters"))
             return
         await self.guarded(msg.get("type"), self.dispatch(msg.get("type"), msg))
 
@@ -153,7 +165,8 @@ class _Tab:
             self.watch(session)
         if kind == "join":
             await self.send(session.update())
-            session.kick()
+            if not session.over():
+                session.kick()
         elif kind == "move":
             await session.move(msg.get("action"), msg.get("ply"))
         elif kind == "hint":  # thought in the background: this tab may move meanwhile
@@ -188,14 +201,39 @@ async def _index(request: Request) -> Response:
     return FileResponse(os.path.join(STATIC, "index.html"), headers={"Cache-Control": "no-cache"})
 
 
+def _option(o: Any) -> dict[str, Any]:
+    return {"name": o.name, "type": o.type.__name__, "default": o.default,
+            "choices": list(o.choices) if o.choices is not None else None, "doc": o.doc}
+
+
 async def _games(request: Request) -> Response:
     sessions: Sessions = request.app.state.sessions
     games = [{"id": gid, "name": spec.name, "min_players": spec.min_players,
-              "max_players": spec.max_players, "default_players": spec.default_players}
+              "max_players": spec.max_players, "default_players": spec.default_players,
+              "description": spec.description, "playing_time": getattr(spec, "playing_time", ""),
+              "options": [_option(o) for o in spec.options], "levels": list(levels_of(gid)),
+              "default_opponent": sessions.default_opponent(gid), "rules": f"/rules/{gid}"}
              for gid, spec in registry.games().items()]
-    return JSONResponse({"games": games, "agents": romecore.list_agents(),
-                         "default_opponent": DEFAULT_OPPONENT, "hint": sessions.hint,
-                         "delay": sessions.delay})
+    return JSONResponse({"games": games, "agents": romecore.list_agents(), "hint": sessions.hint,
+                         "delay": sessions.delay, "max_think": sessions.limits.max_think,
+                         "allow_specs": sessions.limits.allow_specs, "protocol": PROTOCOL})
+
+
+async def _rules(request: Request) -> Response:
+    """The game's rules primer as a page (the same text the documentation site publishes)."""
+    game_id = request.path_params["game"]
+    try:
+        from romecore.primers import primer_html
+
+        title, body = registry.game(game_id).name, primer_html(game_id)
+    except (RomecoreError, ImportError) as e:
+        return JSONResponse(_error("unknown_game", str(e)), status_code=404)
+    page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} rules'
+            f' – romecore</title><meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<link rel="stylesheet" href="/static/style.css"></head><body class="rules"><header><h1>'
+            f'<a href="/">romecore</a></h1><span>{html.escape(title)}: how to play</span></header>'
+            f'<main class="primer">{body}</main></body></html>')
+    return HTMLResponse(page)
 
 
 async def _record(request: Request) -> Response:
@@ -212,16 +250,19 @@ async def _record(request: Request) -> Response:
 
 
 def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: float = DEFAULT_DELAY,
-               max_games: int = 200) -> Starlette:
+               max_games: int = 200, limits: Limits | None = None) -> Starlette:
     """The app: finished games are saved to ``records_dir`` (None: kept in memory only,
     still downloadable), ``hint`` is the hint agent's spec, ``delay`` the least time an
-    agent's move stays on screen before the next (seconds; a game may ask for its own)."""
+    agent's move stays on screen before the next (seconds; a game may ask for its own),
+    ``limits`` what a page may ask (think time, raw specs, games, message size)."""
+    limits = limits or Limits(max_games=max_games)
     app = Starlette(routes=[
         Route("/", _index),
         Route("/api/games", _games),
         Route("/api/record/{game}", _record),
+        Route("/rules/{game}", _rules),
         WebSocketRoute("/ws", _socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
-    app.state.sessions = Sessions(records_dir, hint, delay, max_games)
+    app.state.sessions = Sessions(records_dir, hint, delay, limits)
     return app
