@@ -7,7 +7,9 @@ import webbrowser
 
 import click
 
-from romecore.cli.play import DEFAULT_HINT
+from romecore.errors import RomecoreError
+from romecore.web.limits import DEFAULT_MAX_THINK
+from romecore.web.sessions import DEFAULT_DELAY, DEFAULT_HINT
 
 __all__ = ["command"]
 
@@ -22,23 +24,34 @@ WEB_HINT = "the web app needs its extra: pip install 'romecore[web]' (starlette,
               help="folder where finished games are saved as records (romecore replay reads them)")
 @click.option("--hint", "hint", default=DEFAULT_HINT, show_default=True, metavar="SPEC",
               help="the agent that answers the hint button")
-@click.option("--delay", default=0.4, show_default=True, type=click.FloatRange(0, 10),
+@click.option("--delay", default=DEFAULT_DELAY, show_default=True, type=click.FloatRange(0, 10),
               help="seconds an agent's move stays on screen at the least")
 @click.option("--max-games", default=200, show_default=True, type=click.IntRange(1, 100000),
               help="games held at once")
+@click.option("--max-think", default=DEFAULT_MAX_THINK, show_default=True, type=click.FloatRange(0.01, 3600),
+              metavar="SECONDS", help="the most an AI or the hint may think about one move, whatever a page asks")
+@click.option("--levels-only", is_flag=True, help="pages pick opponents by level only (no raw agent specs)")
 def command(host: str, port: int, open_browser: bool, records_dir: str, hint: str, delay: float,
-            max_games: int) -> None:
+            max_games: int, max_think: float, levels_only: bool) -> None:
     """Play in a browser: a local server where you pick a game, the players, your seat and
     the agents, and play against them (hint, undo, the game saved as a record)."""
     try:
         import uvicorn
 
         from romecore.web.app import create_app
+        from romecore.web.limits import Limits
     except ImportError:
         raise click.ClickException(WEB_HINT) from None
-    app = create_app(records_dir=records_dir, hint=hint, delay=delay, max_games=max_games)
+    limits = Limits(max_think=max_think, allow_specs=not levels_only, max_games=max_games)
+    try:
+        app = create_app(records_dir=records_dir, hint=hint, delay=delay, limits=limits)
+    except RomecoreError as e:  # a bad --hint spec
+        raise click.ClickException(str(e)) from None
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     click.echo(f"romecore serve: {url} (games saved to {records_dir}/; Ctrl-C stops)")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"romecore serve: listening on {host}: anyone who can reach this address can start games "
+                   f"here (each AI move thinks at most {max_think:g} s; at most {max_games} games)", err=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
