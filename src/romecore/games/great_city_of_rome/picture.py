@@ -96,8 +96,8 @@ def targets(state, action: int) -> tuple[str, ...]:
     if a < _B["A_TAKE"]:
         return ()
     if a < _B["A_EMISSARY"]:
-        text = state.action_to_string(a)
-        return (offer_key(_between(text, "take ", text[text.rindex(" (deck "):])),)
+        head = state.action_to_string(a).rpartition(" (deck ")[0]  # "take NAME (deck D)"
+        return (offer_key(_between(head, "take ")),)
     if a < _B["A_DRAFT"]:
         return (strip_key(a - _B["A_EMISSARY"] + 1),)
     if a < _B["A_SCHOOL_DECK"]:
