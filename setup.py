@@ -72,8 +72,8 @@ setup(
     packages=find_packages(SRC, exclude=["plugins", "plugins.*"]) + plugin_packages,
     package_dir=package_dir,
     # stubs and headers for plugin builds, the record schema, shipped learned weights and their
-    # loss curves, the web app's static page
-    package_data={"": ["*.pxd", "*.pyi", "*.h", "*.json", "py.typed",
+    # loss curves, the web app's static page, each game's rules primer
+    package_data={"": ["*.pxd", "*.pyi", "*.h", "*.json", "py.typed", "primer.md",
                        "weights/*.npz", "weights/*.png", "weights/*.md",
                        "static/*.html", "static/*.js", "static/*.css"]},
     ext_modules=extensions(),
