@@ -37,6 +37,11 @@ def _material_fill(name: str) -> str:
     return MATERIAL_FILL[_MAT[name].colour]
 
 
+def _slug(name: str) -> str:
+    """A name as a board key's detail: "Circus Maximus" -> "Circus_Maximus" (keys hold no spaces)."""
+    return name.replace(" ", "_")
+
+
 def _counts(names, key) -> dict[str, int]:
     out: dict[str, int] = {}
     for nm in names:
@@ -171,7 +176,7 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
 
     hand, hidden = _hand(views, base, q)
     row("hand", hand + ["Jack"] * base["jacks"][q], _card_fill, hidden, "card(s) in hand", zone="hand",
-        key=lambda nm: f"hand:{q}:{nm}")
+        key=lambda nm: f"hand:{q}:{_slug(nm)}")
     chips = _petitions(views, q)
     if chips:
         _zone_label(c, x + 8, cy, "petition", None, g)
@@ -197,7 +202,7 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
         if bx + 120 > right:
             bx, cy = x + 80, cy + 24
         c.card(bx, cy, 118, 20, label, fill=_material_fill(sd["site"]), size=9, parent=g,
-               stroke=INK if sd["complete"] else "#8a8276", target=f"building:{q}:{sd['building']}",
+               stroke=INK if sd["complete"] else "#8a8276", target=f"building:{q}:{_slug(sd['building'])}",
                title=f"{sd['building']} on a {sd['site']} site" + (" out of town" if sd["out_of_town"] else "")
                + (f", materials: {', '.join(sd['materials'])}" if sd["materials"] else ""))
         bx += 122
@@ -247,15 +252,18 @@ def targets(state: Any, action: int) -> tuple[str, ...]:
     ``camp:P:Rubble``       a card of that material P played this turn; ``camp:P:Jack`` a Jack
     ======================  =====================================================================
 
-    A card moved to a zone names the zone last (Laborer: ``pool:Rubble``, ``stockpile:P``).
-    A Craftsman's, Architect's or Stairway's card is picked by one move and placed by the
-    next, which names only the site or building.  Moves with no keys (the prompt bar's
-    buttons): think (at the lead or follow), play no more cards, decline or end an action,
-    Rome demands, Vomitorium (discard the whole hand), spare the other clients, take no more
-    Jacks, Sewer done.  So two legal moves share a key set only when both have none (a
-    Thinker choice offers the Vomitorium and the decline at once, an act its decline and
-    ...); every other key set is one move's.  Keys come from the mover's observation, so
-    they name nothing hidden from the mover."""
+    A building's name in a key has ``_`` for a space (``building:P:Circus_Maximus``).  A card
+    moved to a zone names the zone last (Laborer: ``pool:Rubble``, ``stockpile:P``).  A
+    Craftsman's, Architect's or Stairway's card is picked by one move and placed by the next,
+    which names only the site or building.
+
+    Not unique: the moves that name nothing share the empty key set, and the page offers them
+    as buttons: think (at a lead or follow), play no more cards (Palace), decline or end an
+    action, Rome demands!, Vomitorium (discard the whole hand), spare the other clients
+    (Coliseum), take no more Jacks (Senate), Sewer done.  Two of them can be legal at once (a
+    Thinker offers the Vomitorium and, from a School or Academy, the decline).  Every other
+    key set belongs to one legal move.  Keys come from the mover's observation, so they name
+    nothing hidden from the mover."""
     p = state.current_player()
     if p < 0:
         return ()
@@ -263,6 +271,7 @@ def targets(state: Any, action: int) -> tuple[str, ...]:
 
 
 def _keys(obs: dict, p: int, action: int) -> tuple[str, ...]:
+    """The keys of ``action`` for ``p``, the seat to move, from p's observation ``obs``."""
     block, i = _decode(action)
     phase = obs["phase"]
     frames = obs["frames"]
@@ -271,7 +280,7 @@ def _keys(obs: dict, p: int, action: int) -> tuple[str, ...]:
         return ()
     if block == "A_CARD":
         name = _data.BUILDINGS[i].name
-        card = f"hand:{p}:{name}"
+        card = f"hand:{p}:{_slug(name)}"
         if phase in _UNIT_PHASES:
             return card, f"role:{_CARD_MAT[name].role}"
         if phase == "think":  # Latrine: the card goes to the pool
@@ -303,7 +312,7 @@ def _keys(obs: dict, p: int, action: int) -> tuple[str, ...]:
         return (f"site:out:{_MATERIAL_NAMES[i]}",)
     if block == "A_STRUCT":
         sd = obs["structures"][i]
-        return (f"building:{sd['owner']}:{sd['building']}",)
+        return (f"building:{sd['owner']}:{_slug(sd['building'])}",)
     if block == "A_TO_HAND":
         return (f"hand:{p}",)
     if block == "A_SENATE":
