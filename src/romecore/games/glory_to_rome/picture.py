@@ -82,7 +82,11 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
 def _placing(base: dict) -> str:
     """The card a Craftsman, Architect or Stairway action is placing, when this view knows it."""
     sel = base["turn"].get("selected")
-    return f"   placing {sel['card']} (from {sel['from']})" if sel else ""
+    if not sel:
+        return ""
+    src = sel["from"]   # a hand card or a Fountain draw by its building, else by its material
+    what = sel["card"] if src in ("hand", "drawn") else _CARD_MAT[sel["card"]].name
+    return f"   placing {what} from the {'Fountain draw' if src == 'drawn' else src}"
 
 
 def _supply(c: Canvas, base: dict, y: float) -> float:
