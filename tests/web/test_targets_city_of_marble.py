@@ -20,7 +20,7 @@ from romecore.games.city_of_marble import data
 
 GAME = "city_of_marble"
 SEEDS = (1, 2)
-EVERY = 3                      # check every third decision along each game
+EVERY = 5                      # check every fifth decision along each game (and every rare one)
 COLOUR_OF = {c.building: c.name for c in data.COLOURS}
 COORD = re.compile(r"\((-?\d+),(-?\d+)\)")
 

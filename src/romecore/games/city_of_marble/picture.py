@@ -322,18 +322,32 @@ def _hexagon(site) -> list[tuple[float, float]]:
     return [_xy((cq + dq, cr + dr), 0) for dq, dr in _data.DIRS]
 
 
+def _marked_sites(base: dict) -> set[tuple[int, int]]:
+    """The sites a decision is about: the one a tile is being placed in, the two completed
+    ones whose order is being chosen, the one whose magistrates may leave."""
+    phase = base["phase"]
+    res = base.get("resolution") or {}
+    if phase == "tile":
+        return {tuple(base["tile_play"]["site"])}
+    if phase == "order":
+        return {tuple(x) for x in res["sites"]}
+    if phase == "send":
+        return {tuple(res["site"])}
+    return set()
+
+
 def _sites(c: Canvas, base: dict, board: ET.Element) -> None:
     """Each site but the hills as an unpainted hexagon with its key (it takes clicks while
-    the moves are sites; the site a tile is being placed in is outlined), then the marks of
+    the moves are sites; the sites the decision is about are outlined), then the marks of
     the completed sites."""
     phase = base["phase"]
-    chosen = (base.get("tile_play") or {}).get("site")
     hills = {tuple(h) for h in base["hills"]}
     g = c.group("sites", parent=board)
+    marked = _marked_sites(base)
     for site in _B.sites:
         if site in hills:
             continue
-        here = chosen is not None and tuple(chosen) == site
+        here = site in marked
         c.polygon(_hexagon(site), fill="none", stroke=INK if here else "none", parent=g,
                   stroke_width=2.5 if here else None, stroke_dasharray="6 3" if here else None,
                   pointer_events="all" if phase in _SITE_PHASES else "none", data_target=site_key(site),
