@@ -1,7 +1,10 @@
 """MkDocs hooks: the parts of the site that come from code, generated at every build.
 
-- One page per installed game (``games/<game_id>.md``): its spec (players, options, agent
-  defaults), the action table built from ``kernel.ACTION_BLOCKS`` and ``NUM_ACTIONS`` (each
+- One rules primer per installed game (``games/<game_id>-primer.md``): the ``primer.md``
+  its package ships (``romecore.primers.primer_text``, the text ``romecore serve`` shows at
+  ``/rules/<game_id>``) under a title; a game without one is a warning.
+- One page per installed game (``games/<game_id>.md``): a link to its primer, its spec
+  (players, options, agent defaults), the action table built from ``kernel.ACTION_BLOCKS`` and ``NUM_ACTIONS`` (each
   row's meaning read from the package docstring's table, each example name from
   ``action_to_string``), the package docstring itself, the observation tensor, a picture
   and the rulings from ``docs/rules/`` (each part appears as soon as the code has it).
@@ -41,6 +44,7 @@ from mkdocs.structure.files import File, Files
 
 import romecore
 from romecore.plugins import registry
+from romecore.primers import primer_text
 
 log = logging.getLogger("mkdocs.plugins.romecore")
 try:  # the learned evaluators, as an installed romecore has them (a checkout may predate
@@ -355,6 +359,22 @@ def _rulings(game_id: str) -> str:
     return re.sub(r"^(#+) ", lambda m: "#" + m.group(0), text, flags=re.M)
 
 
+def primer_page(game_id: str) -> str | None:
+    """The game's rules primer as a page: the shipped text under a title (its headings
+    start at ``##``), or None (a warning) when the game ships none."""
+    try:
+        text = primer_text(game_id)
+    except romecore.PluginError as e:
+        log.warning("%s", e)
+        return None
+    name = registry.game(game_id).name
+    return (f"# {name}: rules primer\n\n"
+            f"How to play {name}, for someone who never has: the primer that ships with the "
+            f"game (`romecore.primers.primer_text(\"{game_id}\")`, and on the browser table "
+            f"`/rules/{game_id}`). The [reference page]({game_id}.md) has the options, the "
+            f"actions and the encodings.\n\n{text}")
+
+
 def game_page(game_id: str) -> str:
     spec = registry.game(game_id)
     game = romecore.load_game(game_id)
@@ -366,6 +386,8 @@ def game_page(game_id: str) -> str:
     return f"""# {spec.name}
 
 {spec.description}
+
+New to the game? Start with its [rules primer]({game_id}-primer.md).
 
 Game id `{game_id}`, {spec.min_players} to {spec.max_players} players (default
 {spec.default_players}), {"perfect" if spec.perfect_information else "imperfect"} information.
@@ -553,6 +575,9 @@ def _expand(markdown: str, where: str) -> str:
 def on_files(files: Files, config: Any) -> Files:
     for game_id in registry.games():
         files.append(File.generated(config, f"games/{game_id}.md", content=game_page(game_id)))
+        primer = primer_page(game_id)
+        if primer is not None:
+            files.append(File.generated(config, f"games/{game_id}-primer.md", content=primer))
     contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     files.append(File.generated(config, "contributing.md", content=contributing))
     for schema in sorted((ROOT / "src" / "romecore" / "schemas").glob("*.schema.json")):
