@@ -1,6 +1,7 @@
-"""Driving the web app in a real browser: the server in a thread, Debian's headless
-chromium through selenium, and a random player that clicks in the page.  Shared by the
-browser tests and ``scripts/screenshots.py``; needs selenium, chromium and chromedriver
+"""Test support: the web app in a real browser (the server in a thread, Debian's headless
+chromium through selenium) and a random player that plays by clicking the board.  Used by
+the browser tests (which also take the documentation's screenshots, see
+``scripts/screenshots.py``); needs selenium, chromium and chromedriver
 (``scripts/install_browser.sh``)."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["missing", "serve_in_thread", "chromium", "start_game", "wait_turn", "play_random", "result"]
+__all__ = ["missing", "serve_in_thread", "chromium", "start_game", "wait_turn", "click_key", "play_by_clicks",
+           "result"]
 
 CHROMIUM = ("chromium", "chromium-browser")
 CHROMEDRIVER = "chromedriver"
@@ -92,20 +94,27 @@ def _wait(driver: Any, script: str, timeout: float) -> Any:
 
 
 def start_game(driver: Any, url: str, game_id: str, players: int = 2, seat: int = 0,
-               agent: str = "random", seed: int | None = None, delay: float = 0.0, timeout: float = 20) -> None:
-    """Fills in the set-up form and starts a game."""
+               level: str | None = "Beginner", spec: str | None = None, seed: int | None = None,
+               delay: float = 0.0, timeout: float = 20) -> None:
+    """Starts a game as a person does: the game's card on the start page, then the form
+    (each opponent at ``level``, or the raw ``spec`` under Advanced)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     driver.get(url)
-    _wait(driver, "document.querySelector('#game option') !== null && document.body.dataset.closed !== '1' "
+    _wait(driver, "document.querySelector('.game-card') !== null && document.body.dataset.closed !== '1' "
                   "&& document.getElementById('status').textContent === 'connected'", timeout)
-    Select(driver.find_element(By.ID, "game")).select_by_value(game_id)
+    driver.find_element(By.CSS_SELECTOR, f'.game-card[data-game="{game_id}"]').click()
     Select(driver.find_element(By.ID, "players")).select_by_value(str(players))
     Select(driver.find_element(By.ID, "seat")).select_by_value(str(seat))
-    for box in driver.find_elements(By.CSS_SELECTOR, "#opponents input"):
-        box.clear()
-        box.send_keys(agent)
+    if level is not None:
+        for box in driver.find_elements(By.CSS_SELECTOR, "#opponents select.level"):
+            Select(box).select_by_value(level)
+    driver.find_element(By.CSS_SELECTOR, "#advanced summary").click()
+    if spec is not None:
+        for box in driver.find_elements(By.CSS_SELECTOR, "#custom-specs input"):
+            box.clear()
+            box.send_keys(spec)
     for field, value in (("seed", seed), ("delay", delay)):
         box = driver.find_element(By.ID, field)
         box.clear()
@@ -115,52 +124,81 @@ def start_game(driver: Any, url: str, game_id: str, players: int = 2, seat: int 
 
 
 def wait_turn(driver: Any, after: int = -1, timeout: float = 30) -> dict[str, Any]:
-    """Waits for the human's turn (moves listed) at a ply past ``after``, or the end;
-    returns ``{"ply", "over", "buttons", "picks"}``: the move list's buttons and the
-    board's elements that name exactly one move (one round trip to the page a poll)."""
+    """Waits for the human's turn at a ply past ``after``, or the end; returns
+    ``{"ply", "over", "moves"}`` (the legal moves the page was sent, with their keys)."""
     return _wait(driver, f"""(() => {{
         const b = document.body.dataset;
-        if (b.ply === undefined || Number(b.ply) <= {after}) return null;
-        if (b.over === 'true') return {{ply: Number(b.ply), over: true, buttons: [], picks: []}};
-        const buttons = Array.from(document.querySelectorAll('#moves button'));
-        const picks = Array.from(document.querySelectorAll("#board [data-picks]:not([data-picks*=' '])"));
-        return buttons.length ? {{ply: Number(b.ply), over: false, buttons: buttons, picks: picks}} : null;
+        if (b.ply === undefined || Number(b.ply) <= {after} || !current) return null;
+        if (b.over === 'true') return {{ply: Number(b.ply), over: true, moves: []}};
+        return current.moves.length ? {{ply: Number(b.ply), over: false, moves: current.moves}} : null;
     }})()""", timeout)
 
 
-def play_random(driver: Any, rng: random.Random, max_moves: int | None = None, board: bool = True,
-                timeout: float = 30) -> dict[str, int]:
-    """Plays random moves by clicking in the page until the game ends (or ``max_moves``):
-    where the picture offers exactly one move for an element, now and then that element is
-    clicked on the board, else a button of the move list.  Returns counts of each."""
-    from selenium.common.exceptions import WebDriverException
+_SHAPE = "rect, polygon, circle, path, ellipse"
 
-    clicks = {"list": 0, "board": 0}
+
+def click_key(driver: Any, key: str) -> None:
+    """Clicks the board element marked as a target for ``key`` where a person would: on
+    its largest drawn shape (a real mouse click, so a label over it must let it through)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    shape = driver.execute_script(f"""
+        const el = Array.from(document.querySelectorAll('#board [data-target].target'))
+            .find((e) => e.dataset.target === arguments[0]);
+        if (!el) return null;
+        const shapes = el.matches('{_SHAPE}') ? [el] : Array.from(el.querySelectorAll('{_SHAPE}'));
+        const area = (s) => {{ const r = s.getBoundingClientRect(); return r.width * r.height; }};
+        const best = shapes.sort((a, b) => area(b) - area(a))[0] || el;
+        best.scrollIntoView({{block: 'center'}});
+        return best;""", key)
+    if shape is None:
+        raise AssertionError(f"no board target {key!r} on the page")
+    ActionChains(driver).move_to_element(shape).click().perform()
+
+
+def play_by_clicks(driver: Any, rng: random.Random, on_turn: Any = None, max_moves: int | None = None,
+                   timeout: float = 60) -> list[int]:
+    """Plays random legal moves by clicking the board (each move's keys in order), and the
+    prompt bar's buttons only for what the board cannot name, until the game ends (or
+    ``max_moves``).  ``on_turn(turn)`` is called at each of the human's turns.  Returns
+    the moves chosen, in order."""
+    from selenium.webdriver.common.by import By
+
+    chosen: list[int] = []
     turn = wait_turn(driver, timeout=timeout)
-    while not turn["over"] and (max_moves is None or clicks["list"] + clicks["board"] < max_moves):
-        if board and turn["picks"] and rng.random() < 0.3:
-            target = rng.choice(turn["picks"])
-            try:
-                target.click()
-            except WebDriverException:  # a group with no box of its own: click it in the page
-                driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
-                                      target)
-            clicks["board"] += 1
-        else:
-            rng.choice(turn["buttons"]).click()
-            clicks["list"] += 1
+    while not turn["over"] and (max_moves is None or len(chosen) < max_moves):
+        if on_turn is not None:
+            on_turn(turn)
+        move = rng.choice(turn["moves"])
+        chosen.append(move["id"])
+        sent = f"document.body.dataset.sent === '{turn['ply']}' || Number(document.body.dataset.ply) !== {turn['ply']}"
+        for key in move["targets"]:
+            if driver.execute_script("return " + sent):
+                break  # the keys so far named this move alone: it is played
+            click_key(driver, key)
+        if not driver.execute_script("return " + sent):
+            buttons = driver.find_elements(By.CSS_SELECTOR, f'#prompt-buttons button[data-action="{move["id"]}"]')
+            assert buttons, f"move {move['text']!r} can be neither clicked on the board nor chosen in the prompt"
+            buttons[0].click()
         turn = wait_turn(driver, after=turn["ply"], timeout=timeout)
-    return clicks
+    return chosen
 
 
 def result(driver: Any) -> dict[str, Any]:
-    """The result the page shows at the end: returns, scores, verdict, record link."""
+    """The end as the page shows it: returns, scores, winners, verdict, the breakdown
+    table (category -> one cell per seat), the record link."""
     from selenium.webdriver.common.by import By
 
     box = driver.find_element(By.ID, "result")
+    table = driver.execute_script("""
+        const rows = Array.from(document.querySelectorAll('#breakdown tr')).slice(1);
+        return rows.map((r) => Array.from(r.children).map((c) => c.textContent));""")
     return {"returns": json.loads(box.get_attribute("data-returns")),
             "scores": json.loads(box.get_attribute("data-scores")),
+            "winners": json.loads(box.get_attribute("data-winners")),
             "verdict": driver.find_element(By.ID, "verdict").text,
-            "scores_text": driver.find_element(By.ID, "scores").text,
+            "why": driver.find_element(By.ID, "why").text,
+            "winner": driver.find_element(By.ID, "winner").text,
+            "breakdown": {row[0]: row[1:] for row in table},
             "record": driver.find_element(By.ID, "record-link").get_attribute("href"),
             "shown": box.is_displayed()}

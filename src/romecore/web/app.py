@@ -223,9 +223,12 @@ async def _rules(request: Request) -> Response:
     """The game's rules primer as a page (the same text the documentation site publishes)."""
     game_id = request.path_params["game"]
     try:
-        from romecore.primers import primer_html
+        import markdown
 
-        title, body = registry.game(game_id).name, primer_html(game_id)
+        from romecore.primers import primer_text
+
+        title = registry.game(game_id).name
+        body = markdown.markdown(primer_text(game_id), extensions=["tables", "fenced_code"])
     except (RomecoreError, ImportError) as e:
         return JSONResponse(_error("unknown_game", str(e)), status_code=404)
     page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} rules'

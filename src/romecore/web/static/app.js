@@ -1,12 +1,22 @@
 // romecore web page: one game per tab, talking to the server over /ws (protocol: romecore/web/app.py).
 // The server holds the true state; this page only draws the human's view it is sent.
+//
+// The board is the controller: every legal move lists the board keys it names (its
+// "targets", in click order); elements of the picture carry data-target keys.  Clicking
+// keys narrows the candidate moves to those naming every clicked key; the keys that can
+// come next are marked; anything else does nothing.  One candidate left is played; moves
+// naming nothing (pass, end turn), or candidates the board cannot tell apart, are buttons
+// in the prompt bar.  The move list stays as the keyboard and screen-reader path.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const COLOURS = ["#6a3d9a", "#e66101", "#1b7e74", "#4d4d4d", "#b8336a", "#2b6cb0"];
 let socket = null;
 let info = null;        // /api/games
+let chosen = null;      // the game picked on the start page
 let current = null;     // the last "state" message
-let filter = null;      // action ids picked by clicking the board, or null
+let picked = [];        // board keys clicked towards the current move
+let hinted = null;      // the hint's action id, for the current ply
 
 function setStatus(text) { $("status").textContent = text; }
 
@@ -19,26 +29,75 @@ function showError(text) {
 function send(msg) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
     showError("not connected to the server: reload the page");
-    return;
+    return false;
   }
   socket.send(JSON.stringify(msg));
+  return true;
 }
 
-// -- the set-up form ---------------------------------------------------------------------------
-function option(select, value, text) {
-  const o = document.createElement("option");
-  o.value = value;
-  o.textContent = text;
-  select.appendChild(o);
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
 }
 
-function fillPlayers() {
-  const g = info.games.find((x) => x.id === $("game").value);
+// -- the start page --------------------------------------------------------------------------
+function option(select, value, text) { select.appendChild(el("option", { value: value }, text)); }
+
+function gameCards() {
+  const box = $("game-cards");
+  box.innerHTML = "";
+  for (const g of info.games) {
+    const players = g.min_players === g.max_players ? g.min_players : g.min_players + "–" + g.max_players;
+    const card = el("div", { class: "game-card", role: "listitem", tabindex: "0", "data-game": g.id },
+      el("h3", {}, g.name),
+      el("p", {}, g.description || ""),
+      el("p", { class: "facts" }, players + " players" + (g.playing_time ? " · " + g.playing_time : "") + " · ",
+        el("a", { href: g.rules, target: "_blank", rel: "noopener" }, "how to play")));
+    card.addEventListener("click", (ev) => { if (ev.target.tagName !== "A") chooseGame(g.id); });
+    card.addEventListener("keydown", (ev) => { if (ev.key === "Enter") chooseGame(g.id); });
+    box.appendChild(card);
+  }
+}
+
+function chooseGame(id) {
+  chosen = info.games.find((x) => x.id === id);
+  for (const c of document.querySelectorAll(".game-card")) c.classList.toggle("chosen", c.dataset.game === id);
+  $("new-game").hidden = false;
+  $("form-title").textContent = "New game of " + chosen.name;
+  $("form-rules").href = chosen.rules;
   const players = $("players");
   players.innerHTML = "";
-  for (let n = g.min_players; n <= g.max_players; n++) option(players, n, n);
-  players.value = g.default_players;
+  for (let n = chosen.min_players; n <= chosen.max_players; n++) option(players, n, n);
+  players.value = chosen.default_players;
+  fillOptions();
   fillSeats();
+}
+
+function fillOptions() {
+  const box = $("options");
+  for (const old of box.querySelectorAll("label")) old.remove();
+  box.hidden = !chosen.options.length;
+  for (const o of chosen.options) {
+    let input;
+    if (o.type === "bool") {
+      input = el("input", { type: "checkbox", "data-option": o.name, "data-type": o.type });
+      input.checked = !!o.default;
+    } else if (o.choices) {
+      input = el("select", { "data-option": o.name, "data-type": o.type });
+      for (const c of o.choices) option(input, c, c);
+      input.value = o.default;
+    } else {
+      input = el("input", { type: o.type === "int" ? "number" : "text", "data-option": o.name, "data-type": o.type });
+      input.value = o.default;
+    }
+    box.appendChild(el("label", { title: o.doc }, o.name.replace(/_/g, " ") + (o.doc ? " (" + o.doc + ")" : ""), input));
+  }
 }
 
 function fillSeats() {
@@ -46,7 +105,7 @@ function fillSeats() {
   const seat = $("seat");
   const keep = Number(seat.value) || 0;
   seat.innerHTML = "";
-  for (let p = 0; p < n; p++) option(seat, p, "P" + p);
+  for (let p = 0; p < n; p++) option(seat, p, "P" + p + (p === 0 ? " (starts)" : ""));
   seat.value = Math.min(keep, n - 1);
   fillOpponents();
 }
@@ -55,175 +114,282 @@ function fillOpponents() {
   const n = Number($("players").value);
   const seat = Number($("seat").value);
   const box = $("opponents");
-  const old = Array.from(box.querySelectorAll("input")).map((i) => i.value);
-  box.innerHTML = "";
-  let k = 0;
+  const specs = $("custom-specs");
+  for (const old of box.querySelectorAll("label")) old.remove();
+  specs.innerHTML = "";
   for (let p = 0; p < n; p++) {
     if (p === seat) continue;
-    const label = document.createElement("label");
-    label.textContent = "P" + p + " agent ";
-    const input = document.createElement("input");
-    input.setAttribute("list", "agent-specs");
-    input.className = "agent";
-    input.name = "agent" + p;
-    input.value = old[k] || info.default_opponent;
-    label.appendChild(input);
-    box.appendChild(label);
-    k++;
+    const level = el("select", { class: "level", "data-seat": p });
+    for (const l of chosen.levels) option(level, l, l);
+    if (!chosen.levels.length) option(level, chosen.default_opponent, chosen.default_opponent);
+    level.value = chosen.default_opponent;
+    box.appendChild(el("label", {}, "P" + p, level));
+    if (info.allow_specs) {
+      specs.appendChild(el("label", {}, "P" + p + " custom agent spec",
+        el("input", { class: "spec", "data-seat": p, list: "agent-specs", placeholder: "use the level" })));
+    }
   }
 }
 
 async function loadInfo() {
   const r = await fetch("/api/games");
   info = await r.json();
-  for (const g of info.games) option($("game"), g.id, g.name);
+  gameCards();
   const specs = $("agent-specs");
-  const presets = ["random", "greedy", "mcts:simulations=1000", "alphabeta:time=0.5", info.default_opponent];
+  const presets = ["random", "greedy", "mcts:time=1", "alphabeta:time=0.5", "ismcts:time=1"];
   for (const s of new Set(presets.concat(info.agents))) option(specs, s, s);
   $("delay").value = info.delay;
-  fillPlayers();
+  $("max-think").textContent = info.max_think;
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && info.games.some((g) => g.id === wanted)) chooseGame(wanted);
+}
+
+function optionValue(input) {
+  if (input.dataset.type === "bool") return input.checked;
+  if (input.dataset.type === "int") return Number(input.value);
+  return input.value;
 }
 
 function startGame(ev) {
   ev.preventDefault();
+  if (!chosen) return;
+  const agents = [];
+  for (const level of document.querySelectorAll("#opponents select.level")) {
+    const spec = document.querySelector('#custom-specs input[data-seat="' + level.dataset.seat + '"]');
+    agents.push(spec && spec.value.trim() ? spec.value.trim() : level.value);
+  }
+  const options = {};
+  for (const input of document.querySelectorAll("#options [data-option]")) options[input.dataset.option] = optionValue(input);
   const msg = {
-    type: "new", game_id: $("game").value, players: Number($("players").value),
-    seat: Number($("seat").value),
-    agents: Array.from(document.querySelectorAll("#opponents input")).map((i) => i.value.trim()),
-    delay: Number($("delay").value || 0),
+    type: "new", game_id: chosen.id, players: Number($("players").value), seat: Number($("seat").value),
+    agents: agents, delay: Number($("delay").value || 0), options: options,
   };
   if ($("seed").value !== "") msg.seed = Number($("seed").value);
   send(msg);
 }
 
 // -- drawing a state -------------------------------------------------------------------------
-function who(p, seat) {
-  if (p === "chance" || p === "server") return p;
-  return p === seat ? "you" : "P" + p;
+function seatName(p, msg) {
+  if (p === "chance") return "dealer";
+  if (p === "server") return "server";
+  if (p === msg.seat) return "You";
+  return "P" + p + " (" + msg.agents[p] + ")";
 }
 
 function render(msg) {
+  const fresh = !current || current.game !== msg.game || current.ply !== msg.ply || current.over !== msg.over;
   current = msg;
-  filter = null;
+  if (fresh) { picked = []; hinted = null; $("hint-text").textContent = ""; }
   showError("");
   $("setup").hidden = true;
   $("play").hidden = false;
   if (location.hash.slice(1) !== msg.game) history.replaceState(null, "", "#" + msg.game);
   document.title = msg.name + " – romecore";
-  document.body.dataset.game = msg.game;
-  document.body.dataset.ply = msg.ply;
-  document.body.dataset.toMove = msg.to_move;
-  document.body.dataset.over = msg.over;
+  const b = document.body.dataset;
+  b.game = msg.game; b.gameId = msg.game_id; b.ply = msg.ply; b.toMove = msg.to_move; b.over = msg.over;
   $("board").innerHTML = msg.svg;
-  markBoard();
+  $("rules-link").href = "/rules/" + msg.game_id;
 
   const turn = $("turn");
   const mine = msg.to_move === msg.seat;
   turn.className = mine ? "yours" : "";
-  if (msg.over) turn.textContent = "Game over";
-  else if (mine) turn.textContent = "Your move (you are P" + msg.seat + ")";
-  else if (typeof msg.to_move === "number") turn.textContent = "P" + msg.to_move + " (" + msg.agents[msg.to_move] + ") is thinking…";
+  if (msg.over) turn.textContent = "Game over after move " + msg.ply;
+  else if (mine) turn.textContent = "Your move (you are P" + msg.seat + ") · move " + (msg.ply + 1);
+  else if (typeof msg.to_move === "number") turn.textContent = seatName(msg.to_move, msg) + " is thinking… · move " + (msg.ply + 1);
   else turn.textContent = "Dealing…";
 
   const moves = $("moves");
   moves.innerHTML = "";
   for (const m of msg.moves) {
-    const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = m.text;
-    b.dataset.action = m.id;
-    b.addEventListener("click", () => play(m.id));
-    li.appendChild(b);
-    li.dataset.action = m.id;
+    const li = el("li", { "data-action": m.id }, el("button", { type: "button", "data-action": m.id, onclick: () => play(m.id) }, m.text));
     moves.appendChild(li);
   }
-  $("show-all").hidden = true;
-
-  const log = $("log");
-  log.innerHTML = "";
-  for (const e of msg.log) {
-    const li = document.createElement("li");
-    li.textContent = who(e.player, msg.seat) + ": " + e.text;
-    if (e.player === msg.seat) li.className = "me";
-    log.appendChild(li);
-  }
-  log.scrollTop = log.scrollHeight;
-
-  const result = $("result");
-  result.hidden = !msg.over;
-  result.innerHTML = "";
-  if (msg.over) {
-    const r = msg.result;
-    result.dataset.returns = JSON.stringify(r.returns);
-    result.dataset.scores = JSON.stringify(r.scores);
-    const best = Math.max(...r.returns);
-    const mineR = r.returns[msg.seat];
-    const verdict = mineR === best ? (r.returns.filter((x) => x === best).length > 1 ? "You share the win" : "You win")
-      : "You lose";
-    const line = document.createElement("div");
-    line.id = "verdict";
-    line.textContent = verdict + (r.termination.kind !== "normal" ? " (" + r.termination.reason + ")" : "");
-    const scores = document.createElement("div");
-    scores.id = "scores";
-    scores.textContent = "scores " + r.scores.map((s, p) => "P" + p + " " + s).join(", ")
-      + "; returns " + r.returns.join(", ");
-    const link = document.createElement("a");
-    link.id = "record-link";
-    link.href = r.record;
-    link.textContent = "download the record (romecore replay reads it)";
-    result.append(line, scores, link);
-  }
+  drawLog(msg);
+  drawSummary(msg);
+  drawResult(msg);
   $("undo").disabled = !msg.can_undo;
   $("hint").disabled = !mine;
   $("resign").disabled = msg.over;
-  $("hint-text").textContent = "";
-  setStatus(msg.name + (msg.seed !== undefined ? ", seed " + msg.seed : "") + ", move " + msg.ply);
+  setStatus(msg.name + " · move " + msg.ply + (msg.seed !== undefined ? " · seed " + msg.seed : ""));
+  markBoard();
+}
+
+// The log: grouped by round (where the game counts rounds) and by turn (a player's
+// consecutive moves); the dealer's lines folded.
+function drawLog(msg) {
+  const log = $("log");
+  log.innerHTML = "";
+  let round = null, group = null, who = null;
+  for (const e of msg.log) {
+    if (e.round !== undefined && e.round !== round) {
+      round = e.round;
+      log.appendChild(el("h4", {}, "Round " + round));
+      group = null;
+    }
+    if (!group || who !== e.player) {
+      who = e.player;
+      if (e.player === "chance") {
+        group = el("details", { class: "turn chance" }, el("summary", {}, "dealer"));
+      } else {
+        group = el("div", { class: "turn" + (e.player === msg.seat ? " me" : "") },
+          el("span", { class: "who" }, seatName(e.player, msg)));
+      }
+      log.appendChild(group);
+    }
+    group.appendChild(el("span", { class: "entry", "data-ply": e.ply }, el("span", { class: "num" }, e.ply + "."), e.text));
+    if (e.player === "chance") group.querySelector("summary").textContent = "dealer (" + (group.children.length - 1) + ")";
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+// What the others did since your last move, in one line a player.
+function drawSummary(msg) {
+  let since = msg.log.length;
+  while (since > 0 && msg.log[since - 1].player !== msg.seat) since--;
+  const parts = [];
+  let who = null;
+  for (const e of msg.log.slice(since)) {
+    if (typeof e.player !== "number") continue;
+    if (e.player !== who) { who = e.player; parts.push([e.player, []]); }
+    parts[parts.length - 1][1].push(e.text);
+  }
+  $("summary").textContent = parts.map(([p, texts]) => seatName(p, msg) + " " + texts.join(", then ")).join(" · ");
+}
+
+function breakdownTable(r, msg) {
+  const n = r.scores.length;
+  const cats = [];
+  for (const bd of r.breakdown) {
+    for (const [k, v] of Object.entries(bd)) if (k !== "total" && typeof v === "number" && !cats.includes(k)) cats.push(k);
+  }
+  const table = el("table", { id: "breakdown" });
+  const head = el("tr", {}, el("th", {}, ""));
+  for (let p = 0; p < n; p++) head.appendChild(el("th", {}, p === msg.seat ? "You" : "P" + p));
+  table.appendChild(head);
+  for (const c of cats) {
+    const row = el("tr", {}, el("td", {}, c.replace(/_/g, " ")));
+    for (let p = 0; p < n; p++) row.appendChild(el("td", {}, String(r.breakdown[p][c] ?? 0)));
+    table.appendChild(row);
+  }
+  const total = el("tr", { class: "total" }, el("td", {}, "total"));
+  for (let p = 0; p < n; p++) total.appendChild(el("td", { class: r.winners.includes(p) ? "winner" : "", "data-seat": p }, String(r.scores[p])));
+  table.appendChild(total);
+  return table;
+}
+
+function drawResult(msg) {
+  const result = $("result");
+  result.hidden = !msg.over;
+  result.innerHTML = "";
+  if (!msg.over) return;
+  const r = msg.result;
+  result.dataset.returns = JSON.stringify(r.returns);
+  result.dataset.scores = JSON.stringify(r.scores);
+  result.dataset.winners = JSON.stringify(r.winners);
+  const t = r.termination;
+  const iWon = r.winners.includes(msg.seat);
+  const shared = iWon && r.winners.length > 1;
+  let verdict = (iWon ? (shared ? "You share the win " : "You won ") : "You lost ") + r.score_line;
+  if (t.kind === "resigned") verdict = "You resigned";
+  const why = t.kind === "normal" ? "The game was played to its end" + (r.ends_when ? ": " + r.ends_when : ".")
+    : t.kind === "resigned" ? (t.seat === msg.seat ? "You resigned." : seatName(t.seat, msg) + " resigned.")
+    : seatName(t.seat, msg) + " forfeited: " + t.reason;
+  const winners = r.winners.map((p) => p === msg.seat ? "you" : "P" + p).join(" and ");
+  result.append(
+    el("div", { id: "verdict" }, verdict),
+    el("p", { id: "why" }, why),
+    el("p", { id: "winner" }, "Winner: " + (winners || "nobody") + (r.tie_break ? " (" + r.tie_break + ")" : "")),
+    breakdownTable(r, msg),
+    el("p", { id: "scores" }, "Scores: " + r.scores.map((s, p) => (p === msg.seat ? "you" : "P" + p) + " " + s).join(", ")),
+    el("p", { class: "note" }, "Every hidden card is shown on the board now. Seed " + msg.seed + "."),
+    el("a", { id: "record-link", href: r.record }, "download the record (romecore replay reads it)"));
 }
 
 function play(action) {
-  if (!current) return;
-  send({ type: "move", game: current.game, action: action, ply: current.ply });
-}
-
-// -- picking moves on the board ------------------------------------------------------------------
-// The pictures name their cards, tiles and sites in <title> elements; a click on one keeps
-// the moves whose text names the same thing (for places given by coordinates, every
-// coordinate), and plays the move at once when only one does.
-function coordinates(text) { return text.match(/\(-?\d+,\s*-?\d+\)/g) || []; }
-
-function picks(title) {
-  const coords = coordinates(title);
-  const low = title.toLowerCase();
-  return current.moves.filter((m) => {
-    if (coords.length) return coords.every((c) => m.text.includes(c));
-    return m.text.toLowerCase().includes(low);
-  }).map((m) => m.id);
-}
-
-function markBoard() {
-  if (!current || !current.moves.length) return;
-  for (const t of $("board").querySelectorAll("title")) {
-    const el = t.parentNode;
-    const ids = picks(t.textContent.trim());
-    if (ids.length) el.dataset.picks = ids.join(" ");
+  if (!current || current.over) return;
+  if (send({ type: "move", game: current.game, action: action, ply: current.ply })) {
+    document.body.dataset.sent = current.ply;   // the move answering this position is on its way
   }
 }
 
-function boardClick(ev) {
-  const el = ev.target.closest("[data-picks]");
-  if (!el || !current || current.over) return;
-  const ids = el.dataset.picks.split(" ").map(Number);
-  if (ids.length === 1) { play(ids[0]); return; }
-  filter = new Set(ids);
-  for (const li of $("moves").children) li.classList.toggle("filtered", !filter.has(Number(li.dataset.action)));
-  $("show-all").hidden = false;
+// -- the board as the controller ----------------------------------------------------------------
+function candidates() {
+  if (!current) return [];
+  return current.moves.filter((m) => picked.every((k) => m.targets.includes(k)));
 }
 
-function showAll() {
-  filter = null;
-  for (const li of $("moves").children) li.classList.remove("filtered");
-  $("show-all").hidden = true;
+function nextKeys(cands) {
+  const keys = new Set();
+  for (const m of cands) for (const k of m.targets) if (!picked.includes(k)) keys.add(k);
+  return keys;
+}
+
+function lastKeys(msg) {
+  // the keys of each player's last move the seat saw, newest wins
+  const last = new Map();
+  for (const e of msg.log) if (typeof e.player === "number") last.set(e.player, e.keys || []);
+  return last;
+}
+
+function markBoard() {
+  const msg = current;
+  const board = $("board");
+  const cands = msg.over ? [] : candidates();
+  const next = nextKeys(cands);
+  const last = lastKeys(msg);
+  const hintKeys = new Set();
+  if (hinted !== null) for (const m of msg.moves) if (m.id === hinted) m.targets.forEach((k) => hintKeys.add(k));
+  for (const e of board.querySelectorAll("[data-target]")) {
+    const k = e.dataset.target;
+    e.classList.toggle("target", next.has(k));
+    e.classList.toggle("picked", picked.includes(k));
+    e.classList.toggle("hinted", hintKeys.has(k));
+    e.classList.remove("last");
+    for (const [p, keys] of last) {
+      if (keys.includes(k)) { e.classList.add("last"); e.style.setProperty("--last", COLOURS[p % COLOURS.length]); e.dataset.lastPlayer = p; }
+    }
+  }
+  for (const li of $("moves").children) {
+    const id = Number(li.dataset.action);
+    li.classList.toggle("candidate", picked.length > 0 && cands.some((m) => m.id === id));
+    li.classList.toggle("hinted", id === hinted);
+  }
+  drawPrompt(cands, next);
+}
+
+function drawPrompt(cands, next) {
+  const msg = current;
+  const text = $("prompt-text");
+  const buttons = $("prompt-buttons");
+  buttons.innerHTML = "";
+  const mine = !msg.over && msg.to_move === msg.seat;
+  $("prompt").classList.toggle("yours", mine);
+  if (msg.over) { text.textContent = "Game over"; return; }
+  if (!mine) {
+    text.textContent = typeof msg.to_move === "number" ? seatName(msg.to_move, msg) + " is thinking…" : "Dealing…";
+    return;
+  }
+  // buttons: moves the board cannot pick further (all their keys clicked), or naming nothing
+  const offer = cands.filter((m) => m.targets.every((k) => picked.includes(k)));
+  text.textContent = picked.length
+    ? (next.size ? "Pick a highlighted place to go on" + (offer.length ? ", or:" : "") : "Choose:")
+    : (next.size ? "Your move: click a highlighted card or place" + (offer.length ? ", or:" : "") : "Your move:");
+  for (const m of offer) {
+    buttons.appendChild(el("button", { type: "button", "data-action": m.id, class: m.id === hinted ? "hinted" : "",
+      onclick: () => play(m.id) }, m.text));
+  }
+  if (picked.length) buttons.appendChild(el("button", { type: "button", id: "cancel-pick", onclick: () => { picked = []; markBoard(); } }, "Cancel"));
+}
+
+function boardClick(ev) {
+  const target = ev.target.closest("[data-target].target");
+  if (!target || !current || current.over || current.to_move !== current.seat) return;
+  const key = target.dataset.target;
+  if (!nextKeys(candidates()).has(key)) return;   // not a target: nothing happens
+  picked.push(key);
+  const cands = candidates();
+  if (cands.length === 1) { play(cands[0].id); return; }
+  markBoard();
 }
 
 // -- the connection ----------------------------------------------------------------------------
@@ -241,35 +407,45 @@ function connect() {
       render(msg);
     } else if (msg.type === "hint") {
       if (current && msg.ply === current.ply) {
-        $("hint-text").textContent = "hint (" + msg.agent + "): " + msg.text;
-        for (const li of $("moves").children) li.classList.toggle("hinted", Number(li.dataset.action) === msg.action);
+        hinted = msg.action;
+        $("hint-text").textContent = "Hint (" + msg.agent + "): " + msg.text;
+        markBoard();
       }
     } else if (msg.type === "error") {
+      if (msg.request === "hint") $("hint-text").textContent = "";
       showError("refused (" + msg.code + "): " + msg.message);
       document.body.dataset.errors = Number(document.body.dataset.errors || 0) + 1;
-      if (msg.code === "unknown_game") { $("setup").hidden = false; history.replaceState(null, "", "#"); }
+      if (msg.code === "unknown_game" && msg.request === "join") showSetup();  // the tab's game is gone
     }
   };
 }
 
+function showSetup() {
+  history.replaceState(null, "", "#");
+  current = null;
+  $("setup").hidden = false;
+  $("play").hidden = true;
+}
+
 function init() {
-  $("game").addEventListener("change", fillPlayers);
   $("players").addEventListener("change", fillSeats);
   $("seat").addEventListener("change", fillOpponents);
   $("new-game").addEventListener("submit", startGame);
   $("board").addEventListener("click", boardClick);
-  $("show-all").addEventListener("click", showAll);
   $("hint").addEventListener("click", () => {
-    $("hint-text").textContent = "thinking…";
-    send({ type: "hint", game: current.game, ply: current.ply });
+    if (!current || current.over) return;
+    if (send({ type: "hint", game: current.game, ply: current.ply })) $("hint-text").textContent = "thinking…";
   });
-  $("undo").addEventListener("click", () => send({ type: "undo", game: current.game }));
-  $("resign").addEventListener("click", () => send({ type: "resign", game: current.game }));
-  $("again").addEventListener("click", () => {
-    history.replaceState(null, "", "#");
-    $("setup").hidden = false;
-    $("play").hidden = true;
+  $("undo").addEventListener("click", () => { if (current) send({ type: "undo", game: current.game }); });
+  $("resign").addEventListener("click", () => {   // two clicks: a slip of the mouse resigns nothing
+    const b = $("resign");
+    if (!current || current.over) return;
+    if (b.dataset.armed === "1") { send({ type: "resign", game: current.game }); return; }
+    b.dataset.armed = "1";
+    b.textContent = "Really resign?";
+    setTimeout(() => { b.dataset.armed = ""; b.textContent = "Resign"; }, 4000);
   });
+  $("again").addEventListener("click", showSetup);
   loadInfo().then(connect, (e) => setStatus("cannot reach the server: " + e));
 }
 
