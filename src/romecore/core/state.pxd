@@ -32,8 +32,11 @@ cdef class State:
     cdef int32_t *hist
     cdef int hist_len
     cdef int hist_cap
+    cdef bint busy  # a call working on the struct without the GIL (playout) is running
 
     cdef _bind(self, Game game)
+    cdef int _enter_nogil(self) except -1
+    cdef void _leave_nogil(self) noexcept
     cdef int _refresh_legal(self) except -1
     cdef int _reserve_history(self, int extra) except -1
     cdef int _push_history(self, int32_t a) except -1

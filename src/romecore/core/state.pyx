@@ -30,6 +30,7 @@ from romecore.core.kernel cimport (
 from romecore.core.dictread import read_int, read_list, show as _show
 from romecore.errors import (
     ArgumentTypeError, IllegalActionError, InvalidArgumentError, PluginError, SerializationError,
+    UsageError,
 )
 
 CHANCE = RC_CHANCE
@@ -358,11 +359,21 @@ def peek_snapshot(blob):
     return fields[2], fields[3]
 
 
+cdef int _refuse_busy() except -1:
+    """The error of a call on a state that another thread is working on without the GIL."""
+    raise UsageError("this State is in use by another thread (State.playout works on it without "
+                     "the GIL); a State is one thread's at a time: give each thread its own clone()")
+
+
 cdef class State:
     """A game position.  Mutable: :meth:`apply_action` changes it in place.
 
     Made by :meth:`Game.new_initial_state`, :meth:`Game.deserialize`,
     :meth:`Game.state_from_dict`, :meth:`clone` and :meth:`resample`.
+
+    Threads: a State is one thread's at a time.  A call that works on the struct without
+    the GIL (:meth:`playout`) marks the state busy, and any call on a busy state raises
+    :class:`romecore.UsageError` instead of racing it; hand each thread its own ``clone()``.
     """
 
     def __cinit__(self):
@@ -373,6 +384,7 @@ cdef class State:
         self.hist = NULL
         self.hist_len = 0
         self.hist_cap = 0
+        self.busy = False
 
     def __init__(self, *args, **kwargs):
         raise ArgumentTypeError("states are made by Game.new_initial_state(), deserialize() or clone()")
@@ -391,7 +403,21 @@ cdef class State:
         self.k = game.k
         self.game = game
 
+    cdef int _enter_nogil(self) except -1:
+        """Marks the state busy before a call releases the GIL to work on its struct, so
+        other threads' calls raise instead of racing it (``UsageError`` if already busy).
+        Called with the GIL held, so the check and the mark cannot interleave."""
+        if self.busy:
+            _refuse_busy()
+        self.busy = True
+        return 0
+
+    cdef void _leave_nogil(self) noexcept:
+        self.busy = False
+
     cdef int _refresh_legal(self) except -1:
+        if self.busy:
+            _refuse_busy()
         if self.legal_n < 0:
             self.legal_n = self.k.legal_actions(self.s, self.legal)
         return self.legal_n
@@ -417,12 +443,16 @@ cdef class State:
         return 0
 
     cdef int _apply_unchecked(self, int32_t a) except -1:
+        if self.busy:
+            _refuse_busy()
         self._push_history(a)
         self.k.apply(self.s, a)
         self.legal_n = -1
         return 0
 
     cdef State _copy(self):
+        if self.busy:
+            _refuse_busy()
         cdef State c = self.game._new_state()
         memcpy(c.s, self.s, self.k.state_size)
         c.rng = self.rng
@@ -482,18 +512,28 @@ cdef class State:
     # -- whose turn -------------------------------------------------------------------
     def current_player(self):
         """0..n-1, or ``romecore.CHANCE`` (-1), or ``romecore.TERMINAL`` (-4)."""
+        if self.busy:
+            _refuse_busy()
         return self.k.current_player(self.s)
 
     def is_terminal(self):
+        if self.busy:
+            _refuse_busy()
         return self.k.current_player(self.s) == RC_TERMINAL
 
     def is_chance_node(self):
+        if self.busy:
+            _refuse_busy()
         return self.k.current_player(self.s) == RC_CHANCE
 
     def is_player_node(self):
+        if self.busy:
+            _refuse_busy()
         return self.k.current_player(self.s) >= 0
 
     def num_players(self):
+        if self.busy:
+            _refuse_busy()
         return self.k.num_players(self.s)
 
     # -- actions ------------------------------------------------------------------------
@@ -520,6 +560,8 @@ cdef class State:
 
     def chance_outcomes(self):
         """``[(action, probability), ...]`` at a chance node, ``[]`` elsewhere."""
+        if self.busy:
+            _refuse_busy()
         if self.k.current_player(self.s) != RC_CHANCE:
             return []
         cdef int32_t *acts = <int32_t *>malloc(sizeof(int32_t) * self.k.max_legal)
@@ -598,6 +640,8 @@ cdef class State:
     def sample_chance(self):
         """At a chance node, draws an outcome with the state's seeded dealer RNG (which
         advances) without applying it."""
+        if self.busy:
+            _refuse_busy()
         if self.k.current_player(self.s) != RC_CHANCE:
             raise IllegalActionError("sample_chance: not a chance node")
         cdef int32_t *acts = <int32_t *>malloc(sizeof(int32_t) * self.k.max_legal)
@@ -622,6 +666,8 @@ cdef class State:
     def resolve_chance(self):
         """Applies dealer-RNG chance outcomes until a player is to move or the game ends;
         returns the outcomes applied."""
+        if self.busy:
+            _refuse_busy()
         out = []
         while self.k.current_player(self.s) == RC_CHANCE:
             out.append(self.apply_random_chance())
@@ -632,6 +678,8 @@ cdef class State:
         cdef int32_t a = self._coerce_action(action)
         if a < 0 or a >= self.k.num_actions:
             raise IllegalActionError(f"action {a}: out of range 0..{self.k.num_actions - 1}")
+        if self.busy:
+            _refuse_busy()
         return self._action_to_string(a)
 
     def string_to_action(self, text):
@@ -676,18 +724,26 @@ cdef class State:
         """Every action applied since this state's game began (chance outcomes included),
         as far as this object knows: a state loaded from a snapshot without history, or
         made by :meth:`resample`, starts its history there."""
+        if self.busy:
+            _refuse_busy()
         return [self.hist[i] for i in range(self.hist_len)]
 
     def move_number(self):
+        if self.busy:
+            _refuse_busy()
         return self.hist_len
 
     def __len__(self):
+        if self.busy:
+            _refuse_busy()
         return self.hist_len
 
     # -- outcome ------------------------------------------------------------------------
     def returns(self):
         """One float per player: at the end, winners share 1.0 and others get 0.0; before
         the end, all 0.0."""
+        if self.busy:
+            _refuse_busy()
         cdef double out[RC_MAX_PLAYERS]
         cdef int n = self.k.num_players(self.s), i
         if self.k.current_player(self.s) != RC_TERMINAL:
@@ -701,6 +757,8 @@ cdef class State:
 
     def scores(self):
         """Points per player, counted as final scoring would count them now."""
+        if self.busy:
+            _refuse_busy()
         cdef int32_t out[RC_MAX_PLAYERS]
         cdef int n = self.k.num_players(self.s), i
         self.k.scores(self.s, out)
@@ -716,6 +774,8 @@ cdef class State:
 
     # -- hidden information -------------------------------------------------------------
     def _player_arg(self, player):
+        if self.busy:
+            _refuse_busy()
         try:
             p = operator.index(player)
         except TypeError:
@@ -752,6 +812,8 @@ cdef class State:
     def to_svg(self, player=None):
         """A picture of ``player``'s view as SVG text (None: the whole truth, for spectators
         and finished games), drawn from what that player knows; see :mod:`romecore.picture`."""
+        if self.busy:
+            _refuse_busy()
         from romecore.picture import to_svg
         return to_svg(self, player)
 
@@ -796,6 +858,8 @@ cdef class State:
     def serialize(self, history=False):
         """A msgpack snapshot: format, game id, options, layout version, the struct's
         bytes, the dealer RNG and, when asked, the history."""
+        if self.busy:
+            _refuse_busy()
         cdef bytes head = self.game._envelope_head
         cdef Py_ssize_t nh = len(head), ns = self.k.state_size
         cdef Py_ssize_t nr = sizeof(rc_rng)
@@ -816,10 +880,14 @@ cdef class State:
 
     def state_bytes(self):
         """The raw struct (for hashing and equality checks; not a snapshot)."""
+        if self.busy:
+            _refuse_busy()
         return PyBytes_FromStringAndSize(<const char *>self.s, self.k.state_size)
 
     def state_hash(self):
         """A 64-bit hash of the position (the struct's bytes)."""
+        if self.busy:
+            _refuse_busy()
         return rc_hash_bytes(self.s, self.k.state_size)
 
     def __reduce__(self):
@@ -830,6 +898,8 @@ cdef class State:
         continues the same game: the position (the per-game schema is documented in the
         game module), the dealer RNG's four words (``rng``) and, unless ``history`` is
         false, every action so far (``history``)."""
+        if self.busy:
+            _refuse_busy()
         d = {"game": self.game.game_id, "options": self.game.options}
         d.update(self._to_dict())
         d["rng"] = [self.rng.s[0], self.rng.s[1], self.rng.s[2], self.rng.s[3]]
@@ -841,6 +911,8 @@ cdef class State:
         if not isinstance(other, State):
             return NotImplemented
         cdef State o = <State>other
+        if self.busy or o.busy:
+            _refuse_busy()
         return (self.game == o.game and
                 memcmp(self.s, o.s, self.k.state_size) == 0)
 
@@ -849,41 +921,53 @@ cdef class State:
     # -- random playout -----------------------------------------------------------------
     def playout(self, seed=None):
         """Plays uniformly random moves (chance by its probabilities) to the end, inside
-        C, changing this state; returns :meth:`returns`."""
+        C, changing this state; returns :meth:`returns`.  It runs without the GIL, the
+        state marked busy: another thread's call on this state meanwhile raises
+        ``UsageError``."""
         cdef rc_rng r
         cdef int32_t a
         cdef int32_t *acts = self.legal
-        cdef double *probs
+        cdef double *probs = NULL
         rc_rng_seed(&r, _seed64(seed))
-        self._reserve_history(self.k.max_game_length)  # the loop never allocates
-        probs = <double *>malloc(sizeof(double) * self.k.max_legal)
-        if probs == NULL:
-            raise MemoryError()
-        with nogil:
-            while True:
-                a = rc_random_step(self.k, self.s, &r, acts, probs)
-                if a < 0:
-                    break
-                if self.hist_len < self.hist_cap:
-                    self.hist[self.hist_len] = a
-                    self.hist_len += 1
-        free(probs)
-        self.legal_n = -1
+        self._enter_nogil()
+        try:
+            self._reserve_history(self.k.max_game_length)  # the loop never allocates
+            probs = <double *>malloc(sizeof(double) * self.k.max_legal)
+            if probs == NULL:
+                raise MemoryError()
+            with nogil:
+                while True:
+                    a = rc_random_step(self.k, self.s, &r, acts, probs)
+                    if a < 0:
+                        break
+                    if self.hist_len < self.hist_cap:
+                        self.hist[self.hist_len] = a
+                        self.hist_len += 1
+        finally:
+            free(probs)
+            self.legal_n = -1
+            self._leave_nogil()
         return self.returns()
 
     # -- text ---------------------------------------------------------------------------
     def __str__(self):
+        if self.busy:
+            _refuse_busy()
         return self._render()
 
     def render(self, player=None):
         """The text drawing: the whole truth when ``player`` is None (spectators, finished
         games), else only what ``player`` knows, so two worlds that ``resample(player)``
         can produce draw the same."""
+        if self.busy:
+            _refuse_busy()
         if player is None:
             return self._render()
         return self._render_view(self._player_arg(player))
 
     def __repr__(self):
+        if self.busy:  # a debugger may print it: say so rather than read the struct or raise
+            return f"<{type(self).__name__} {self.game.game_id}, busy in another thread>"
         p = self.k.current_player(self.s)
         who = "terminal" if p == RC_TERMINAL else "chance" if p == RC_CHANCE else f"player {p} to move"
         return f"<{type(self).__name__} {self.game.game_id} move {self.hist_len}, {who}>"
