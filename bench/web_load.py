@@ -1,143 +1,479 @@
-"""Load test of the web app: N concurrent games over websockets against one server.
+"""Load test of the web app: N concurrent games over websockets against one ``romecore serve``.
 
-Starts ``romecore serve`` in its own process (agent delay 0, ``random`` opponents), opens N
-websocket clients at once, each playing a whole 2-player game (games cycled over the
-installed ones) with random moves, and reports:
+Starts the real app on uvicorn on 127.0.0.1 (``romecore serve --delay 0`` in its own process,
+or in a thread of this one with ``--in-process``), opens N websocket clients at once, each
+starting its own 2-player game (clients spread over the installed games) against ``random``
+(or ``--agent SPEC``), and has each play random legal moves from its ``state`` messages at a
+person's pace (``--pace`` seconds between moves, jittered) for ``--moves`` moves or
+``--seconds`` seconds, starting a new game whenever one ends.  Per human move it measures:
 
-- answer latency: a human move sent -> the server's state message for it (the page's
-  answer, before any agent thinks; target <= 50 ms plus thinking time);
-- turn latency: a human move sent -> the human's next turn (agents' moves and chance in
-  between; random agents think for microseconds);
-- the state message's build time on the server per state (the human's view: picture,
-  moves, log, JSON; target for the render <= 5 ms), measured in this process;
-- games finished, moves per second.
+- **answer**: the ``move`` sent -> the ``state`` message that reflects it (the first with
+  ``ply`` > the ply the move answered; the server echoes the human's own move at once,
+  before any agent thinks): the server's own latency.  Issue 53's target: median <= 50 ms
+  with 50 games.
+- **turn**: the ``move`` sent -> the human's next turn (the agents' replies and chance in
+  between): the answer plus the AI's thinking.
 
-    python bench/web_load.py [--games 50] [--think 0.2] [--port 8765]
+It prints a table (games, moves measured, median, p90, p99, max in ms, errors), the server's
+CPU use, and writes everything as JSON with ``--out``; it exits 1 if any socket errored or
+any game was lost (no answer within ``--timeout``, an ``error`` message, a closed socket).
+
+Where the time goes: ``--breakdown`` times the parts of one ``state`` message along random
+games in this process (picture, move texts, board keys, the log's rounds, JSON, deflate);
+``--profile FILE`` runs the server under cProfile and prints its top functions.
+
+    python bench/web_load.py [--games 50] [--moves 30] [--pace 0.2] [--agent random] [--out r.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import math
 import os
+import platform
 import random
+import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import zlib
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import romecore
 
+HOST = "127.0.0.1"
+#: The server's largest incoming frame, as ``romecore serve`` sets it.
+WS_MAX_SIZE = 1 << 16
 
-def _pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+# -- what one run measures ---------------------------------------------------------------------
+@dataclass
+class Sample:
+    """One human move: its game, the ply it answered, and the two latencies (seconds)."""
+
+    client: int
+    game_id: str
+    ply: int
+    answer: float
+    turn: float
+    echo: bool  # the first state after the move was the human's own move (ply + 1)
 
 
-async def _game(url: str, game_id: str, seed: int, answer: list[float], turn: list[float],
-                think: float) -> dict:
+@dataclass
+class Load:
+    """Everything a run saw: the moves, the games started and finished, and what went wrong."""
+
+    samples: list[Sample] = field(default_factory=list)
+    starts: list[float] = field(default_factory=list)  # ``new`` sent -> the first state (seconds)
+    started: int = 0
+    finished: int = 0
+    lost: int = 0
+    errors: list[str] = field(default_factory=list)
+    messages: int = 0
+    bytes: int = 0
+    wall: float = 0.0
+
+
+class LoadError(RuntimeError):
+    """The server answered with an error, closed the socket, or stayed silent too long."""
+
+
+async def _recv(ws: Any, load: Load, timeout: float) -> dict[str, Any]:
+    """The next message (counted), or :class:`LoadError` on silence, an error or a close."""
+    try:
+        text = await asyncio.wait_for(ws.recv(), timeout)
+    except TimeoutError:
+        raise LoadError(f"no message in {timeout:g} s") from None
+    except Exception as e:  # the socket closed
+        raise LoadError(f"socket: {type(e).__name__}: {e}") from None
+    load.messages += 1
+    load.bytes += len(text)
+    msg = json.loads(text)
+    if msg.get("type") == "error":
+        raise LoadError(f"server error {msg.get('code')}: {msg.get('message')}")
+    return msg
+
+
+def _my_turn(msg: dict[str, Any]) -> bool:
+    return msg["type"] == "state" and (msg["over"] or bool(msg["moves"]))
+
+
+async def _play(ws: Any, client: int, game_id: str, seed: int, plan: argparse.Namespace, load: Load,
+                rng: random.Random, deadline: float, budget: int) -> tuple[int, bool]:
+    """One game on an open socket, until it ends, ``budget`` moves are made or the deadline
+    passes; returns (moves made, whether the game ended)."""
+    t0 = time.perf_counter()
+    await ws.send(json.dumps({"type": "new", "game_id": game_id, "players": 2, "seat": 0,
+                              "agents": [plan.agent], "seed": seed, "delay": 0}))
+    load.started += 1
+    msg = await _recv(ws, load, plan.timeout)
+    load.starts.append(time.perf_counter() - t0)
+    while not _my_turn(msg):
+        msg = await _recv(ws, load, plan.timeout)
+    made = 0
+    while not msg["over"] and made < budget and time.perf_counter() < deadline:
+        if plan.pace > 0:  # a person reading the board
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * plan.pace)
+        ply = msg["ply"]
+        t0 = time.perf_counter()
+        await ws.send(json.dumps({"type": "move", "game": msg["game"], "action": rng.choice(msg["moves"])["id"],
+                                  "ply": ply}))
+        answer = echo = None
+        while True:
+            msg = await _recv(ws, load, plan.timeout)
+            if msg["type"] != "state" or msg["ply"] <= ply:
+                continue
+            if answer is None:
+                answer, echo = time.perf_counter() - t0, msg["ply"] == ply + 1
+            if _my_turn(msg):
+                break
+        load.samples.append(Sample(client, game_id, ply, answer, time.perf_counter() - t0, echo))
+        made += 1
+    return made, bool(msg["over"])
+
+
+async def _client(url: str, client: int, plan: argparse.Namespace, load: Load, deadline: float) -> None:
+    """One page: plays games one after another (its first game is ``games[client % len]``)
+    until it made ``plan.moves`` moves or the deadline passed; an error loses its game."""
     import websockets
 
-    rng = random.Random(seed)
-    async with websockets.connect(url, max_size=1 << 24) as ws:
-        await ws.recv()  # hello
-        await ws.send(json.dumps({"type": "new", "game_id": game_id, "players": 2, "seat": 0,
-                                  "agents": ["random"], "seed": seed, "delay": 0}))
-        while True:
-            m = json.loads(await ws.recv())
-            if m["type"] == "error":
-                raise RuntimeError(m)
-            if m["type"] == "state" and (m["moves"] or m["over"]):
-                break
-        moves = 0
-        while not m["over"]:
-            ply = m["ply"]
-            if think:
-                await asyncio.sleep(rng.uniform(0, 2 * think))  # a person reading the board
-            t0 = time.perf_counter()
-            await ws.send(json.dumps({"type": "move", "game": m["game"], "action": rng.choice(m["moves"])["id"],
-                                      "ply": ply}))
-            first = True
-            while True:
-                m = json.loads(await ws.recv())
-                if m["type"] == "error":
-                    raise RuntimeError(m)
-                if m["type"] != "state" or m["ply"] <= ply:
-                    continue
-                if first:
-                    answer.append(time.perf_counter() - t0)
-                    first = False
-                if m["moves"] or m["over"]:
-                    turn.append(time.perf_counter() - t0)
-                    break
-            moves += 1
-        return {"game": game_id, "moves": moves, "returns": m["result"]["returns"]}
+    rng = random.Random(plan.seed * 100003 + client)
+    made = 0
+    try:
+        async with websockets.connect(url, max_size=None, proxy=None, open_timeout=plan.timeout,
+                                      compression=None if plan.no_deflate else "deflate") as ws:
+            hello = await _recv(ws, load, plan.timeout)
+            if hello.get("type") != "hello":
+                raise LoadError(f"expected hello, got {str(hello)[:80]}")
+            g = 0
+            while made < plan.moves and time.perf_counter() < deadline:
+                game_id = plan.game_ids[(client + g) % len(plan.game_ids)]
+                n, over = await _play(ws, client, game_id, plan.seed + client + 1000 * g, plan, load, rng,
+                                      deadline, plan.moves - made)
+                made += n
+                load.finished += over
+                g += 1
+    except LoadError as e:
+        load.lost += 1
+        load.errors.append(f"client {client}: {e}")
+    except Exception as e:  # could not connect, or a bug of ours: counted, never hidden
+        load.lost += 1
+        load.errors.append(f"client {client}: {type(e).__name__}: {e}")
 
 
-async def _load(url: str, n: int, think: float) -> tuple[list[dict], list[float], list[float], float]:
-    games = sorted(romecore.list_games())
-    answer: list[float] = []
-    turn: list[float] = []
+async def run_load(url: str, plan: argparse.Namespace) -> Load:
+    """The benchmark's core: ``plan.games`` clients at once against the server at ``url``
+    (``ws://host:port/ws``); bounded by ``plan.moves`` moves a client and ``plan.seconds``."""
+    load = Load()
     t0 = time.perf_counter()
-    done = await asyncio.gather(*(_game(url, games[i % len(games)], 1000 + i, answer, turn, think) for i in range(n)))
-    return list(done), answer, turn, time.perf_counter() - t0
+    deadline = t0 + plan.seconds
+    await asyncio.gather(*(_client(url, k, plan, load, deadline) for k in range(plan.games)))
+    load.wall = time.perf_counter() - t0
+    return load
 
 
-def _build_times() -> dict[str, float]:
-    """Mean milliseconds to build the human's state message, per game, along random games."""
-    from romecore.web.sessions import Session
+def default_plan(**changes: Any) -> argparse.Namespace:
+    """The command line's defaults, with ``changes`` (the smoke test's small runs)."""
+    plan = _parser().parse_args([])
+    for k, v in changes.items():
+        if not hasattr(plan, k):
+            raise TypeError(f"no setting {k!r}")
+        setattr(plan, k, v)
+    if not plan.game_ids:
+        plan.game_ids = sorted(romecore.list_games())
+    return plan
+
+
+# -- the server ----------------------------------------------------------------------------------
+def _free_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((HOST, 0))
+    return sock
+
+
+@contextlib.contextmanager
+def serve_in_thread(records_dir: str, max_games: int = 200) -> Iterator[str]:
+    """The app on uvicorn in a thread of this process (as ``romecore serve`` configures
+    it); yields the websocket URL; stops the server on leaving."""
+    import uvicorn
+
+    from romecore.web.app import create_app
+    from romecore.web.limits import Limits
+
+    app = create_app(records_dir=records_dir, hint="random", delay=0, limits=Limits(max_games=max_games))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE))
+    sock = _free_socket()
+    port = sock.getsockname()[1]
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(300):  # at most 30 s
+            if server.started or not thread.is_alive():
+                break
+            time.sleep(0.1)
+        if not server.started:
+            raise RuntimeError("the in-process server did not start")
+        yield f"ws://{HOST}:{port}/ws"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+#: Runs ``romecore serve`` (argv[1:]) in a subprocess, under cProfile when ROMECORE_PROFILE names
+#: a file; SIGINT stops uvicorn gracefully, then the profile is written.
+_SERVER = """
+import cProfile, os, sys
+from romecore.cli.serve import command
+out = os.environ.get("ROMECORE_PROFILE")
+prof = cProfile.Profile() if out else None
+if prof: prof.enable()
+try:
+    command.main(sys.argv[1:], prog_name="romecore serve", standalone_mode=False)
+except BaseException:
+    pass
+finally:
+    if prof:
+        prof.disable()
+        prof.dump_stats(out)
+"""
+
+
+def _wait_listening(port: int, proc: subprocess.Popen, seconds: float = 60.0) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"romecore serve exited with {proc.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection((HOST, port), timeout=1):
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"romecore serve did not listen on port {port} within {seconds:g} s")
+
+
+@contextlib.contextmanager
+def serve_subprocess(records_dir: str, max_games: int = 200, profile: str | None = None) -> Iterator[tuple[str, int]]:
+    """``romecore serve --port P --records DIR --delay 0`` in its own process on a free port;
+    yields (websocket URL, process id); stops it with SIGINT on leaving."""
+    sock = _free_socket()
+    port = sock.getsockname()[1]
+    sock.close()  # the server binds it again at once (loopback, a race only with other tests)
+    env = dict(os.environ)
+    if profile:
+        env["ROMECORE_PROFILE"] = os.path.abspath(profile)
+    proc = subprocess.Popen([sys.executable, "-c", _SERVER, "--host", HOST, "--port", str(port), "--records",
+                             records_dir, "--delay", "0", "--hint", "random", "--max-games", str(max_games)],
+                            stdout=subprocess.DEVNULL, env=env)
+    try:
+        _wait_listening(port, proc)
+        yield f"ws://{HOST}:{port}/ws", proc.pid
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The process's user + system CPU time (Linux ``/proc``; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+# -- the figures -----------------------------------------------------------------------------------
+def percentile(xs: list[float], q: float) -> float:
+    """The nearest-rank percentile (q in 0..1) of ``xs``; NaN when empty.
+
+    >>> percentile([1, 2, 3, 4], 0.5), percentile([1, 2, 3, 4], 0.9), percentile([5], 0.99)
+    (2, 4, 5)
+    """
+    if not xs:
+        return math.nan
+    xs = sorted(xs)
+    return xs[max(0, math.ceil(q * len(xs)) - 1)]
+
+
+def _row(label: str, games: int, xs: list[float], errors: int) -> dict[str, Any]:
+    ms = [1000 * x for x in xs]
+    row: dict[str, Any] = {"what": label, "games": games, "moves": len(ms), "errors": errors}
+    for key, value in (("median_ms", statistics.median(ms) if ms else None), ("p90_ms", percentile(ms, 0.90)),
+                       ("p99_ms", percentile(ms, 0.99)), ("max_ms", max(ms) if ms else None)):
+        row[key] = None if value is None or math.isnan(value) else round(value, 2)
+    return row
+
+
+def summary(load: Load, games: int) -> list[dict[str, Any]]:
+    """The table's rows: answer and turn over all games, then the answer per game."""
+    errors = len(load.errors)
+    rows = [_row("answer (server)", games, [s.answer for s in load.samples], errors),
+            _row("turn (+ AI)", games, [s.turn for s in load.samples], errors),
+            _row("new game", games, load.starts, errors)]
+    for gid in sorted({s.game_id for s in load.samples}):
+        xs = [s.answer for s in load.samples if s.game_id == gid]
+        rows.append(_row(f"answer {gid}", len({s.client for s in load.samples if s.game_id == gid}), xs, 0))
+    return rows
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    print(f"{'ms':<32} {'games':>5} {'moves':>6} {'median':>8} {'p90':>8} {'p99':>8} {'max':>8} {'errors':>6}")
+    for r in rows:
+        ms = " ".join(f"{r[k]:>8.1f}" if r[k] is not None else f"{'-':>8}"
+                      for k in ("median_ms", "p90_ms", "p99_ms", "max_ms"))
+        print(f"{r['what']:<32} {r['games']:>5} {r['moves']:>6} {ms} {r['errors']:>6}")
+
+
+# -- where the time goes ---------------------------------------------------------------------------
+def _parts(session: Any, state: romecore.State, legal: list[int]) -> list[tuple[str, Any]]:
+    """The timed parts of one state message, each a call of the web app's own functions."""
+    from romecore.web import sessions as web
+
+    return [("update", session.update), ("svg", lambda: web.render_svg(state, 0)),
+            ("texts", lambda: [state.action_to_string(a) for a in legal]),
+            ("targets", lambda: [web._targets(state, a) for a in legal]),
+            ("round", lambda: web._round(state, 0))]
+
+
+def breakdown(game_ids: list[str], seed: int = 3) -> dict[str, dict[str, float]]:
+    """Median milliseconds of each part of the human's ``state`` message, at every human
+    decision of one random 2-player game per game, built in this process by the web app's
+    own functions: the whole ``update()``, the picture, the move texts, the board keys, the
+    observation read per log line (``_round``), ``json.dumps``, and permessage-deflate."""
+    from romecore.web import sessions as web
 
     out = {}
-    for game_id in sorted(romecore.list_games()):
+    for game_id in game_ids:
         game = romecore.load_game(game_id, players=2)
-        session = Session(game, 0, ["human", "random"], seed=3, delay=0)
-        rng, times = random.Random(3), []
-        state = session.state
+        session = web.Session(game, 0, ["human", "random"], seed=seed, delay=0)
+        rng, state = random.Random(seed), session.state
+        parts: dict[str, list[float]] = {k: [] for k in ("update", "svg", "texts", "targets", "round", "json",
+                                                         "deflate", "kbytes", "svg_kbytes", "log_kbytes")}
         while not state.is_terminal():
             if state.is_chance_node():
                 session._apply(-1, state.sample_chance())
                 continue
-            t0 = time.perf_counter()
-            json.dumps(session.update())
-            times.append(time.perf_counter() - t0)
+            if state.current_player() == 0:
+                legal = state.legal_actions()
+                for name, fn in _parts(session, state, legal):
+                    t0 = time.perf_counter()
+                    fn()
+                    parts[name].append(time.perf_counter() - t0)
+                msg = session.update()
+                t0 = time.perf_counter()
+                text = json.dumps(msg)
+                parts["json"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                z = zlib.compressobj(6, zlib.DEFLATED, -15)
+                z.compress(text.encode())
+                z.flush(zlib.Z_SYNC_FLUSH)
+                parts["deflate"].append(time.perf_counter() - t0)
+                parts["kbytes"].append(len(text) / 1e6)  # x1000 below, as for the times
+                parts["svg_kbytes"].append(len(msg["svg"]) / 1e6)
+                parts["log_kbytes"].append(len(json.dumps(msg["log"])) / 1e6)
             session._apply(state.current_player(), rng.choice(state.legal_actions()))
-        out[game_id] = 1000 * statistics.mean(times)
+        out[game_id] = {k: round(1000 * statistics.median(v), 3) for k, v in parts.items() if v}
+        out[game_id]["human_moves"] = len(parts["update"])
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description="load test of romecore serve")
-    ap.add_argument("--games", type=int, default=50)
-    ap.add_argument("--port", type=int, default=8765)
-    ap.add_argument("--think", type=float, default=0.0,
-                    help="mean seconds each client waits before a move (0: moves at once, a stress test)")
-    args = ap.parse_args()
+def print_profile(path: str, top: int) -> None:
+    import pstats
+
+    stats = pstats.Stats(path)
+    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("tottime").print_stats(top)
+
+
+# -- the command -----------------------------------------------------------------------------------
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description="load test of romecore serve: N concurrent games over websockets")
+    ap.add_argument("--games", type=int, default=50, help="concurrent clients, each playing its own game")
+    ap.add_argument("--moves", type=int, default=30, help="human moves each client makes (new games as needed)")
+    ap.add_argument("--seconds", type=float, default=120.0, help="stop every client after this long")
+    ap.add_argument("--pace", type=float, default=0.2,
+                    help="mean seconds between a client's moves (a person's pace; uniform 0.5x..1.5x; 0: at once)")
+    ap.add_argument("--agent", default="random", help="the opponent's spec (random: the server's own latency)")
+    ap.add_argument("--game", dest="game_ids", action="append", default=[],
+                    help="a game to play (repeatable; default: all installed, spread over the clients)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--timeout", type=float, default=30.0, help="seconds without a message that lose a game")
+    ap.add_argument("--no-deflate", action="store_true",
+                    help="no permessage-deflate (browsers ask for it, so it is on by default)")
+    ap.add_argument("--in-process", action="store_true",
+                    help="run uvicorn in a thread of this process (shares its GIL with the clients)")
+    ap.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write FILE, print its top")
+    ap.add_argument("--profile-top", type=int, default=25)
+    ap.add_argument("--breakdown", action="store_true", help="also time the parts of a state message here")
+    ap.add_argument("--out", metavar="JSON", help="write the settings, table, samples and errors here")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    plan = _parser().parse_args(argv)
+    plan.game_ids = plan.game_ids or sorted(romecore.list_games())
+    load_before = os.getloadavg()
+    server_cpu = None
     with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen(
-            [sys.executable, "-c", "from romecore.cli.serve import command; command()", "--port", str(args.port),
-             "--records", folder, "--delay", "0", "--hint", "random", "--max-games", str(args.games + 10)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            assert server.stdout is not None
-            server.stdout.readline()  # the "romecore serve: URL" line
-            time.sleep(1.0)  # uvicorn binding
-            done, answer, turn, wall = asyncio.run(_load(f"ws://127.0.0.1:{args.port}/ws", args.games, args.think))
-            saved = len(os.listdir(folder))
-        finally:
-            server.terminate()
-            server.wait(10)
-    moves = sum(d["moves"] for d in done)
-    print(f"{len(done)} concurrent games finished in {wall:.1f} s ({saved} records saved), "
-          f"{moves} human moves, {moves / wall:.0f} human moves/s over all games")
-    for name, xs in (("answer", answer), ("turn", turn)):
-        ms = [1000 * x for x in xs]
-        print(f"{name} latency: median {statistics.median(ms):.1f} ms, p95 {_pct(ms, 0.95):.1f} ms, "
-              f"p99 {_pct(ms, 0.99):.1f} ms, max {max(ms):.1f} ms")
-    for game_id, ms in _build_times().items():
-        print(f"state message build (render + moves + JSON), {game_id}: {ms:.2f} ms")
-    return 0 if len(done) == args.games and saved == args.games else 1
+        max_games = 2 * plan.games + 10
+        if plan.in_process:
+            if plan.profile:
+                raise SystemExit("--profile runs the server in its own process: drop --in-process")
+            with serve_in_thread(folder, max_games) as url:
+                load = asyncio.run(run_load(url, plan))
+        else:
+            with serve_subprocess(folder, max_games, plan.profile) as (url, pid):
+                cpu0 = cpu_seconds(pid)
+                load = asyncio.run(run_load(url, plan))
+                cpu1 = cpu_seconds(pid)
+                if cpu0 is not None and cpu1 is not None:
+                    server_cpu = cpu1 - cpu0
+    load_after = os.getloadavg()
+    rows = summary(load, plan.games)
+    moves = len(load.samples)
+    print(f"{plan.games} clients, {moves} human moves in {load.wall:.1f} s ({moves / max(load.wall, 1e-9):.0f}/s), "
+          f"{load.started} games started, {load.finished} finished, {load.lost} lost; "
+          f"{load.messages} messages, {load.bytes / max(load.messages, 1) / 1000:.1f} KB each")
+    if server_cpu is not None:
+        print(f"server CPU {server_cpu:.1f} s over {load.wall:.1f} s ({100 * server_cpu / load.wall:.0f}% of one "
+              f"core), {1000 * server_cpu / max(moves, 1):.1f} ms a human move")
+    print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after ({os.cpu_count()} CPUs)")
+    print_table(rows)
+    for e in load.errors[:10]:
+        print("error:", e)
+    parts = breakdown(plan.game_ids) if plan.breakdown else None
+    if parts:
+        print("state message parts, median ms at the human's decisions (kbytes: KB):")
+        for gid, p in parts.items():
+            print(f"  {gid}: " + ", ".join(f"{k} {v:g}" for k, v in p.items()))
+    if plan.profile:
+        print_profile(plan.profile, plan.profile_top)
+    if plan.out:
+        settings = {k: v for k, v in vars(plan).items() if k != "out"}
+        with open(plan.out, "w") as f:
+            json.dump({"settings": settings, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                       "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
+                                   "python": platform.python_version(), "loadavg_before": load_before,
+                                   "loadavg_after": load_after},
+                       "wall_s": load.wall, "server_cpu_s": server_cpu, "started": load.started,
+                       "finished": load.finished, "lost": load.lost, "messages": load.messages, "bytes": load.bytes,
+                       "table": rows, "breakdown": parts, "errors": load.errors,
+                       "samples": [asdict(s) for s in load.samples]}, f, indent=1)
+    return 1 if load.errors or load.lost else 0
 
 
 if __name__ == "__main__":
