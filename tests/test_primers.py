@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import fnmatch
-import html
 import re
 from importlib import resources
 from pathlib import Path
@@ -138,33 +137,10 @@ def test_primers_are_package_data() -> None:
         assert any(fnmatch.fnmatch("primer.md", p) for p in patterns), patterns
 
 
-def test_markdown_to_html_subset() -> None:
-    text = ("## A *b* & c\n\nSome `x < y` and **bold**\ntext, [link](https://e.org).\n\n"
-            "1. **P0** `one`\n   more\n2. two\n\n- a\n- b\n\n| h | i |\n| --- | --- |\n| 1 | `2` |\n\n"
-            "```python\nz = 1 < 2\n```\n")
-    assert primers.markdown_to_html(text) == (
-        '<h2 id="a-b-c">A <em>b</em> &amp; c</h2>\n'
-        "<p>Some <code>x &lt; y</code> and <strong>bold</strong> text, "
-        '<a href="https://e.org">link</a>.</p>\n'
-        "<ol>\n<li><strong>P0</strong> <code>one</code> more</li>\n<li>two</li>\n</ol>\n"
-        "<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n"
-        "<table>\n<thead><tr><th>h</th><th>i</th></tr></thead>\n<tbody>\n"
-        "<tr><td>1</td><td><code>2</code></td></tr>\n</tbody>\n</table>\n"
-        '<pre><code class="language-python">z = 1 &lt; 2</code></pre>\n')
-
-
 @pytest.mark.parametrize("game_id", GAMES)
-def test_primer_html_matches_python_markdown(game_id: str) -> None:
-    """Each primer renders to the same elements, with the same text, as Python-Markdown
-    (the documentation site's reader) makes of it."""
-    markdown = pytest.importorskip("markdown")
-    ours = primers.primer_html(game_id)
-    theirs = markdown.markdown(packaged(game_id), extensions=["tables", "fenced_code"])
-    for tag in ("h2", "p", "li", "ol", "ul", "table", "tr", "td", "code", "strong", "em", "pre", "a"):
-        assert ours.count(f"<{tag}>") + ours.count(f"<{tag} ") == \
-            theirs.count(f"<{tag}>") + theirs.count(f"<{tag} "), tag
-
-    def words(h: str) -> list[str]:
-        return html.unescape(re.sub(r"<[^>]+>", " ", h)).split()
-
-    assert words(ours) == words(theirs)
+def test_primer_html_renders_every_section(game_id: str) -> None:
+    pytest.importorskip("markdown", reason="primer_html needs the web extra's Markdown")
+    text, page = primers.primer_text(game_id), primers.primer_html(game_id)
+    headings = [line[3:].strip() for line in text.splitlines() if line.startswith("## ")]
+    assert headings and all(f"<h2>{h}</h2>" in page for h in headings if "`" not in h and "*" not in h)
+    assert page.count("<table>") == text.count("\n| --- ") + text.count("\n|---")

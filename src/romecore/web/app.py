@@ -68,6 +68,7 @@ import romecore
 from romecore import records
 from romecore.errors import IllegalActionError, RomecoreError
 from romecore.plugins import registry
+from romecore.primers import primer_html
 from romecore.web.limits import Limits, levels_of
 from romecore.web.sessions import DEFAULT_DELAY, DEFAULT_HINT, Session, SessionError, Sessions
 
@@ -223,12 +224,7 @@ async def _rules(request: Request) -> Response:
     """The game's rules primer as a page (the same text the documentation site publishes)."""
     game_id = request.path_params["game"]
     try:
-        import markdown
-
-        from romecore.primers import primer_text
-
-        title = registry.game(game_id).name
-        body = markdown.markdown(primer_text(game_id), extensions=["tables", "fenced_code"])
+        title, body = registry.game(game_id).name, primer_html(game_id)
     except (RomecoreError, ImportError) as e:
         return JSONResponse(_error("unknown_game", str(e)), status_code=404)
     page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} rules'
