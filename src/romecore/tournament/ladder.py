@@ -41,12 +41,12 @@ from romecore.errors import InvalidArgumentError
 from romecore.records import dumps_json
 from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.resultsfile import ResultsFile, make_header
-from romecore.tournament.runner import _progress_bar
+from romecore.tournament.runner import progress_bar
 from romecore.tournament.schedule import GameTask, make_task
-from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks
+from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks, rating_anchor
 from romecore.tournament.worker import load_plugins
 
-__all__ = ["BUILTIN_AGENTS", "ELO", "Fit", "LadderRow", "LadderResult", "bootstrap_intervals",
+__all__ = ["BUILTIN_AGENTS", "ELO", "Fit", "LadderRow", "LadderResult", "bootstrap_intervals", "fisher_intervals",
            "fit_plackett_luce", "match_games", "matches", "run_ladder", "to_markdown", "with_budget"]
 
 #: The ladder's agents when none are given, weakest first.
@@ -272,6 +272,12 @@ def fit_plackett_luce(rankings: Iterable[Sequence[Any]], num_agents: int, *, anc
     return _fit(orders, num_agents, anchor)
 
 
+def fisher_intervals(fit: Fit) -> list[tuple[float, float]]:
+    """95% intervals of the log-strengths from the observed Fisher information."""
+    half = [_Z95 * math.sqrt(max(0.0, fit.covariance[i][i])) for i in range(len(fit.ratings))]
+    return [(x - h, x + h) for x, h in zip(fit.ratings, half)]
+
+
 def bootstrap_intervals(games: Sequence[tuple[Any, Outcome]], num_agents: int, *,
                         anchor: int = 0, prior: float = 1.0, samples: int = 200, seed: int = 0,
                         level: float = 0.95, start: Sequence[float] | None = None
@@ -457,7 +463,7 @@ def run_ladder(
     players = game.num_players()
     count = match_games(games_per_match, n, players)
     plan = matches(n, players)
-    anchor = next((i for i, s in enumerate(specs) if s == "random"), 0)
+    anchor = rating_anchor(specs)
     budget = (f"{time:g} s a move" if time is not None else
               f"{simulations} simulations (or nodes) a move" if simulations is not None else "as given")
 
@@ -494,7 +500,7 @@ def run_ladder(
                     todo.append(dataclasses.replace(task, index=len(todo),
                                                     labels=tuple(labels[roster[a]] for a in task.lineup)))
         if progress:
-            sink.bar = _progress_bar()
+            sink.bar = progress_bar()
             sink.bar_task = sink.bar.add_task(game.game_id, total=len(plan) * count,
                                               completed=len(plan) * count - len(todo), failed=0)
             sink.bar.start()
@@ -533,8 +539,7 @@ def run_ladder(
             outcomes.append((m, outcome_of(ranks)))
     fit = fit_plackett_luce([o for _, o in outcomes], n, anchor=anchor, prior=prior)
     if interval == "fisher":
-        bounds = [(x - _Z95 * math.sqrt(max(0.0, fit.covariance[i][i])),
-                   x + _Z95 * math.sqrt(max(0.0, fit.covariance[i][i]))) for i, x in enumerate(fit.ratings)]
+        bounds = fisher_intervals(fit)
     else:
         bounds = bootstrap_intervals(outcomes, n, anchor=anchor, prior=prior, samples=bootstrap,
                                      seed=seed, start=fit.ratings)

@@ -13,7 +13,7 @@ from romecore.tournament.schedule import GameTask, make_task
 from romecore.tournament.stats import Failure, Forfeit, GameSummary, TournamentResult, agent_labels, summarise
 from romecore.tournament.worker import load_plugins
 
-__all__ = ["run", "BACKENDS"]
+__all__ = ["run", "BACKENDS", "progress_bar"]
 
 BACKENDS = ("local", "ray", "inline")
 
@@ -120,7 +120,8 @@ def run(
     ``forfeits``, listed in ``forfeits`` and written to ``out`` with the reason.  It is
     never retried.
 
-    With ``out`` each game's record is appended to that JSON-lines file as it ends;
+    With ``out`` each game's record is appended to that JSON-lines file as it ends (``"-"``,
+    like None, keeps no file: standard output is the table's);
     ``resume=True`` continues such a file (games already there are kept and not
     replayed), ``overwrite=True`` replaces it.  ``plugins`` are modules registered in
     every worker (agents not installed as entry points).  ``start`` is a state to start
@@ -128,6 +129,8 @@ def run(
     """
     import romecore
 
+    if out == "-":
+        out = None
     if backend not in BACKENDS:
         raise InvalidArgumentError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     load_plugins(plugins)
@@ -172,7 +175,7 @@ def run(
         else:
             runner = InlineBackend(plugins)
             width = 1
-        bar = _progress_bar() if progress else None
+        bar = progress_bar() if progress else None
         task_id = None
         if bar is not None:
             task_id = bar.add_task(g.game_id, total=count, completed=len(done), failed=0)
@@ -198,8 +201,9 @@ def run(
         elapsed=elapsed, backend=backend, workers=width, out=out)
 
 
-def _progress_bar() -> Any:
-    """A rich progress bar on stderr: bar, done/total, games/s, ETA."""
+def progress_bar() -> Any:
+    """A rich progress bar on stderr: bar, done/total, games/s, ETA (the tournament's,
+    the ladder's and ``romecore simulate``'s)."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,

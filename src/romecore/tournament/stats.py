@@ -1,15 +1,18 @@
 """The results table: per agent, games, wins, forfeits, win rate with a 95% interval,
-mean score, mean seconds per move, and an openskill rating.
+mean score, mean seconds per move, and a rating with its 95% interval.
 
 Everything here is computed from the finished games in index order, never in the order
 they happened to finish, so the table depends only on the games (the same master seed
 gives the same table on any backend, resumed or not), timing columns aside.
 
-Ratings use openskill's Thurstone-Mosteller full-pairing model, which rates tied ranks as
-ties (its Plackett-Luce model mis-rates them).  A game's ranking puts the winners (highest
-return) first, then the others by score; equal (return, score) is a tie.  An agent in
-several seats of one game (fewer agents than seats) counts with its best seat; a game
-with a single distinct agent rates nothing.
+Ratings are on the ladder's scale (:mod:`romecore.tournament.ladder`): the Plackett-Luce
+(Bradley-Terry at 2 players) log-strengths that maximise the likelihood of all the games'
+rankings at once, shown as Elo (400 log10 of the odds of winning) with ``random`` at 0
+(else the first agent), each with a 95% interval from the observed Fisher information.
+A game's ranking (:func:`agent_ranks`) puts the winners (highest return) first, then the
+others by score; equal (return, score) is a tie.  An agent in several seats of one game
+(fewer agents than seats) counts with its best seat; a game with a single distinct agent
+rates nothing.
 
 A forfeited game (an agent raised, returned an illegal move or overran its time) counts
 like any other in games, wins, win rate, interval and rating, with the forfeit's returns
@@ -27,7 +30,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 __all__ = ["GameSummary", "AgentRow", "Failure", "Forfeit", "TournamentResult", "wilson_interval",
-           "summarise", "seat_ranks", "agent_ranks"]
+           "summarise", "seat_ranks", "agent_ranks",
+           "elo_ratings", "rating_anchor"]
 
 
 @dataclass(frozen=True)
@@ -71,9 +75,9 @@ class AgentRow:
     win_rate_high: float
     mean_score: float  # over the games it played to their end (not forfeited ones)
     seconds_per_move: float
-    rating: float  # openskill ordinal: mu - 3 sigma
-    mu: float
-    sigma: float
+    rating: float  # Elo scale, random (else the first agent) at 0; see the module text
+    rating_low: float  # 95% interval
+    rating_high: float
 
 
 @dataclass
@@ -158,10 +162,20 @@ def agent_ranks(g: GameSummary) -> dict[int, int]:
     return best
 
 
-def _rating_model() -> Any:
-    from openskill.models import ThurstoneMostellerFull
+def rating_anchor(specs: Sequence[str]) -> int:
+    """The agent rated 0: the first ``random``, else the first agent."""
+    return next((i for i, s in enumerate(specs) if s == "random"), 0)
 
-    return ThurstoneMostellerFull()
+
+def elo_ratings(rankings: Sequence[dict[int, int]], n: int, anchor: int,
+                prior: float = 1.0) -> list[tuple[float, float, float]]:
+    """(rating, low, high) per agent on the Elo scale from each game's agent ranks: the
+    ladder's batch Plackett-Luce fit with ``prior`` drawn games between every two agents,
+    95% intervals from the observed Fisher information."""
+    from romecore.tournament.ladder import ELO, fisher_intervals, fit_plackett_luce, outcome_of
+
+    fit = fit_plackett_luce([outcome_of(r) for r in rankings if len(r) > 1], n, anchor=anchor, prior=prior)
+    return [(ELO * x, ELO * lo, ELO * hi) for x, (lo, hi) in zip(fit.ratings, fisher_intervals(fit))]
 
 
 def summarise(specs: Sequence[str], labels: Sequence[str],
@@ -175,8 +189,7 @@ def summarise(specs: Sequence[str], labels: Sequence[str],
     score = [0.0] * n
     think = [0.0] * n
     moves = [0] * n
-    model = _rating_model()
-    ratings = [model.rating(name=label) for label in labels]
+    rankings: list[dict[int, int]] = []
     for g in sorted(games, key=lambda g: g.index):
         for seat, a in enumerate(g.lineup):
             count[a] += 1
@@ -188,23 +201,17 @@ def summarise(specs: Sequence[str], labels: Sequence[str],
                 score[a] += g.scores[seat]
             elif g.forfeit == seat:
                 forfeits[a] += 1
-        best = agent_ranks(g)
-        if len(best) < 2:
-            continue
-        order = list(best)
-        rated = model.rate([[ratings[a]] for a in order], ranks=[best[a] for a in order])
-        for a, team in zip(order, rated):
-            ratings[a] = team[0]
+        rankings.append(agent_ranks(g))
+    ratings = elo_ratings(rankings, n, rating_anchor(specs)) if n else []
     rows = []
     for a in range(n):
         lo, hi = wilson_interval(wins[a], count[a])
-        r = ratings[a]
         rows.append(AgentRow(
             agent=labels[a], spec=specs[a], games=count[a], wins=wins[a], forfeits=forfeits[a],
             win_rate=wins[a] / count[a] if count[a] else 0.0, win_rate_low=lo, win_rate_high=hi,
             mean_score=score[a] / scored[a] if scored[a] else 0.0,
             seconds_per_move=think[a] / moves[a] if moves[a] else 0.0,
-            rating=r.mu - 3 * r.sigma, mu=r.mu, sigma=r.sigma))
+            rating=ratings[a][0], rating_low=ratings[a][1], rating_high=ratings[a][2]))
     return rows
 
 
