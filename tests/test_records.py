@@ -188,7 +188,7 @@ def test_tampered_ids_and_texts_are_refused_naming_game_and_move(game_id, tmp_pa
         assert (e.value.game, e.value.move) == (1, i + 1)
         res = CliRunner().invoke(romecore_cli(), ["replay", str(path), "--check"])
         assert res.exit_code == 1 and f"game 1, move {i + 1}: " in res.output and "1 of 2 records" in res.output
-        res = CliRunner().invoke(export_command(), [str(path), "--game", "1"])
+        res = CliRunner().invoke(export_command(), [str(path), "--index", "1"])
         assert res.exit_code != 0 and f"game 1, move {i + 1}: " in res.output
 
 
@@ -396,6 +396,58 @@ def test_forfeit_fields_are_checked():
         records.replay(rec)
 
 
+def test_a_resignation_is_recorded_as_resigned(tmp_path):
+    """``resign(seat)``: the termination is ``{"kind": "resigned", "seat"}`` (no exception
+    quoted), the seat loses and the others share the win; it round-trips through both
+    file formats, validates, replays, and the export and replay say so."""
+    game = romecore.load_game(GAMES[0], players=3)
+    rec = _play(GAMES[0], 7, players=3)
+    k = len(rec.actions) // 2  # resigned half way: the record stops there
+    del rec.actions[k:], rec.players[k:]
+    rec.texts = []
+    state = game.new_initial_state(seed=7)
+    for a in rec.actions:
+        state.apply_action(a)
+    rec.scores = state.scores()  # the scores when it resigned
+    rec.resign(1)
+    assert rec.resigned == 1 and rec.returns == [0.5, 0.0, 0.5]
+    d = json.loads(records.dumps_json(rec))
+    assert d["tags"]["termination"] == {"kind": "resigned", "seat": 1}
+    VALIDATOR.validate(d)
+    for suffix in (".jsonl", ".msgpack"):
+        path = tmp_path / f"r{suffix}"
+        records.write(path, [rec])
+        (back,) = records.read(path)
+        assert back.resigned == 1 and back.termination() == {"kind": "resigned", "seat": 1}
+        assert back.returns == [0.5, 0.0, 0.5]
+        state = records.replay(back)
+        assert not state.is_terminal() and state.history() == rec.actions
+    assert '[Termination "resigned"]' in records.export_text(rec) and '[ResignedSeat "1"]' in records.export_text(rec)
+    res = CliRunner().invoke(romecore_cli(), ["replay", str(tmp_path / "r.jsonl"), "--no-step"])
+    assert res.exit_code == 0 and "resigned: player 1" in res.output and "forfeit" not in res.output
+    for bad in ({"kind": "resigned"}, {"kind": "resigned", "seat": 3}, {"kind": "resigned", "seat": 1, "reason": "x"},
+                {"kind": "resigned", "seat": 0}):  # seat 0 did not lose these returns
+        with pytest.raises(RecordError):
+            GameRecord.from_dict(_changed(d, "tags.termination", bad))
+    with pytest.raises(romecore.InvalidArgumentError):
+        rec.resign(game.num_players())
+
+
+def test_older_records_of_a_resignation_read_as_resigned():
+    """Records written before the ``resigned`` termination: the terminal's quit (a forfeit
+    quoting the exception) and the web app's (a forfeit saying so) read as resignations;
+    any other forfeit stays one."""
+    rec = _play(GAMES[0], 8, players=2)
+    rec.forfeit, rec.returns = {"seat": 0, "reason": "x"}, [0.0, 1.0]
+    d = rec.to_dict()
+    for reason in ("player 0 (human) raised Resigned: quit at the prompt", "player 0 (human) resigned"):
+        old = _changed(d, "tags.termination", {"kind": "forfeit", "seat": 0, "reason": reason})
+        assert GameRecord.from_dict(old).termination() == {"kind": "resigned", "seat": 0}
+    for reason in ("player 0 (random) raised ValueError: x", "player 0 (human) raised KeyError: 'Resigned'"):
+        old = _changed(d, "tags.termination", {"kind": "forfeit", "seat": 0, "reason": reason})
+        assert GameRecord.from_dict(old).termination()["kind"] == "forfeit"
+
+
 def test_illegal_moves_and_time_overruns_forfeit():
     game = romecore.load_game(GAMES[0], players=2)
 
@@ -550,7 +602,7 @@ def test_export_writes_a_readable_move_list(tmp_path):
     path = tmp_path / "g.msgpack"
     records.write(path, recs)
     out = tmp_path / "game1.txt"
-    res = CliRunner().invoke(export_command(), [str(path), "--game", "1", "-o", str(out)])
+    res = CliRunner().invoke(export_command(), [str(path), "-n", "1", "-o", str(out)])
     assert res.exit_code == 0 and res.output == "", res.output
     head, _, body = out.read_text().partition("\n\n")
     tags = dict(line[1:-1].split(" ", 1) for line in head.splitlines())
@@ -566,9 +618,9 @@ def test_export_writes_a_readable_move_list(tmp_path):
         state.apply_action(a)
     res = CliRunner().invoke(export_command(), [str(path)])  # the first, to standard output
     assert res.exit_code == 0 and res.output.startswith(f'[Game "{GAMES[-1]}"]\n') and '[Seed "3"]' in res.output
-    res = CliRunner().invoke(export_command(), [str(path), "--game", "2"])
+    res = CliRunner().invoke(export_command(), [str(path), "--index", "2"])
     assert res.exit_code != 0 and "holds 2 records" in res.output
-    res = CliRunner().invoke(export_command(), [str(DATA / "records-v1.jsonl"), "--game", "1"])
+    res = CliRunner().invoke(export_command(), [str(DATA / "records-v1.jsonl"), "--index", "1"])
     assert res.exit_code == 0 and '[Termination "forfeit"]' in res.output and '[ForfeitSeat "1"]' in res.output
     assert len(res.output.partition("\n\n")[2].splitlines()) == 31  # the fixture's forfeited game
     res = CliRunner().invoke(export_command(), [str(tmp_path / "missing.jsonl")])

@@ -6,16 +6,18 @@ A record (format 2, published as a JSON Schema: :func:`record_schema`) is one ma
 - ``tags``: the game id and options, the romecore version, the UTC date the game began,
   the seed, the agents per seat (spec string and label), the time control where known,
   the result (returns and scores per seat) and how the game ended (``termination``:
-  ``normal``, ``forfeit`` or ``time`` with the seat and why, or ``unfinished``);
+  ``normal``, ``forfeit`` or ``time`` with the seat and why, ``resigned`` with the seat,
+  or ``unfinished``);
 - ``moves``: every action in order, with the player who took it (``"chance"`` for
   chance) and its readable text (``action_to_string`` where it was taken);
 - ``think_seconds`` and ``move_counts`` per seat, a ``start`` snapshot when the game did
   not begin at the seed's initial state, and ``meta`` (a tournament's index and seating).
 
-A game an agent forfeited (it raised, returned an illegal move or overran its time) has
-the returns of :func:`forfeit_returns`.  Because a game is deterministic given (game,
-options, seed, actions), :func:`replay` rebuilds the final state from a record and checks
-every move's player and text and the result against what the record says.
+A game an agent forfeited (it raised, returned an illegal move or overran its time) or a
+player resigned (:meth:`GameRecord.resign`) has the returns of :func:`forfeit_returns`.
+Because a game is deterministic given (game, options, seed, actions), :func:`replay`
+rebuilds the final state from a record and checks every move's player and text and the
+result against what the record says.
 
 Format 1 records (``"version": 1``: ids only, no texts or date) are still read; written
 again they become format 2, their texts recomputed by replaying them.
@@ -50,6 +52,7 @@ from romecore.errors import IllegalActionError, InvalidArgumentError, RomecoreEr
 
 __all__ = [
     "RECORD_KIND",
+    "RESIGNED",
     "RECORD_FORMAT",
     "RECORD_FORMATS",
     "GameRecord",
@@ -79,7 +82,7 @@ RECORD_FORMATS = (1, 2)
 CHANCE_PLAYER = -1
 #: How a move by chance names its player in format 2.
 CHANCE_NAME = "chance"
-TERMINATIONS = ("normal", "forfeit", "time", "unfinished")
+TERMINATIONS = ("normal", "forfeit", "time", "resigned", "unfinished")
 SCHEMA_RESOURCE = "record-v2.schema.json"
 
 _MAX_LIST = 1 << 20  # longer than any game; a bound for hostile input
@@ -89,6 +92,11 @@ _MSGPACK_LIMITS = dict(max_bin_len=1 << 24, max_str_len=1 << 20, max_array_len=_
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?Z)?\Z")
 #: A forfeit whose reason says this is a loss on time (the game loop's and the pool's wording).
 _TIME_REASON = "move time limit"
+#: The reason a resignation carries in ``GameRecord.forfeit``.
+RESIGNED = "resigned"
+#: How records made before the ``resigned`` termination said that a person resigned: the
+#: terminal's quit (an exception quoted) and the web app's button.
+_OLD_RESIGNATION = re.compile(r"player \d+ \(human\) (resigned|raised Resigned\b.*)", re.DOTALL)
 
 
 class RecordError(SerializationError):
@@ -151,9 +159,10 @@ class GameRecord:
     that seat forfeited the game (returns then :func:`forfeit_returns`; actions are those
     applied before it, possibly none when the worker was killed; scores are those at that
     moment, or empty when unknown; a ``kind``, ``"forfeit"`` or ``"time"``, only where the
-    reason does not say which).  ``time_control`` (e.g. ``{"move_time_limit": 60.0}``)
-    is what was known of it; ``date`` (UTC, ISO-8601) and ``romecore_version`` are stamped
-    when the record is made (None for a format 1 record).
+    reason does not say which; ``"resigned"`` for a resignation, see :meth:`resign`).
+    ``time_control`` (e.g. ``{"move_time_limit": 60.0}``) is what was known of it; ``date``
+    (UTC, ISO-8601) and ``romecore_version`` are stamped when the record is made (None for
+    a format 1 record).
     """
 
     game_id: str
@@ -181,10 +190,28 @@ class GameRecord:
         end, or forfeited."""
         return bool(self.returns)
 
+    @property
+    def resigned(self) -> int | None:
+        """The seat that resigned the game, or None."""
+        if self.forfeit is not None and self.forfeit.get("kind") == RESIGNED:
+            return int(self.forfeit["seat"])
+        return None
+
+    def resign(self, seat: int) -> None:
+        """Ends the record as ``seat``'s resignation: a loss, the other seats share the win
+        (:func:`forfeit_returns`), recorded as the termination ``{"kind": "resigned",
+        "seat": seat}``.  The actions and scores are those when it resigned."""
+        if not 0 <= seat < len(self.agents):
+            raise InvalidArgumentError(f"seat {seat!r} is not a seat of 0..{len(self.agents) - 1}")
+        self.forfeit = {"seat": seat, "reason": RESIGNED, "kind": RESIGNED}
+        self.returns = forfeit_returns(len(self.agents), seat)
+
     def termination(self) -> dict[str, Any]:
         """How the game ended: ``{"kind": "normal"}``, ``{"kind": "forfeit" | "time",
-        "seat", "reason"}`` (``time``: the seat overran the move time limit) or
-        ``{"kind": "unfinished"}``."""
+        "seat", "reason"}`` (``time``: the seat overran the move time limit),
+        ``{"kind": "resigned", "seat"}`` or ``{"kind": "unfinished"}``."""
+        if self.resigned is not None:
+            return {"kind": RESIGNED, "seat": self.resigned}
         if self.forfeit is not None:
             reason = self.forfeit["reason"]
             kind = self.forfeit.get("kind") or ("time" if _TIME_REASON in reason else "forfeit")
@@ -280,7 +307,7 @@ def _from_v1(cls: type[GameRecord], d: dict) -> GameRecord:
     if len(players) != len(actions):
         raise RecordError(f"record has {len(actions)} actions but {len(players)} players")
     returns = _list(d, "returns", float)
-    forfeit = _forfeit(d.get("forfeit"), len(agents), returns)
+    forfeit = _old_resignation(_forfeit(d.get("forfeit"), len(agents), returns))
     return cls(_field(d, "game", str), _options(d), _seed(d.get("seed")), agents, actions, players,
                returns, _list(d, "scores", float), _list(d, "think_seconds", float, True),
                _list(d, "moves", int, True), _start(d), _meta(d), forfeit,
@@ -368,11 +395,16 @@ def _termination(v: Any, seats: int, returns: list) -> dict[str, Any] | None:
     if not isinstance(v, dict) or v.get("kind") not in TERMINATIONS:
         raise RecordError(f"record tag 'termination' is not one of {', '.join(TERMINATIONS)}")
     kind = v["kind"]
-    if set(v) != ({"kind", "seat", "reason"} if kind in ("forfeit", "time") else {"kind"}):
+    fields = {"kind", "seat", "reason"} if kind in ("forfeit", "time") else {"kind", "seat"} if kind == RESIGNED \
+        else {"kind"}
+    if set(v) != fields:
         raise RecordError(f"record termination {kind!r} has fields {sorted(map(str, v))}")
+    if kind == RESIGNED:
+        forfeit = _forfeit({"seat": v["seat"], "reason": RESIGNED}, seats, returns)
+        return {**forfeit, "kind": RESIGNED} if forfeit is not None else None
     if kind in ("forfeit", "time"):
-        forfeit = _forfeit({k: v.get(k) for k in ("seat", "reason")}, seats, returns)
-        if forfeit is not None and (_TIME_REASON in forfeit["reason"]) != (kind == "time"):
+        forfeit = _old_resignation(_forfeit({k: v.get(k) for k in ("seat", "reason")}, seats, returns))
+        if forfeit is not None and "kind" not in forfeit and (_TIME_REASON in forfeit["reason"]) != (kind == "time"):
             forfeit["kind"] = kind  # said outright only where the reason does not tell
         return forfeit
     if (kind == "normal") != bool(returns):
@@ -446,6 +478,14 @@ def _forfeit(v: Any, players: int, returns: list) -> dict[str, Any] | None:
     if [float(x) for x in returns] != forfeit_returns(players, seat):
         raise RecordError(f"record returns {returns} are not those of a forfeit by seat {seat}")
     return {"seat": seat, "reason": v["reason"]}
+
+
+def _old_resignation(forfeit: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A forfeit read from an older record, as the resignation it was where its reason is
+    how ``romecore play`` or the web app said that a person resigned."""
+    if forfeit is not None and _OLD_RESIGNATION.fullmatch(forfeit["reason"]):
+        return {"seat": forfeit["seat"], "reason": RESIGNED, "kind": RESIGNED}
+    return forfeit
 
 
 _NUMBER = frozenset((int, float))
@@ -742,7 +782,9 @@ def tag_lines(record: GameRecord) -> list[str]:
     if r.start is not None:
         lines.append(_tag("Start", "from a snapshot (see the record)"))
     lines.append(_tag("Termination", term["kind"]))
-    if "seat" in term:
+    if term["kind"] == RESIGNED:
+        lines.append(_tag("ResignedSeat", term["seat"]))
+    elif "seat" in term:
         lines += [_tag("ForfeitSeat", term["seat"]), _tag("ForfeitReason", term["reason"])]
     if r.returns:
         lines.append(_tag("Returns", " ".join(map(_number, r.returns))))
