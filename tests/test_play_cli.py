@@ -6,6 +6,7 @@ end, each move is echoed, and menu numbers never stand for action ids."""
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import pytest
@@ -114,10 +115,13 @@ def test_bad_input_reprompts_and_quitting_resigns(tmp_path):
     assert "no legal action is named 'fly'" in res.output and "no menu item 999" in res.output
     assert "you: " in res.output and "you resign" in res.output and "final scores" not in res.output
     (rec,) = records.read(out)
-    assert rec.forfeit["seat"] == 0 and rec.returns == [0.0, 1.0]
+    assert rec.resigned == 0 and rec.returns == [0.0, 1.0]
+    line = json.loads(out.read_text())
+    assert line["tags"]["termination"] == {"kind": "resigned", "seat": 0}  # no exception quoted
     replayed = CliRunner().invoke(main, ["replay", str(out), "--no-step"])
     assert replayed.exit_code == 0, replayed.output
-    assert "forfeit:" in replayed.output and "reaches the recorded result" in replayed.output
+    assert "resigned: player 0" in replayed.output and "reaches the recorded result" in replayed.output
+    assert "Resigned" not in replayed.output and "forfeit" not in replayed.output
 
 
 def test_play_out_into_a_missing_folder_is_refused_before_playing(tmp_path):

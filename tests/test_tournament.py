@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import warnings
 
 import pytest
@@ -73,14 +74,14 @@ def _summary(i, lineup_, returns, scores):
 
 
 def test_ratings_rate_ties_as_ties():
-    """Two agents that always tie end with equal ratings; a third that always loses
-    falls below them.  (Plackett-Luce would not keep the tied pair equal.)"""
+    """Two agents that always tie end with equal ratings (a tie counts as both orders,
+    equally); a third that always loses falls far below them."""
     games = [_summary(i, [(i + s) % 3 for s in range(3)],
                       [0.5 if (i + s) % 3 < 2 else 0.0 for s in range(3)],
                       [10 if (i + s) % 3 < 2 else 5 for s in range(3)]) for i in range(30)]
     rows = summarise(["a", "b", "c"], ["a", "b", "c"], games)
-    assert rows[0].mu == pytest.approx(rows[1].mu) and rows[0].sigma == pytest.approx(rows[1].sigma)
-    assert rows[2].mu < rows[0].mu - 5
+    assert rows[0].rating == pytest.approx(rows[1].rating)
+    assert rows[2].rating < rows[0].rating - 400
     assert [r.wins for r in rows] == [15.0, 15.0, 0.0] and [r.games for r in rows] == [30] * 3
     assert rows[0].win_rate == 0.5 and rows[0].mean_score == 10
 
@@ -104,7 +105,23 @@ def test_forfeits_are_losses_in_wins_interval_and_rating():
     assert (a.wins, b.wins, c.wins) == (15.0, 15.0, 1.0)
     assert (c.win_rate_low, c.win_rate_high) == wilson_interval(1, 31)
     assert c.mean_score == 5 and a.mean_score == 1  # the finished game only
-    assert a.mu == pytest.approx(b.mu) and c.mu < a.mu - 3 and c.rating < b.rating
+    assert a.rating == pytest.approx(b.rating) and c.rating < a.rating - 200
+
+
+def test_ratings_are_the_ladders_elo_scale():
+    """Two agents, x winning 15 of 20: Bradley-Terry with one virtual drawn game (half a
+    win each) puts x at 400 log10(15.5 / 5.5) Elo over y; random, where present, is 0."""
+    games = [_summary(i, [i % 2, 1 - i % 2], [1.0, 0.0] if (i % 2 == 0) == (i % 4 != 3) else [0.0, 1.0], [3, 2])
+             for i in range(20)]
+    x_wins = sum(g.returns[g.lineup.index(0)] for g in games)
+    assert x_wins == 15
+    rows = summarise(["x", "random"], ["x", "random"], games)
+    assert rows[1].rating == 0.0 and rows[1].rating_low == rows[1].rating_high == 0.0
+    assert rows[0].rating == pytest.approx(400 * math.log10(15.5 / 5.5), abs=1e-6)
+    assert rows[0].rating_low < rows[0].rating < rows[0].rating_high
+    rows = summarise(["y", "x"], ["y", "x"], [_summary(g.index, [1 - a for a in g.lineup], g.returns, g.scores)
+                                               for g in games])
+    assert rows[0].rating == 0.0 and rows[1].rating == pytest.approx(400 * math.log10(15.5 / 5.5), abs=1e-6)
 
 
 def test_ratings_ignore_completion_order():
@@ -279,8 +296,9 @@ def test_cli_tournament_resume_and_replay(tmp_path):
             "-w", "2", "--seed", "9", "--out", out, "--no-progress"]
     res = runner.invoke(main, args)
     assert res.exit_code == 0, res.output
-    assert "random#1" in res.output and "win rate" in res.output and "rating" in res.output
-    assert "forfeits" in res.output
+    assert "random#1" in res.output and "win rate" in res.output and "Elo" in res.output
+    assert "random#1 = 0" in res.output  # the caption says what the ratings are
+    assert "forfeits" not in res.output  # a column only when some game was forfeited
     res = runner.invoke(main, args)
     assert res.exit_code != 0 and "--resume" in res.output
     res = runner.invoke(main, args + ["--resume", "--json"])
@@ -289,12 +307,12 @@ def test_cli_tournament_resume_and_replay(tmp_path):
     assert data["games_played"] == 6 and data["games_this_run"] == 0
     assert {row["agent"] for row in data["rows"]} == {"random#1", "random#2"}
 
-    res = runner.invoke(main, ["replay", out, "--game", "2", "--no-step"])
+    res = runner.invoke(main, ["replay", out, "--index", "2", "--no-step"])
     assert res.exit_code == 0, res.output
     assert "reaches the recorded result" in res.output and "player 1:" in res.output
     res = runner.invoke(main, ["replay", out, "--check"])
     assert res.exit_code == 0 and "6 of 6 records replay" in res.output
-    res = runner.invoke(main, ["replay", out, "--game", "99"])
+    res = runner.invoke(main, ["replay", out, "-n", "99"])
     assert res.exit_code != 0 and "holds 6 records" in res.output
 
 

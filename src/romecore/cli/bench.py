@@ -6,7 +6,14 @@ import time
 
 import click
 
-from romecore.cli.common import game_argument, game_option, load_game_or_exit
+from romecore.cli.common import (
+    OPTION_WAS_O_ALWAYS,
+    Command,
+    game_argument,
+    game_option,
+    load_game_or_exit,
+    players_option,
+)
 
 
 def _rate(fn, seconds: float) -> tuple[float, int]:
@@ -26,9 +33,9 @@ def _rate(fn, seconds: float) -> tuple[float, int]:
         batch = min(batch * 2, 1 << 16)
 
 
-@click.command("bench")
+@click.command("bench", cls=Command, renamed=[OPTION_WAS_O_ALWAYS])
 @game_argument()
-@click.option("--players", "-p", type=int, default=None, help="number of players (game default)")
+@players_option()
 @click.option("--seconds", type=float, default=2.0, show_default=True, help="time per measurement")
 @game_option()
 def command(game_id: str, players: int | None, seconds: float, options: tuple[str, ...]) -> None:

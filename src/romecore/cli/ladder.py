@@ -5,17 +5,52 @@ from __future__ import annotations
 import json
 import os
 import time
+from typing import Any
 
 import click
 
-from romecore.cli.common import game_argument, game_option, load_game_or_exit
+from romecore.cli.common import (
+    OPTION_WAS_O,
+    STDOUT,
+    Command,
+    address_option,
+    game_argument,
+    game_option,
+    load_game_or_exit,
+    players_option,
+    write_text_or_exit,
+)
+from romecore.cli.tables import RATING_NOTE, fitted_table, fmt_ms, fmt_wins
 from romecore.cli.tournament import stdout_to_stderr
 from romecore.errors import RomecoreError
 
 
-@click.command("ladder")
+def ladder_tables(result: Any, width: int = 80) -> list[Any]:
+    """The ladder as two rich tables that fit ``width`` columns: the ratings, best first,
+    with what they are in a caption; then head to head, the agents numbered as in the first."""
+    how = ("a bootstrap over games within each match" if result.interval == "bootstrap"
+           else "the Fisher information")
+    forfeits = any(r.forfeits for r in result.rows)
+    heads = ["games", "wins", *(["forfeits"] if forfeits else []), "win rate", "Elo", "95% interval", "ms/move"]
+    cells = [[f"{r.games}", fmt_wins(r.wins), *([f"{r.forfeits}"] if forfeits else []), f"{r.win_rate:.1%}",
+              f"{r.rating:.0f}", f"{r.rating_low:.0f} to {r.rating_high:.0f}", fmt_ms(r.ms_per_move)]
+             for r in result.rows]
+    opts = ", ".join(f"{k}={v}" for k, v in result.options.items())
+    title = (f"ladder {result.game_id} ({opts}): {result.budget}, {result.games_played} games, "
+             f"seed {result.seed}")
+    labels = [f"{k + 1} {r.agent}" for k, r in enumerate(result.rows)]
+    ratings = fitted_table(title, RATING_NOTE.format(anchor=result.anchor, how=how), "agent", labels, heads,
+                           cells, width)
+    numbers = [str(k + 1) for k in range(len(result.rows))]
+    shares = [["" if x is None else f"{x:.0%}" for x in row] for row in result.head_to_head]
+    h2h = fitted_table("head to head", "The row agent's share of the games with the column agent in which it "
+                       "ranked above it (ties half).", "agent", labels, numbers, shares, width)
+    return [ratings, h2h]
+
+
+@click.command("ladder", cls=Command, renamed=[OPTION_WAS_O])
 @game_argument()
-@click.option("--players", "-p", type=int, default=2, show_default=True, help="players per game")
+@players_option(2)
 @click.option("--agents", "--agent", "-a", "agents", multiple=True, metavar="SPEC",
               help="an agent of the ladder, repeatable (default: the five built-in agents)")
 @click.option("--time", "move_time", type=click.FloatRange(min=0.0, min_open=True), default=None,
@@ -32,8 +67,9 @@ from romecore.errors import RomecoreError
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="master seed (deals and bootstrap)")
 @click.option("--backend", type=click.Choice(["local", "ray", "inline"]), default="local",
               show_default=True, help="local process pool, a Ray cluster, or this process")
-@click.option("--address", default=None, help="Ray cluster address (default: a local Ray instance)")
-@click.option("--out", default=None, metavar="FILE", help="write the Markdown report here")
+@address_option()
+@click.option("--out", "-o", "out", default=None, metavar="FILE",
+              help="write the Markdown report here ('-': on standard output instead of the tables)")
 @click.option("--games-dir", default=None, metavar="DIR",
               help="one results file per match (default: --out without .md plus -games, "
                    "else ladder-GAME-DATE-TIME-games)")
@@ -66,6 +102,8 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
     romecore ladder rise_to_power -p 3 --simulations 500 -a random -a greedy -a mcts -a ismcts
     romecore ladder great_city_of_rome --out ladder.md --resume
     """
+    from rich.console import Console
+
     from romecore.tournament import TournamentError
     from romecore.tournament.ladder import run_ladder, to_markdown
 
@@ -75,7 +113,7 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other")
     if games_dir is None:
-        if out is not None:
+        if out is not None and out != STDOUT:
             games_dir = (out[:-3] if out.endswith(".md") else out) + "-games"
         elif resume:
             raise click.UsageError("--resume needs --out FILE or --games-dir DIR")
@@ -94,17 +132,15 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
         raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:
         raise click.ClickException(f"interrupted; continue with --resume --games-dir {games_dir}") from None
-    report = to_markdown(result)
     if out is not None:
-        try:
-            with open(out, "w", encoding="utf-8") as f:
-                f.write(report)
-        except OSError as e:
-            raise click.ClickException(f"cannot write {out}: {e.strerror or e}") from None
+        write_text_or_exit(to_markdown(result), out)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1))
         return
-    click.echo(report, nl=False)
-    where = f"; report in {out}" if out is not None else ""
+    if out != STDOUT:
+        console = Console()
+        for table in ladder_tables(result, console.width):
+            console.print(table)
+    where = f"; report in {out}" if out not in (None, STDOUT) else ""
     click.echo(f"{result.games_this_run} games this run in {result.elapsed:.1f} s, "
                f"games in {os.path.join(games_dir, '')}{where}", err=True)

@@ -4,7 +4,8 @@ The game runs in the shared loop (:func:`romecore.match.play_game`), which holds
 state: the human's seat is an agent like the others, handed only a world resampled from
 what that seat knows, and every screen is that seat's drawing (``render(seat)``) and
 observation.  Opponents' moves are shown as the seat perceives them, and scores only
-once the game is over.  Quitting resigns (a forfeit, as in tournaments).  ``hint`` asks
+once the game is over.  Quitting resigns: a loss, recorded as the termination ``resigned``
+(:meth:`romecore.records.GameRecord.resign`).  ``hint`` asks
 the strongest agent (on the seat's view only); ``undo`` goes back to the seat's previous
 decision by replaying the game's actions from its seed, so no card is dealt anew.
 """
@@ -17,7 +18,17 @@ from typing import Any
 import click
 
 import romecore
-from romecore.cli.common import agents_option, game_argument, game_option, load_game_or_exit, make_agents_or_exit
+from romecore.cli.common import (
+    OPTION_WAS_O,
+    STDOUT,
+    Command,
+    agents_option,
+    game_argument,
+    game_option,
+    load_game_or_exit,
+    make_agents_or_exit,
+    players_option,
+)
 from romecore.core.state import HIDDEN
 
 __all__ = ["command", "parse_move", "Human", "Resigned", "Undo", "PROMPT"]
@@ -35,7 +46,8 @@ DEFAULT_HINT = "ismcts:time=0.5"
 
 
 class Resigned(Exception):
-    """The human quit: the game ends as their forfeit."""
+    """The human quit: the game loop stops there (as for a forfeit) and :func:`command`
+    records it as the seat's resignation."""
 
 
 class Undo(BaseException):
@@ -81,6 +93,7 @@ class Human:
         self.hint_spec = hint
         self.log = log if log is not None else []
         self._hinter: Any = None
+        self.resigned = False  # set as it raises Resigned: the game ends as its resignation
 
     def hint(self, view: romecore.State, legal: list[int]) -> str:
         """What the hint agent would play here, judged from the view alone."""
@@ -102,9 +115,11 @@ class Human:
             try:
                 text = click.prompt(PROMPT, default="", show_default=False)
             except (click.Abort, EOFError):
+                self.resigned = True
                 raise Resigned("quit at the prompt") from None
             word = text.strip().lower()
             if word in ("q", "quit", "exit", "resign"):
+                self.resigned = True
                 raise Resigned("quit at the prompt")
             if word == "hint":
                 try:
@@ -149,13 +164,14 @@ class _Replaying:
         return self.agent.step(view)
 
 
-@click.command("play")
+@click.command("play", cls=Command, renamed=[OPTION_WAS_O])
 @game_argument()
-@click.option("--players", "-p", type=int, default=None, help="number of players (game default)")
+@players_option()
 @click.option("--seat", type=int, default=0, show_default=True, help="your seat")
 @click.option("--seed", "-s", type=int, default=None, help="game seed (random if omitted)")
-@click.option("--out", "out", default=None, metavar="FILE",
-              help="save the game as a record (JSON lines, or msgpack for .msgpack) for romecore replay")
+@click.option("--out", "-o", "out", default=None, metavar="FILE",
+              help="save the game as a record (JSON lines, or msgpack for .msgpack) for romecore replay "
+                   "('-' for none: standard output is the game)")
 @click.option("--hint", "hint", default=DEFAULT_HINT, show_default=True, metavar="SPEC",
               help="the agent that answers 'hint' (with the game's own defaults)")
 @agents_option()
@@ -176,6 +192,8 @@ def command(game_id: str, players: int | None, seat: int, seed: int | None, out:
     n = game.num_players()
     if not 0 <= seat < n:
         raise click.BadParameter(f"seat must be 0..{n - 1}", param_hint="--seat")
+    if out == STDOUT:
+        out = None
     if out is not None:
         try:
             open(out, "ab").close()  # refuse an unwritable file now, not after the game
@@ -184,7 +202,7 @@ def command(game_id: str, players: int | None, seat: int, seed: int | None, out:
     seed = random.randrange(2**32) if seed is None else seed
     seats: list = make_agents_or_exit(agents, game, seed, n, default=DEFAULT_OPPONENT)
     log: list[tuple[int, int]] = []  # (player, action) of this run, chance included
-    seats[seat] = Human(seat, hint, log)
+    human = seats[seat] = Human(seat, hint, log)
     script: list[int] = []  # the decisions an undo replays (never a chance outcome: the seed deals those)
     quiet = [0]  # how many decisions of this run are replayed ones, not shown again
 
@@ -212,6 +230,8 @@ def command(game_id: str, players: int | None, seat: int, seed: int | None, out:
             script[:] = [a for p, a in log[:last] if p != records.CHANCE_PLAYER]
             click.echo(f"undo: back to your move before '{texts.texts[last]}'")
     rec.texts = texts.texts
+    if human.resigned and rec.forfeit is not None and rec.forfeit["seat"] == seat:
+        rec.resign(seat)  # recorded as a resignation, not as a forfeit quoting the exception
     if out is not None:
         try:
             records.write(out, [rec])
@@ -220,12 +240,14 @@ def command(game_id: str, players: int | None, seat: int, seed: int | None, out:
     final = records.replay(rec, check=False)
     click.echo("")
     click.echo(final.render(seat))
-    if rec.forfeit is not None:
-        click.echo("you resign" if rec.forfeit["seat"] == seat else f"forfeit: {rec.forfeit['reason']}")
+    if rec.resigned == seat:
+        click.echo("you resign")
+    elif rec.forfeit is not None:
+        click.echo(f"forfeit: {rec.forfeit['reason']}")
     else:
         click.echo(f"final scores {final.scores()}")  # public now that the game is over
     click.echo(f"returns {rec.returns}" + (f"; saved to {out}" if out else ""))
-    if rec.forfeit is not None and rec.forfeit["seat"] == seat:
+    if rec.resigned == seat:
         click.echo("bye")
 
 

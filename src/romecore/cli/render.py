@@ -7,33 +7,40 @@ import sys
 
 import click
 
-from romecore.cli.common import DEFAULT_GAME, load_game_or_exit
+from romecore.cli.common import DEFAULT_GAME, STDOUT, Command, Renamed, index_option, load_game_or_exit, players_option
 from romecore.errors import RomecoreError
 
 
-@click.command("render")
+@click.command("render", cls=Command, no_args_is_help=True,
+               renamed=[Renamed("--player", "--seat")])
 @click.argument("game_id", metavar="[GAME]", required=False)
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
               help="a game record (JSON lines or msgpack); without it, a new game of GAME")
-@click.option("--index", "number", type=click.IntRange(0), default=0, show_default=True,
-              help="which record of the file (0 is the first)")
+@index_option()
 @click.option("--step", type=click.IntRange(0), default=None,
               help="draw the state after this many recorded actions (default: the last)")
-@click.option("--player", type=int, default=None,
+@click.option("--seat", "player", type=int, default=None,
               help="draw only what this seat knows (default: the whole truth)")
-@click.option("--players", type=int, default=None, help="players of a new game (the game's default)")
+@players_option()
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="seed of a new game")
 @click.option("--out", "-o", "out", default=None, metavar="FILE",
-              help="write FILE (.svg, or .png through cairosvg); default: the SVG on standard output")
+              help="write FILE (.svg, or .png through cairosvg); default, or '-': the SVG on standard output")
 def command(game_id: str | None, record_path: str | None, number: int, step: int | None, player: int | None,
             players: int | None, seed: int, out: str | None) -> None:
     """Draw a state of GAME as a picture: a recorded game replayed to --step (every action
-    checked on the way), or a new game from --seed; from --player's view or the whole truth.
+    checked on the way), or a new game from --seed; from --seat's view or the whole truth.
+    With no arguments, this help.
 
     PNG needs cairosvg (pip install cairosvg).
+
+    \b
+    romecore render great_city_of_rome -p 2 --seed 4 -o start.svg
+    romecore render --record games.jsonl -n 3 --step 40 --seat 1 -o view.png
     """
     from romecore import picture, records
 
+    if out == STDOUT:
+        out = None
     if out is not None and not out.lower().endswith((".svg", ".png")):
         raise click.BadParameter(f"{out!r}: name a .svg or .png file", param_hint="--out")
     try:
@@ -52,7 +59,7 @@ def command(game_id: str | None, record_path: str | None, number: int, step: int
         raise click.ClickException(f"{e.filename or out}: {e.strerror or e}") from None
     except RomecoreError as e:
         raise click.ClickException(str(e)) from None
-    who = f"player {player}'s view" if player is not None else "the whole truth"
+    who = f"seat {player}'s view" if player is not None else "the whole truth"
     click.echo(f"wrote {out}: {who}", err=True)
 
 

@@ -11,28 +11,41 @@ from typing import Any
 
 import click
 
-from romecore.cli.common import agents_option, game_argument, game_option, load_game_or_exit
+from romecore.cli.common import (
+    OPTION_WAS_O,
+    STDOUT,
+    Command,
+    address_option,
+    agents_option,
+    game_argument,
+    game_option,
+    load_game_or_exit,
+    players_option,
+)
+from romecore.cli.tables import RATING_NOTE, fitted_table, fmt_ms, fmt_wins
 from romecore.errors import RomecoreError
 
 
-def render_table(result: Any) -> Any:
-    """The results as a rich table, best first (by the openskill ordinal, mu - 3 sigma)."""
-    from rich import box
-    from rich.table import Table
-
+def render_table(result: Any, width: int = 80) -> Any:
+    """The results as a rich table, best rated first, that fits ``width`` columns: long
+    agent specs wrap at their commas, no cell is cut; a caption says what the rating is."""
+    rows = sorted(result.rows, key=lambda r: -r.rating)
+    forfeits = any(r.forfeits for r in rows)
+    heads = ["games", "wins", *(["forfeits"] if forfeits else []), "win rate", "95% CI", "score", "ms/move", "Elo"]
+    cells = [[f"{r.games}", fmt_wins(r.wins), *([f"{r.forfeits}"] if forfeits else []), f"{r.win_rate:.1%}",
+              f"{100 * r.win_rate_low:.0f}-{100 * r.win_rate_high:.0f}%", f"{r.mean_score:.1f}",
+              fmt_ms(1000 * r.seconds_per_move), _elo(r)] for r in rows]
     opts = ", ".join(f"{k}={v}" for k, v in result.options.items())
-    table = Table(title=f"{result.game_id} ({opts}): {result.games_played} games, seed {result.seed}",
-                  box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("agent", no_wrap=True, min_width=max(len(r.agent) for r in result.rows))
-    for name in ("games", "wins", "forfeits", "win rate", "95% CI", "score", "ms/move"):
-        table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("rating", justify="right", no_wrap=True)
-    for r in sorted(result.rows, key=lambda r: -r.rating):
-        table.add_row(r.agent, f"{r.games}", f"{r.wins:g}", f"{r.forfeits}", f"{r.win_rate:.1%}",
-                      f"{100 * r.win_rate_low:.1f}-{100 * r.win_rate_high:.1f}",
-                      f"{r.mean_score:.2f}", f"{1000 * r.seconds_per_move:.3f}",
-                      f"{r.mu:.2f} ± {r.sigma:.2f}")
-    return table
+    anchor = next((r.agent for r in result.rows if r.spec == "random"), result.rows[0].agent if rows else "")
+    note = RATING_NOTE.format(anchor=anchor, how="the Fisher information")
+    return fitted_table(f"{result.game_id} ({opts}): {result.games_played} games, seed {result.seed}",
+                        note, "agent", [r.agent for r in rows], heads, cells, width)
+
+
+def _elo(r: Any) -> str:
+    """The rating and the half-width of its interval; the anchor (no spread) alone."""
+    half = (r.rating_high - r.rating_low) / 2
+    return f"{r.rating:.0f} ± {half:.0f}" if half > 0 else f"{r.rating:.0f}"
 
 
 @contextmanager
@@ -53,9 +66,9 @@ def stdout_to_stderr() -> Iterator[None]:
         sys.stdout = saved
 
 
-@click.command("tournament")
+@click.command("tournament", cls=Command, renamed=[OPTION_WAS_O])
 @game_argument()
-@click.option("--players", "-p", type=int, default=None, help="number of players (game default)")
+@players_option()
 @agents_option()
 @click.option("--games", "-g", "num_games", type=click.IntRange(0), default=None,
               help="games to play (default: with the default line-up, its count; else 100)")
@@ -64,8 +77,8 @@ def stdout_to_stderr() -> Iterator[None]:
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="master seed")
 @click.option("--backend", type=click.Choice(["local", "ray", "inline"]), default="local",
               show_default=True, help="local process pool, a Ray cluster, or this process")
-@click.option("--address", default=None, help="Ray cluster address (default: a local Ray instance)")
-@click.option("--out", "out", default=None, metavar="FILE",
+@address_option()
+@click.option("--out", "-o", "out", default=None, metavar="FILE",
               help="results file, JSON lines (default: a new GAME-DATE-TIME.jsonl here; '-' for none)")
 @click.option("--resume", is_flag=True, help="continue the tournament in --out (needs --out)")
 @click.option("--overwrite", is_flag=True, help="replace an existing --out")
@@ -95,6 +108,9 @@ def command(game_id: str, players: int | None, agents: tuple[str, ...], num_game
     An agent that raises, plays an illegal move or overruns --move-time-limit forfeits:
     the game counts as its loss (the other seats share the win), in the forfeits column.
 
+    The Elo column rates every agent by one Plackett-Luce fit over all the games, random
+    (else the first agent) at 0, on the same scale as romecore ladder.
+
     \b
     romecore tournament great_city_of_rome
     romecore tournament great_city_of_rome -p 3 -a "mcts:simulations=500" -a random -g 300
@@ -120,25 +136,22 @@ def command(game_id: str, players: int | None, agents: tuple[str, ...], num_game
         with stdout_to_stderr():
             result = tournament.run(
                 game, list(agents) or None, games=num_games, seed=seed, workers=workers,
-                backend=backend, address=address, out=None if out == "-" else out,
+                backend=backend, address=address, out=None if out == STDOUT else out,
                 resume=resume, overwrite=overwrite, time_limit=time_limit,
                 move_time_limit=move_time_limit or None, retries=retries, progress=progress,
                 plugins=plugins, paired_seeds=not unpaired)
     except (RomecoreError, tournament.TournamentError, ImportError) as e:
         raise click.ClickException(str(e)) from None
     except KeyboardInterrupt:
-        hint = f"; continue with --resume --out {out}" if out != "-" else ""
+        hint = f"; continue with --resume --out {out}" if out != STDOUT else ""
         raise click.ClickException(f"interrupted{hint}") from None
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1))
         return
     console = Console()
-    table = render_table(result)
-    if not console.is_terminal:  # a file or pipe: do not squeeze the table to 80 columns
-        console = Console(width=max(console.width, 100))
-    console.print(table)
+    console.print(render_table(result, console.width))
     rate = f"{result.games_per_second:,.1f} games/s" if result.games_this_run else "nothing left to play"
-    where = f", results in {out}" if out != "-" else ""
+    where = f", results in {out}" if out != STDOUT else ""
     console.print(f"{result.games_this_run} games this run in {result.elapsed:.1f} s ({rate}) "
                   f"on {result.backend} x{result.workers}{where}")
     if result.forfeits:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import click
 
+from romecore.cli.common import Command, Renamed
 from romecore.errors import RomecoreError
 
 
-@click.command("train")
+@click.command("train", cls=Command, renamed=[Renamed("-O", "-o", hint="-O now means --option")])
 @click.argument("game_id", metavar="GAME")
 @click.argument("data", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
-@click.option("--out", "-O", "out", type=click.Path(dir_okay=False), required=True, help="weights file (.npz)")
+@click.option("--out", "-o", "out", type=click.Path(dir_okay=False), required=True, help="weights file (.npz)")
 @click.option("--hidden", default="64,64", show_default=True, help="hidden layer widths, comma-separated")
 @click.option("--epochs", "-e", type=click.IntRange(1), default=20, show_default=True)
 @click.option("--batch", type=click.IntRange(1), default=256, show_default=True)
