@@ -88,6 +88,11 @@ class GameSpec:
     #: counts iterations or CPU seconds (``clock=cpu``), never wall time, so a loaded
     #: machine plays a level as strongly as an idle one; ``romecore ladder`` calibrates them.
     levels: Mapping[str, str] = field(default_factory=dict)
+    #: For players, in a few words each (the start page and the end of a game show them):
+    #: how long a game takes, when it ends, and how a tie on points is broken.
+    playing_time: str = ""
+    ends_when: str = ""
+    tie_break: str = ""
 
     def __post_init__(self) -> None:
         if self.levels and tuple(self.levels) != LEVELS:

@@ -16,6 +16,7 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+import romecore  # noqa: E402
 from romecore import records  # noqa: E402
 from romecore.web.app import create_app  # noqa: E402
 from romecore.web.limits import Limits, bound_spec  # noqa: E402
@@ -134,9 +135,18 @@ def _idle(session, timeout=3.0):
     return time.monotonic() - t0
 
 
+def _second_to_decide(game_id, seed):
+    """The seat that does not make the game's first real decision (so an AI makes it)."""
+    state = romecore.load_game(game_id, players=2).new_initial_state(seed=seed)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(state.sample_chance() if state.is_chance_node() else state.legal_actions()[0])
+    return 1 - state.current_player()
+
+
 def test_resigning_stops_the_search_at_once(tmp_path):
     with _served(tmp_path, max_think=60) as (app, client, sock):
-        sock.send_json({"type": "new", "game_id": "great_city_of_rome", "players": 2, "seat": 1,
+        sock.send_json({"type": "new", "game_id": "great_city_of_rome", "players": 2,
+                        "seat": _second_to_decide("great_city_of_rome", 3),
                         "agents": ["ismcts:time=60"], "seed": 3})
         m = _until(sock, lambda x: x["type"] == "state")
         session = app.state.sessions.games[m["game"]]
@@ -152,14 +162,15 @@ def test_leaving_the_game_stops_the_search_and_a_join_resumes_it(tmp_path):
     with TestClient(app) as client:
         with client.websocket_connect("/ws") as sock:
             sock.receive_json()
-            sock.send_json({"type": "new", "game_id": "rise_to_power", "players": 2, "seat": 1,
+            sock.send_json({"type": "new", "game_id": "rise_to_power", "players": 2,
+                            "seat": _second_to_decide("rise_to_power", 5),
                             "agents": ["ismcts:time=60"], "seed": 5})
             m = _until(sock, lambda x: x["type"] == "state")
             session = app.state.sessions.games[m["game"]]
             _thinking(session)
             at = session.ply()
         assert _idle(session) < 2.0 and session.ply() == at  # the paused game did not move
-        session.agents[0] = __import__("romecore").make_agent("random", game=session.game, seed=1)
+        session.agents[1 - session.seat] = romecore.make_agent("random", game=session.game, seed=1)
         with client.websocket_connect("/ws") as sock:
             sock.receive_json()
             sock.send_json({"type": "join", "game": m["game"]})
@@ -171,7 +182,7 @@ def test_undo_stops_a_search_and_its_move_is_dropped(tmp_path):
     with _served(tmp_path, max_think=60) as (app, client, sock):
         m = _new(sock, "great_city_of_rome", agents=["random"], seed=6)
         session = app.state.sessions.games[m["game"]]
-        session.agents[1] = __import__("romecore").make_agent("ismcts:time=60", game=session.game, seed=2)
+        session.agents[1] = romecore.make_agent("ismcts:time=60", game=session.game, seed=2)
         sock.send_json({"type": "move", "game": m["game"], "action": m["moves"][0]["id"], "ply": m["ply"]})
         _thinking(session)
         sock.send_json({"type": "undo", "game": m["game"]})

@@ -4,43 +4,57 @@ Routes:
 
 - ``GET /``: the page (``static/index.html``); ``/static/...`` its script and style, all
   served from the package (no CDN, no build step).
-- ``GET /api/games``: the installed games (id, name, player counts), agents and the
-  default opponent, hint agent and delay, for the set-up form.
+- ``GET /api/games``: the installed games (id, name, description, player counts, options,
+  levels, default opponent, rules page), the agents, the hint agent, delay and think limit,
+  for the start page.
+- ``GET /rules/{game_id}``: the game's rules primer (:mod:`romecore.primers`).
 - ``GET /api/record/{game}``: a finished game's record (JSON lines, format 2), the same
   record the server saved in its records folder, which ``romecore replay`` reads.
 - ``WS /ws``: the game protocol below.
 
-Protocol (JSON text frames, one object each; ``game`` is a 32-hex-digit game id; ``ply`` is
-how many actions the game has had, taken from the last ``state`` message):
+Protocol version 2 (JSON text frames, one object each; ``game`` is a 32-hex-digit game id;
+``ply`` is how many actions the game has had, chance included, which is also the number of
+the last move in the log and the record, taken from the last ``state`` message):
 
 page -> server
 
-- ``{"type": "new", "game_id": str, "players": int, "seat": int, "agents": [spec, ...],
+- ``{"type": "new", "game_id": str, "players": int, "seat": int, "agents": [level or spec, ...],
   "seed": int?, "delay": seconds?, "options": {name: value}?}``: starts a game and
-  subscribes this socket to it.  ``agents`` names one spec per other seat in seat order
-  (cycled), or one per seat (the human's ignored).
+  subscribes this socket to it.  ``agents`` names one opponent per other seat in seat order
+  (cycled), or one per seat (the human's ignored): a level of the game (``/api/games``
+  lists them) or, unless the server runs ``--levels-only``, an agent spec, whose thinking
+  the server bounds (:mod:`romecore.web.limits`).
 - ``{"type": "join", "game": id}``: subscribes to an existing game (a reloaded tab).
 - ``{"type": "move", "game": id, "action": int, "ply": int?}``: the human's move, an action
   id from the last ``moves`` list.
 - ``{"type": "hint", "game": id, "ply": int?}``: asks what the hint agent would play.
 - ``{"type": "undo", "game": id}``: back to the human's previous decision.
-- ``{"type": "resign", "game": id}``: ends the game as the human's forfeit.
+- ``{"type": "resign", "game": id}``: ends the game as the human's loss.
 
 server -> page
 
-- ``{"type": "hello", "protocol": 1}`` on connecting.
-- ``{"type": "state", "game", "game_id", "name", "players", "seat", "agents", "ply",
-  "to_move": seat (an agent's seat: it is thinking) | "chance" | "over", "can_undo": bool,
-  "svg": the human's view as SVG, "moves": [{"id": int, "text": str}] (only on the
-  human's turn), "log": [{"ply", "player": seat | "chance" | "server", "text"}] (the
-  moves as the human perceived them), "over": bool, "result": null | {"returns",
-  "scores", "termination", "record": url}, "seed": only once the game is over (it deals
-  every hidden card)}`` after every change, to every tab on the game.
-- ``{"type": "hint", "game", "ply", "action", "text", "agent"}``.
+- ``{"type": "hello", "protocol": 2}`` on connecting.
+- ``{"type": "state", "game", "game_id", "name", "players", "seat", "agents": a label per
+  seat (a level, a spec, or "human"), "ply", "to_move": seat (an agent's seat: it is
+  thinking) | "chance" | "over", "can_undo": bool, "svg": the human's view as SVG (the
+  whole truth once the game is over), "moves": [{"id": int, "text": str, "targets":
+  [board key, ...]}] (only on the human's turn; the keys are the ``data-target``
+  attributes of the picture that pick the move, see :func:`romecore.picture.action_targets`),
+  "log": [{"ply", "player": seat | "chance" | "server", "text", "keys"?: board keys of a
+  move the seat saw, "round"?: the round, where the game counts them}] (the moves as the
+  human perceived them), "over": bool, "result": null | {"returns", "scores",
+  "score_line": "96–87" (the seat's first), "winners": [seat], "tie_break": str | null,
+  "ends_when": the game's end condition (a normal end),
+  "breakdown": [score_breakdown per seat], "termination": {"kind": normal | resigned |
+  forfeit | time, ...}, "record": url}, "seed": only once the game is over (it deals every
+  hidden card)}`` after every change, to every tab on the game.
+- ``{"type": "hint", "game", "ply", "action", "text", "targets", "agent"}``.
 - ``{"type": "error", "code", "message", "request": the request's type or null}``: a
-  refused request; nothing changed.  Codes: ``malformed`` (not a JSON object, or too
-  long), ``bad_request``, ``unknown_game``, ``not_your_turn``, ``stale``, ``illegal``,
-  ``game_over``, ``full``, ``error`` (any other romecore error), ``internal``.
+  refused request; nothing changed.  Codes: ``malformed`` (not a JSON object, too long or
+  nested too deeply), ``bad_request``, ``unknown_game``, ``not_your_turn``, ``stale``,
+  ``illegal``, ``game_over`` (a finished game stays finished: move, hint, undo and resign
+  are refused), ``busy`` (a hint is being thought), ``full``, ``error`` (any other romecore
+  error), ``internal``.  Every frame is answered, or the socket is closed with a reason.
 
 The server holds the true state (:mod:`romecore.web.sessions`); nothing but the human's
 view is ever sent.
@@ -211,7 +225,7 @@ async def _games(request: Request) -> Response:
     sessions: Sessions = request.app.state.sessions
     games = [{"id": gid, "name": spec.name, "min_players": spec.min_players,
               "max_players": spec.max_players, "default_players": spec.default_players,
-              "description": spec.description, "playing_time": getattr(spec, "playing_time", ""),
+              "description": spec.description, "playing_time": spec.playing_time,
               "options": [_option(o) for o in spec.options], "levels": list(levels_of(gid)),
               "default_opponent": sessions.default_opponent(gid), "rules": f"/rules/{gid}"}
              for gid, spec in registry.games().items()]

@@ -237,17 +237,18 @@ class Session:
         winners = [p for p in range(n) if rec.returns[p] == max(rec.returns) and rec.returns[p] > 0]
         top = [p for p in range(n) if scores[p] == max(scores)]
         term = rec.termination()
+        spec = registry.game(self.game.game_id)
         tie_break = None
         if term["kind"] == "normal" and len(top) > 1 and len(winners) < len(top):
-            rule = getattr(registry.game(self.game.game_id), "tie_break", "") or "the game's tie-break"
-            tie_break = f"tied on {scores[top[0]]} points; broken by {rule}"
+            tie_break = f"tied on {scores[top[0]]} points; broken by {spec.tie_break or 'the rules'}"
         try:
             breakdown = [dict(self.state.score_breakdown(p)) for p in range(n)]
         except Exception:  # a breakdown bug must not hide the result
             breakdown = [{"total": s} for s in scores]
         return {"returns": list(rec.returns), "scores": scores, "termination": term,
                 "record": f"/api/record/{self.id}", "winners": winners, "tie_break": tie_break,
-                "breakdown": breakdown, "score_line": score_line(scores, self.seat)}
+                "breakdown": breakdown, "score_line": score_line(scores, self.seat),
+                "ends_when": spec.ends_when if term["kind"] == "normal" else ""}
 
     # -- talking to the pages ------------------------------------------------------------------
     async def broadcast(self) -> None:
@@ -374,7 +375,9 @@ class Session:
         rec.actions, rec.players, rec.texts = list(self.actions), list(self.players), list(self.texts)
         rec.think_seconds, rec.moves = list(self.think), list(self.moves)
         n = self.game.num_players()
-        if self.forfeit is not None:
+        if self.forfeit is not None and self.forfeit.get("kind") == records.RESIGNED:
+            rec.resign(self.forfeit["seat"])
+        elif self.forfeit is not None:
             rec.forfeit = dict(self.forfeit)
             rec.returns = records.forfeit_returns(n, self.forfeit["seat"])
         else:
@@ -454,7 +457,7 @@ class Session:
         """The human gives up: the game ends as their loss, and every search stops."""
         async with self.lock:
             self._not_over()
-            self.forfeit = {"seat": self.seat, "kind": "resigned", "reason": f"player {self.seat} resigned"}
+            self.forfeit = {"seat": self.seat, "kind": records.RESIGNED}
             self.gen += 1
             self._finish()
             await self.broadcast()

@@ -44,6 +44,9 @@ SPEC = GameSpec(
     # players and from 0.510 to 0.590 at 4 (bench/results/fitted-weights.md).
     agent_defaults={"ismcts": {"cutoff": 2, "rollout": "greedy", "eps": 0.5, "bias": 1.0,
                                "c": 0.1, "imm": 0.3, "evaluator": "fitted"}},
+    playing_time='about 120 decisions a player at 2 players, 55 at 4',
+    ends_when='one last action each after three of the four Neighborhood stacks ran out',
+    tie_break='more civic buildings, then more Imperium tiles',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-city_of_marble.md).
     levels={"Beginner": "ismcts:simulations=100", "Casual": "greedy:nodes=20000", "Strong": "ismcts:simulations=1000",

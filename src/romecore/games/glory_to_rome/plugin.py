@@ -34,6 +34,10 @@ SPEC = GameSpec(
     # Measured (20 games each way, 2 players, 1,000 simulations against greedy): node-by-node
     # expansion won 20 of 20, whole-turn expansion 18 of 20; keep the former until more data.
     agent_defaults={"ismcts": {"expand": "node"}},
+    playing_time='about 60 minutes',
+    ends_when=('the draw pile ran out, the last site in town was taken, a Catacomb was finished, '
+               'or a Forum won outright'),
+    tie_break='most cards in hand',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-glory_to_rome.md).
     levels={"Beginner": "greedy:nodes=20000", "Casual": "ismcts:simulations=300", "Strong": "ismcts:simulations=1000",

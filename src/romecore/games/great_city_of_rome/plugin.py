@@ -46,6 +46,9 @@ SPEC = GameSpec(
     # worth much here: 0.650 of 200 games against greedy (seed 0), where the search
     # without them won 0.580 (bench/results/alphabeta-screens.md).
     agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}, "alphabeta": {"pvs": True, "lmr": 2}},
+    playing_time='about 70 decisions a player',
+    ends_when="after the last round's influence check",
+    tie_break='most influence tokens, then most coins',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-great_city_of_rome.md).
     levels={"Beginner": "greedy:nodes=20000", "Casual": "ismcts:simulations=1000", "Strong": "ismcts:simulations=5000",

@@ -74,6 +74,9 @@ SPEC = GameSpec(
     perfect_information=False,
     description="Dice placement on three tracks, provinces, Senate powers and shows in the "
     "Arena (Goldsteen, 2020).",
+    playing_time='five rounds, about 45 decisions a player',
+    ends_when='after round 5 and its end-game scoring',
+    tie_break='more provinces, then the costliest Arena hand',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-rise_to_power.md).
     levels={"Beginner": "greedy:nodes=20000", "Casual": "ismcts:simulations=300", "Strong": "ismcts:simulations=3000",
