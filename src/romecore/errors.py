@@ -15,6 +15,7 @@ __all__ = [
     "EvaluatorError",
     "PluginError",
     "UsageError",
+    "StorageError",
 ]
 
 
@@ -70,3 +71,8 @@ class PluginError(RomecoreError, RuntimeError):
 class UsageError(RomecoreError, RuntimeError):
     """A call in the wrong order or on an object in the wrong condition (an environment
     stepped before ``reset()``, a tournament that cannot start or go on)."""
+
+
+class StorageError(RomecoreError, RuntimeError):
+    """A game database that cannot be used: corrupt, foreign (another program's SQLite
+    file), written by a newer romecore, or a write the storage refuses (a stale move)."""
