@@ -296,7 +296,7 @@ def test_cli_tournament_resume_and_replay(tmp_path):
             "-w", "2", "--seed", "9", "--out", out, "--no-progress"]
     res = runner.invoke(main, args)
     assert res.exit_code == 0, res.output
-    assert "random#1" in res.output and "win rate" in res.output and "Elo" in res.output
+    assert "random#1" in res.output and "win %" in res.output and "Elo" in res.output
     assert "random#1 = 0" in res.output  # the caption says what the ratings are
     assert "forfeits" not in res.output  # a column only when some game was forfeited
     res = runner.invoke(main, args)

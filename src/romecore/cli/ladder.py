@@ -31,7 +31,7 @@ def ladder_tables(result: Any, width: int = 80) -> list[Any]:
     how = ("a bootstrap over games within each match" if result.interval == "bootstrap"
            else "the Fisher information")
     forfeits = any(r.forfeits for r in result.rows)
-    heads = ["games", "wins", *(["forfeits"] if forfeits else []), "win rate", "Elo", "95% interval", "ms/move"]
+    heads = ["games", "wins", *(["forfeits"] if forfeits else []), "win %", "Elo", "95% interval", "ms/move"]
     cells = [[f"{r.games}", fmt_wins(r.wins), *([f"{r.forfeits}"] if forfeits else []), f"{r.win_rate:.1%}",
               f"{r.rating:.0f}", f"{r.rating_low:.0f} to {r.rating_high:.0f}", fmt_ms(r.ms_per_move)]
              for r in result.rows]
@@ -39,8 +39,8 @@ def ladder_tables(result: Any, width: int = 80) -> list[Any]:
     title = (f"ladder {result.game_id} ({opts}): {result.budget}, {result.games_played} games, "
              f"seed {result.seed}")
     labels = [f"{k + 1} {r.agent}" for k, r in enumerate(result.rows)]
-    ratings = fitted_table(title, RATING_NOTE.format(anchor=result.anchor, how=how), "agent", labels, heads,
-                           cells, width)
+    note = RATING_NOTE.format(anchor=result.anchor, interval=f"95% intervals from {how}")
+    ratings = fitted_table(title, note, "agent", labels, heads, cells, width)
     numbers = [str(k + 1) for k in range(len(result.rows))]
     shares = [["" if x is None else f"{x:.0%}" for x in row] for row in result.head_to_head]
     h2h = fitted_table("head to head", "The row agent's share of the games with the column agent in which it "

@@ -19,13 +19,13 @@ from romecore.errors import RomecoreError
 @index_option()
 @click.option("--step", type=click.IntRange(0), default=None,
               help="draw the state after this many recorded actions (default: the last)")
-@click.option("--seat", "player", type=int, default=None,
+@click.option("--seat", "seat", type=int, default=None,
               help="draw only what this seat knows (default: the whole truth)")
 @players_option()
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="seed of a new game")
 @click.option("--out", "-o", "out", default=None, metavar="FILE",
               help="write FILE (.svg, or .png through cairosvg); default, or '-': the SVG on standard output")
-def command(game_id: str | None, record_path: str | None, number: int, step: int | None, player: int | None,
+def command(game_id: str | None, record_path: str | None, number: int, step: int | None, seat: int | None,
             players: int | None, seed: int, out: str | None) -> None:
     """Draw a state of GAME as a picture: a recorded game replayed to --step (every action
     checked on the way), or a new game from --seed; from --seat's view or the whole truth.
@@ -50,7 +50,7 @@ def command(game_id: str | None, record_path: str | None, number: int, step: int
             state = load_game_or_exit(game_id or DEFAULT_GAME, players).new_initial_state(seed=seed)
         else:
             state = _recorded_state(records, record_path, number, step, game_id)
-        svg = picture.to_svg(state, player)
+        svg = picture.to_svg(state, seat)
         if out is None:
             sys.stdout.write(svg + "\n")
             return
@@ -59,7 +59,7 @@ def command(game_id: str | None, record_path: str | None, number: int, step: int
         raise click.ClickException(f"{e.filename or out}: {e.strerror or e}") from None
     except RomecoreError as e:
         raise click.ClickException(str(e)) from None
-    who = f"seat {player}'s view" if player is not None else "the whole truth"
+    who = f"seat {seat}'s view" if seat is not None else "the whole truth"
     click.echo(f"wrote {out}: {who}", err=True)
 
 

@@ -117,7 +117,7 @@ def command(game_id: str, players: int | None, num_games: int, seed: int, out: s
     cells = [[fmt_wins(wins[i]), f"{wins[i] / num_games:.1%}", f"{scores[i] / num_games:.2f}",
               fmt_ms(1000 * think[i] / moves[i] if moves[i] else 0.0)] for i in range(n)]
     console = Console(stderr=out == STDOUT)
-    console.print(f"{game!r}: {num_games} games in {elapsed:.2f} s ({num_games / elapsed:.1f} games/s), "
-                  f"seed {seed}", highlight=False)
+    console.print(f"{game!r}: {num_games} games, seed {seed}", highlight=False)
     console.print(fitted_table("", "", "slot agent", [f"{i} {roster[i]}" for i in range(n)],
-                               ["wins", "win rate", "mean score", "ms/move"], cells, console.width))
+                               ["wins", "win %", "mean score", "ms/move"], cells, console.width))
+    console.print(f"{num_games} games in {elapsed:.2f} s ({num_games / elapsed:.1f} games/s)", highlight=False)

@@ -7,7 +7,7 @@ from typing import Any
 
 #: The line under every rating table (tournament and ladder rate alike).
 RATING_NOTE = ("Elo: one Plackett-Luce (Bradley-Terry at 2 players) maximum-likelihood fit over all "
-               "games, {anchor} = 0; 95% intervals from {how}.")
+               "games, {anchor} = 0; {interval}.")
 
 
 def fmt_ms(ms: float) -> str:

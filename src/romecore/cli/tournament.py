@@ -31,13 +31,13 @@ def render_table(result: Any, width: int = 80) -> Any:
     agent specs wrap at their commas, no cell is cut; a caption says what the rating is."""
     rows = sorted(result.rows, key=lambda r: -r.rating)
     forfeits = any(r.forfeits for r in rows)
-    heads = ["games", "wins", *(["forfeits"] if forfeits else []), "win rate", "95% CI", "score", "ms/move", "Elo"]
+    heads = ["games", "wins", *(["forfeits"] if forfeits else []), "win %", "95% CI", "score", "ms/move", "Elo"]
     cells = [[f"{r.games}", fmt_wins(r.wins), *([f"{r.forfeits}"] if forfeits else []), f"{r.win_rate:.1%}",
               f"{100 * r.win_rate_low:.0f}-{100 * r.win_rate_high:.0f}%", f"{r.mean_score:.1f}",
               fmt_ms(1000 * r.seconds_per_move), _elo(r)] for r in rows]
     opts = ", ".join(f"{k}={v}" for k, v in result.options.items())
     anchor = next((r.agent for r in result.rows if r.spec == "random"), result.rows[0].agent if rows else "")
-    note = RATING_NOTE.format(anchor=anchor, how="the Fisher information")
+    note = RATING_NOTE.format(anchor=anchor, interval="± its 95% interval (Fisher information)")
     return fitted_table(f"{result.game_id} ({opts}): {result.games_played} games, seed {result.seed}",
                         note, "agent", [r.agent for r in rows], heads, cells, width)
 
@@ -45,7 +45,7 @@ def render_table(result: Any, width: int = 80) -> Any:
 def _elo(r: Any) -> str:
     """The rating and the half-width of its interval; the anchor (no spread) alone."""
     half = (r.rating_high - r.rating_low) / 2
-    return f"{r.rating:.0f} ± {half:.0f}" if half > 0 else f"{r.rating:.0f}"
+    return f"{r.rating:.0f}±{half:.0f}" if half > 0 else f"{r.rating:.0f}"
 
 
 @contextmanager
