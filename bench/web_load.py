@@ -339,55 +339,59 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 
 
 # -- where the time goes ---------------------------------------------------------------------------
-def _parts(session: Any, state: romecore.State, legal: list[int]) -> list[tuple[str, Any]]:
-    """The timed parts of one state message, each a call of the web app's own functions."""
+def _timed(fn: Any) -> tuple[float, Any]:
+    """Milliseconds of this thread's CPU time ``fn()`` took (CPU, not wall: the machine is
+    shared, and a wall clock would count other processes' turns), and its result."""
+    t0 = time.thread_time()
+    out = fn()
+    return 1000 * (time.thread_time() - t0), out
+
+
+def _deflate(text: str) -> bytes:
+    """The message as permessage-deflate sends it (uvicorn's settings: memLevel 5)."""
+    z = zlib.compressobj(wbits=-zlib.MAX_WBITS, memLevel=5)
+    return z.compress(text.encode()) + z.flush(zlib.Z_SYNC_FLUSH)
+
+
+def message_parts(session: Any) -> dict[str, float]:
+    """What one ``state`` message of ``session`` costs, part by part, each timed by calling
+    the web app's own functions: milliseconds (the whole ``update()``, the picture, the move
+    texts, the board keys, one observation read as a log line's round, JSON, deflate) and
+    sizes in KB (the message, its picture, its log, deflated)."""
     from romecore.web import sessions as web
 
-    return [("update", session.update), ("svg", lambda: web.render_svg(state, 0)),
-            ("texts", lambda: [state.action_to_string(a) for a in legal]),
-            ("targets", lambda: [web._targets(state, a) for a in legal]),
-            ("round", lambda: web._round(state, 0))]
+    state, seat = session.state, session.seat
+    legal = state.legal_actions() if state.current_player() == seat else []
+    ms = {"update": _timed(session.update)[0], "svg": _timed(lambda: web.render_svg(state, seat))[0],
+          "texts": _timed(lambda: [state.action_to_string(a) for a in legal])[0],
+          "targets": _timed(lambda: [web._targets(state, a) for a in legal])[0],
+          "round": _timed(lambda: web._round(state, seat))[0]}
+    msg = session.update()
+    ms["json"], text = _timed(lambda: json.dumps(msg))
+    ms["deflate"], packed = _timed(lambda: _deflate(text))
+    kb = {"kb": len(text), "svg_kb": len(msg["svg"]), "log_kb": len(json.dumps(msg["log"])), "deflated_kb": len(packed)}
+    return ms | {k: v / 1000 for k, v in kb.items()}
 
 
 def breakdown(game_ids: list[str], seed: int = 3) -> dict[str, dict[str, float]]:
-    """Median milliseconds of each part of the human's ``state`` message, at every human
-    decision of one random 2-player game per game, built in this process by the web app's
-    own functions: the whole ``update()``, the picture, the move texts, the board keys, the
-    observation read per log line (``_round``), ``json.dumps``, and permessage-deflate."""
-    from romecore.web import sessions as web
+    """The median of :func:`message_parts` over the human's decisions in one random
+    2-player game per game (the human at seat 0, random moves for both seats)."""
+    from romecore.web.sessions import Session
 
     out = {}
     for game_id in game_ids:
-        game = romecore.load_game(game_id, players=2)
-        session = web.Session(game, 0, ["human", "random"], seed=seed, delay=0)
+        session = Session(romecore.load_game(game_id, players=2), 0, ["human", "random"], seed=seed, delay=0)
         rng, state = random.Random(seed), session.state
-        parts: dict[str, list[float]] = {k: [] for k in ("update", "svg", "texts", "targets", "round", "json",
-                                                         "deflate", "kbytes", "svg_kbytes", "log_kbytes")}
+        rows = []
         while not state.is_terminal():
             if state.is_chance_node():
                 session._apply(-1, state.sample_chance())
                 continue
             if state.current_player() == 0:
-                legal = state.legal_actions()
-                for name, fn in _parts(session, state, legal):
-                    t0 = time.perf_counter()
-                    fn()
-                    parts[name].append(time.perf_counter() - t0)
-                msg = session.update()
-                t0 = time.perf_counter()
-                text = json.dumps(msg)
-                parts["json"].append(time.perf_counter() - t0)
-                t0 = time.perf_counter()
-                z = zlib.compressobj(6, zlib.DEFLATED, -15)
-                z.compress(text.encode())
-                z.flush(zlib.Z_SYNC_FLUSH)
-                parts["deflate"].append(time.perf_counter() - t0)
-                parts["kbytes"].append(len(text) / 1e6)  # x1000 below, as for the times
-                parts["svg_kbytes"].append(len(msg["svg"]) / 1e6)
-                parts["log_kbytes"].append(len(json.dumps(msg["log"])) / 1e6)
+                rows.append(message_parts(session))
             session._apply(state.current_player(), rng.choice(state.legal_actions()))
-        out[game_id] = {k: round(1000 * statistics.median(v), 3) for k, v in parts.items() if v}
-        out[game_id]["human_moves"] = len(parts["update"])
+        out[game_id] = {k: round(statistics.median(r[k] for r in rows), 3) for k in rows[0]}
+        out[game_id]["human_moves"] = len(rows)
     return out
 
 
@@ -457,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error:", e)
     parts = breakdown(plan.game_ids) if plan.breakdown else None
     if parts:
-        print("state message parts, median ms at the human's decisions (kbytes: KB):")
+        print("state message parts, median at the human's decisions (ms; *_kb: KB):")
         for gid, p in parts.items():
             print(f"  {gid}: " + ", ".join(f"{k} {v:g}" for k, v in p.items()))
     if plan.profile:
