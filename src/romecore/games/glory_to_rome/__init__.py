@@ -19,35 +19,35 @@ Consecutive blocks (``kernel.ACTION_BLOCKS`` lists them; a test checks this tabl
 =====  ============  ====  ===================================================================
 first  block         size  meaning
 =====  ============  ====  ===================================================================
-0      A_CARD        40    + building: a hand card of that building: lead / follow with it,
+0      A_CARD        40    ``+ building``: a hand card of that building: lead / follow with it,
                            choose it for a petition, a Craftsman or Architect action (then
                            its target), Dock / Basilica / Aqueduct, a Legionary demand
                            (reveal), a Latrine discard, a card given to a Legionary
-40     A_JACK        6     + role: lead (any role) / follow (the led role) with a Jack
-46     A_PETITION    36    + role * 6 + material: lead / follow as role with a petition of
+40     A_JACK        6     ``+ role``: lead (any role) / follow (the led role) with a Jack
+46     A_PETITION    36    ``+ role * 6 + material``: lead / follow as role with a petition of
                            that material (3 cards, 2 with a Circus; then the cards, in
                            building order)
 82     A_THINK       1     think
 83     A_THINK_JACK  1     think: take a Jack
 84     A_THINK_DRAW  1     think: draw (to the hand limit, or one card)
 85     A_VOMIT       1     Vomitorium: discard the whole hand first
-86     A_POOL        6     + material: a pool card of that material (Laborer, Patron,
+86     A_POOL        6     ``+ material``: a pool card of that material (Laborer, Patron,
                            Archway, Stairway)
-92     A_STOCK       6     + material: a stockpile material (Architect, Merchant, Stairway)
+92     A_STOCK       6     ``+ material``: a stockpile material (Architect, Merchant, Stairway)
 98     A_DECK        1     from the draw pile (Fountain, Atrium, Bar)
-99     A_FOUND_IN    6     + site material: lay the selected card as a foundation in town
-105    A_FOUND_OUT   6     + site material: lay it out of town (two actions; one with a
+99     A_FOUND_IN    6     ``+ site material``: lay the selected card as a foundation in town
+105    A_FOUND_OUT   6     ``+ site material``: lay it out of town (two actions; one with a
                            Tower)
-111    A_STRUCT      36    + slot: into structure ``slot`` (own foundation; a Stairway
+111    A_STRUCT      36    ``+ slot``: into structure ``slot`` (own foundation; a Stairway
                            target), or the structure a Prison steals
 147    A_TO_HAND     1     Fountain: keep the drawn card in hand
-148    A_SENATE      4     + k - 1: Senate: take the Jack played by the player k seats to
+148    A_SENATE      4     ``+ k - 1``: Senate: take the Jack played by the player k seats to
                            the left
-152    A_COLISEUM    6     + role: Coliseum: slay a client of that role of the current victim
-158    A_SEWER       6     + material: Sewer: a played card of that material into the
+152    A_COLISEUM    6     ``+ role``: Coliseum: slay a client of that role of the current victim
+158    A_SEWER       6     ``+ material``: Sewer: a played card of that material into the
                            stockpile
 164    A_DONE        1     done / decline (one action, an optional extra, no more cards)
-165    CH_CARD       40    + building: chance: a card of that building comes off the draw pile
+165    CH_CARD       40    ``+ building``: chance: a card of that building comes off the draw pile
 =====  ============  ====  ===================================================================
 
 Every draw is a chance node whose outcomes are buildings weighted by the copies left in
