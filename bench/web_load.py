@@ -66,6 +66,8 @@ class Sample:
     answer: float
     turn: float
     echo: bool  # the first state after the move was the human's own move (ply + 1)
+    plies: int = 0  # actions from the move to the human's next turn (the move, chance, the AI's)
+    states: int = 0  # state messages received for them
 
 
 @dataclass
@@ -128,15 +130,18 @@ async def _play(ws: Any, client: int, game_id: str, seed: int, plan: argparse.Na
         await ws.send(json.dumps({"type": "move", "game": msg["game"], "action": rng.choice(msg["moves"])["id"],
                                   "ply": ply}))
         answer = echo = None
+        states = 0
         while True:
             msg = await _recv(ws, load, plan.timeout)
             if msg["type"] != "state" or msg["ply"] <= ply:
                 continue
+            states += 1
             if answer is None:
                 answer, echo = time.perf_counter() - t0, msg["ply"] == ply + 1
             if _my_turn(msg):
                 break
-        load.samples.append(Sample(client, game_id, ply, answer, time.perf_counter() - t0, echo))
+        load.samples.append(Sample(client, game_id, ply, answer, time.perf_counter() - t0, echo,
+                                   msg["ply"] - ply, states))
         made += 1
     return made, bool(msg["over"])
 
@@ -452,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{plan.games} clients, {moves} human moves in {load.wall:.1f} s ({moves / max(load.wall, 1e-9):.0f}/s), "
           f"{load.started} games started, {load.finished} finished, {load.lost} lost; "
           f"{load.messages} messages, {load.bytes / max(load.messages, 1) / 1000:.1f} KB each")
+    if moves:
+        print(f"per human move: {statistics.mean(s.states for s in load.samples):.2f} state messages, "
+              f"{statistics.mean(s.plies for s in load.samples):.2f} plies to the next turn (mean)")
     if server_cpu is not None:
         print(f"server CPU {server_cpu:.1f} s over {load.wall:.1f} s ({100 * server_cpu / load.wall:.0f}% of one "
               f"core), {1000 * server_cpu / max(moves, 1):.1f} ms a human move")
