@@ -31,8 +31,7 @@ SPEC = GameSpec(
     perfect_information=False,
     description="Rebuild Rome after the fire of 64 AD with multi-use role cards "
     "(Chudyk, Cambridge Games Factory, I.V edition 2007).",
-    # Measured (20 games each way, 2 players, 1,000 simulations against greedy): node-by-node
-    # expansion won 20 of 20, whole-turn expansion 18 of 20; keep the former until more data.
+    # Node-by-node expansion beat whole-turn expansion in a screen: bench/archive/agent-defaults-notes.md.
     agent_defaults={"ismcts": {"expand": "node"}},
     playing_time='about 60 minutes',
     ends_when=('the draw pile ran out, the last site in town was taken, a Catacomb was finished, '

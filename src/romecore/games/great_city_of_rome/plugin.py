@@ -29,22 +29,7 @@ SPEC = GameSpec(
     perfect_information=False,
     description="Build a 4x4 city of farms, houses, public buildings, aqueducts and temples "
     "(Dunstan and Gilbert, 2018).",
-    # Random playouts to the end, with the fitted heuristic's priors as progressive bias.
-    # Against greedy on the fitted evaluator (40 games at 0.1 s a move, seed 3), plain
-    # playouts won 0.700 at 2 players; with the priors 0.825 (bias 2: 0.800; with c 0.3:
-    # 0.625; greedy playouts judged after the next turn: 0.450), and 0.675 at 4 players
-    # (bench/results/fitted-weights.md).  With the card features (0160a26) the priors are
-    # worth more: bias 2 won 0.840 of 200 2-player games (seed 1) and 0.630 of 200
-    # 4-player games against the new greedy, where bias 1 won 0.745 and 0.605 (seed 0).
-    # Mixing the evaluator's value of each leaf into the playout's reward at half weight
-    # lifts that again: 0.920 of 200 2-player games (seed 4; mix 0.25: 0.910), where the
-    # default had won 0.803 of 600, then 0.925 of 400 (seeds 5 and 6) and 0.700 of 200
-    # 4-player games (0.630 before) (bench/results/turn-aware-search.md).  Alpha-beta's
-    # principal variation search judges fewer leaves here at depths 5 and 6, about as many
-    # at 7 and 8 (bench/alphabeta_leaves.py, bench/results/alphabeta-screens.md).  Its
-    # late move reductions from the second move on buy a ply at 0.1 s a move, and a ply is
-    # worth much here: 0.650 of 200 games against greedy (seed 0), where the search
-    # without them won 0.580 (bench/results/alphabeta-screens.md).
+    # Heuristic priors and leaf values in ismcts, PVS and LMR in alphabeta: bench/archive/agent-defaults-notes.md.
     agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}, "alphabeta": {"pvs": True, "lmr": 2}},
     playing_time='about 70 decisions a player',
     ends_when="after the last round's influence check",
