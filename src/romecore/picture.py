@@ -24,8 +24,8 @@ from typing import Any
 
 from romecore.errors import ArgumentTypeError, InvalidArgumentError, PluginError
 
-__all__ = ["Canvas", "Picture", "picture", "to_svg", "write", "views", "action_targets", "PLAYER_COLOURS",
-           "player_name"]
+__all__ = ["Canvas", "Picture", "picture", "to_svg", "write", "views", "action_targets", "public_view", "PUBLIC",
+           "PLAYER_COLOURS", "player_name"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -134,15 +134,19 @@ class Canvas:
         return e
 
     # -- shared pieces ----------------------------------------------------------------------
-    def title(self, game_name: str, player: int | None, info: str, y: float = 22) -> float:
-        """The heading: the game, whose view this is (or the whole truth) and one info
-        line; returns the y below it."""
-        who = (f"view of {player_name(player)}: only what {player_name(player)} knows"
-               if player is not None else "the whole truth (spectator)")
+    def title(self, game_name: str, player: int | str | None, info: str, y: float = 22) -> float:
+        """The heading: the game, whose view this is (or the whole truth, or the public
+        view) and one info line; returns the y below it."""
+        if player == PUBLIC:
+            who, colour = "public view: what every player may see", MUTED
+        elif player is None:
+            who, colour = "the whole truth (spectator)", MUTED
+        else:
+            who = f"view of {player_name(player)}: only what {player_name(player)} knows"
+            colour = PLAYER_COLOURS[int(player) % len(PLAYER_COLOURS)]
         g = self.group("title")
         self.text(12, y, game_name, size=17, weight="bold", parent=g)
-        self.text(self.width - 12, y, who, size=12, anchor="end", parent=g,
-                  fill=PLAYER_COLOURS[player % len(PLAYER_COLOURS)] if player is not None else MUTED)
+        self.text(self.width - 12, y, who, size=12, anchor="end", parent=g, fill=colour)
         self.text(12, y + 19, info, size=12, parent=g)
         return y + 32
 
@@ -307,8 +311,31 @@ def _renderer(state: Any) -> Any:
         raise PluginError(f"{state.game.game_id} has no picture renderer ({package}.picture)") from None
 
 
-def to_svg(state: Any, player: int | None = None) -> str:
-    """The SVG picture of ``state`` as ``player`` sees it (None: the whole truth)."""
+#: ``to_svg(state, PUBLIC)``: what every player may see (a spectator's picture while a game
+#: is under way).
+PUBLIC = "public"
+
+
+def public_view(state: Any) -> dict:
+    """The public observation: what every seat knows, nothing one seat knows alone, in the
+    shape of a seat's observation with ``"player": None``.  Each game's
+    ``picture.public_view(state)`` builds it; a game without one raises
+    :class:`PluginError`.  Equal for every world resampled from any seat's view (the tests
+    check it), so a spectator learns nothing a player could hide."""
+    fn = getattr(_renderer(state), "public_view", None)
+    if fn is None:
+        raise PluginError(f"{state.game.game_id} has no public view (picture.public_view)")
+    return fn(state)
+
+
+def to_svg(state: Any, player: int | str | None = None) -> str:
+    """The SVG picture of ``state`` as ``player`` sees it (None: the whole truth;
+    :data:`PUBLIC`: what every player may see, drawn from :func:`public_view`)."""
+    if player == PUBLIC:
+        module = _renderer(state)
+        canvas = Canvas(getattr(module, "WIDTH", 900))
+        module.draw(canvas, {PUBLIC: public_view(state)}, PUBLIC, state.game, None)
+        return canvas.to_string()
     player = _check_player(state, player)
     module = _renderer(state)
     canvas = Canvas(getattr(module, "WIDTH", 900))

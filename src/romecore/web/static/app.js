@@ -242,18 +242,19 @@ function drawLog(msg) {
   log.scrollTop = log.scrollHeight;
 }
 
-// What the others did since your last move, in one line a player.
+// What each other player did in their latest turn, one line (newest last).
 function drawSummary(msg) {
-  let since = msg.log.length;
-  while (since > 0 && msg.log[since - 1].player !== msg.seat) since--;
-  const parts = [];
+  const turns = new Map();   // player -> the texts of their latest run of moves
   let who = null;
-  for (const e of msg.log.slice(since)) {
+  for (const e of msg.log) {
     if (typeof e.player !== "number") continue;
-    if (e.player !== who) { who = e.player; parts.push([e.player, []]); }
-    parts[parts.length - 1][1].push(e.text);
+    if (e.player !== who) { who = e.player; turns.delete(e.player); turns.set(e.player, []); }
+    turns.get(e.player).push(e.text);
   }
-  $("summary").textContent = parts.map(([p, texts]) => seatName(p, msg) + " " + texts.join(", then ")).join(" · ");
+  turns.delete(msg.seat);
+  const line = Array.from(turns, ([p, texts]) => seatName(p, msg) + ": " + texts.join(", then ")).join(" · ");
+  $("summary").textContent = line;
+  $("summary").hidden = !line;
 }
 
 function breakdownTable(r, msg) {
