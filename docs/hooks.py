@@ -13,7 +13,7 @@
   docstring's "Observation tensor" table.
 - Markers in hand-written pages, a line ``<!-- gen:NAME ARGS -->`` each: ``agents``
   (every registered agent's parameter table), ``evaluators``, ``include PATH`` (a file of
-  the repository, e.g. ``bench/results/strength.md``), ``include-rest GLOB`` (every file
+  the repository, e.g. ``bench/results/README.md``), ``include-rest GLOB`` (every file
   matching GLOB that the page does not include by name, so new results appear by
   themselves), ``code PATH`` (a file as a code block), ``cli`` (every command's help),
   ``cli-command NAME`` (one command's help), ``images DIR`` (every picture in ``docs/DIR``,
