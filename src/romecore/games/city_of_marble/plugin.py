@@ -37,8 +37,13 @@ SPEC = GameSpec(
     tie_break='more civic buildings, then more Imperium tiles',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-city_of_marble.md).
-    levels={"Beginner": "ismcts:simulations=100", "Casual": "greedy:nodes=20000", "Strong": "ismcts:simulations=1000",
-            "Expert": "ismcts:time=0.3,clock=cpu", "Maximum": "ismcts:time=3,clock=cpu"},
+    levels={
+        "Beginner": "ismcts:simulations=100",
+        "Casual": "greedy:nodes=20000",
+        "Strong": "ismcts:simulations=1000",
+        "Expert": "ismcts:time=0.3,clock=cpu",
+        "Maximum": "ismcts:time=3,clock=cpu",
+    },
 )
 
 

@@ -39,8 +39,13 @@ SPEC = GameSpec(
     tie_break='most cards in hand',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-glory_to_rome.md).
-    levels={"Beginner": "greedy:nodes=20000", "Casual": "ismcts:simulations=300", "Strong": "ismcts:simulations=1000",
-            "Expert": "ismcts:time=0.3,clock=cpu", "Maximum": "ismcts:time=3,clock=cpu"},
+    levels={
+        "Beginner": "greedy:nodes=20000",
+        "Casual": "ismcts:simulations=300",
+        "Strong": "ismcts:simulations=1000",
+        "Expert": "ismcts:time=0.3,clock=cpu",
+        "Maximum": "ismcts:time=3,clock=cpu",
+    },
 )
 
 

@@ -36,8 +36,13 @@ SPEC = GameSpec(
     tie_break='most influence tokens, then most coins',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-great_city_of_rome.md).
-    levels={"Beginner": "greedy:nodes=20000", "Casual": "ismcts:simulations=1000", "Strong": "ismcts:simulations=5000",
-            "Expert": "ismcts:time=0.3,clock=cpu", "Maximum": "ismcts:time=3,clock=cpu"},
+    levels={
+        "Beginner": "greedy:nodes=20000",
+        "Casual": "ismcts:simulations=1000",
+        "Strong": "ismcts:simulations=5000",
+        "Expert": "ismcts:time=0.3,clock=cpu",
+        "Maximum": "ismcts:time=3,clock=cpu",
+    },
 )
 
 

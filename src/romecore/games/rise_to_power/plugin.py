@@ -79,8 +79,13 @@ SPEC = GameSpec(
     tie_break='more provinces, then the costliest Arena hand',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-rise_to_power.md).
-    levels={"Beginner": "greedy:nodes=20000", "Casual": "ismcts:simulations=300", "Strong": "ismcts:simulations=3000",
-            "Expert": "ismcts:time=0.3,clock=cpu", "Maximum": "ismcts:time=3,clock=cpu"},
+    levels={
+        "Beginner": "greedy:nodes=20000",
+        "Casual": "ismcts:simulations=300",
+        "Strong": "ismcts:simulations=3000",
+        "Expert": "ismcts:time=0.3,clock=cpu",
+        "Maximum": "ismcts:time=3,clock=cpu",
+    },
 )
 
 
