@@ -393,7 +393,7 @@ MIGRATIONS: dict[int, Migration] = {1: _schema_v1}
 SCHEMA_VERSION = max(MIGRATIONS)
 
 
-#: The columns of ``tables`` that :meth:`SQLiteStorage._row` reads (named: a later version may add some).
+#: The columns of ``tables`` this code reads and writes (named: a later version may add some).
 _TABLE_COLUMNS = "id, game_id, options, seed, settings, created, updated, status, record"
 
 
@@ -502,11 +502,12 @@ class SQLiteStorage:
     def create_table(self, table: TableRow) -> None:
         _check_row(table)
         with self._write() as db:
-            db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute(f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (table.id, table.game_id, json.dumps(table.options, sort_keys=True), table.seed,
                         json.dumps(table.settings, sort_keys=True), table.created, table.updated,
                         table.status, table.record))
-            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+            db.executemany("INSERT INTO seats (table_id, seat, kind, spec, label, name, token_hash)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?)",
                            [(table.id, i, s.kind, s.spec, s.label, s.name, s.token_hash)
                             for i, s in enumerate(table.seats)])
 
@@ -530,7 +531,8 @@ class SQLiteStorage:
         at = _now(now)
         with self._write() as db:
             _check_move(table_id, *self._head(db, table_id), ply)
-            db.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT INTO moves (table_id, ply, player, action, text, snapshot, at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (table_id, ply, player, action, text, bytes(snapshot), at))
             db.execute("UPDATE tables SET updated = ? WHERE id = ?", (at, table_id))
 
