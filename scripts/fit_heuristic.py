@@ -20,7 +20,7 @@ size) keep their values.  ``--only name,...`` fits just the weights named (a new
 beside a table already fitted); the others are held, so the R^2 printed is then of what
 they leave unexplained.  Games are split by index: the first four fifths fit, the rest
 report how well the old and new tables predict (R^2 of the centred scores, log-loss of the
-returns).  Same arguments, same table (``bench/results/fitted-weights.md`` has the runs):
+returns).  Same arguments, same table (``bench/archive/fitted-weights.md`` has the runs):
 
     python scripts/fit_heuristic.py city_of_marble --players 2 --games 400 --seed 1
 """

@@ -48,7 +48,7 @@ game, the evaluator's estimate at the search horizon.
   it (``SearchAgent._take_next``), the search goes on in the world it searched before,
   advanced by the move, and keeps its transposition table: the turn is planned in one
   world, not re-planned in a fresh resample at every decision.  Off by default: at 0.1 s a
-  move it did not win more games (bench/results/turn-aware-search.md).
+  move it did not win more games (bench/archive/turn-aware-search.md).
 """
 from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free

@@ -17,7 +17,7 @@ is kept, and the next call starts from it if the position handed in is that same
 information set for the player (``SearchAgent._take_next``: the same observation tensor and
 legal actions).  Across other players' moves nothing is kept: the handed-in view says
 nothing about what was observed on the way.  Off by default: at 0.1 s a move it neither
-won nor lost games (bench/results/turn-aware-search.md), and without it a move depends only
+won nor lost games (bench/archive/turn-aware-search.md), and without it a move depends only
 on the seed and the position.
 
 Turns: with ``expand=turn`` (shared with MCTS, see ``romecore_search.tree``) a new node in

@@ -61,7 +61,7 @@ WEIGHTS = {
 
 #: The weights fitted to the outcomes of 400 two-player games of ``greedy`` on ``WEIGHTS``
 #: (least squares of the score still to come, then the temperatures by the log-likelihood
-#: of the results; ``bench/results/fitted-weights.md`` gives the command).  They predict the
+#: of the results; ``bench/archive/fitted-weights.md`` gives the command).  They predict the
 #: results better (held-out log-loss 0.646 against 0.682) but rank one turn's moves no
 #: better: ``greedy`` keeps ``WEIGHTS``, and ``ismcts``, whose leaves lie at different
 #: depths and phases and so must be comparable, judges by these (the ``fitted`` evaluator).

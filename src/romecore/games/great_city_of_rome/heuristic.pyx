@@ -56,7 +56,7 @@ GAME_ID = "great_city_of_rome"
 #: The evaluator's weights (points unless said otherwise).  The seven per-building
 #: ``*_in_hand`` ones (which also rank the offer) are set by hand; the others were fitted
 #: to the outcomes of 2,000 games of ``greedy`` on the earlier table
-#: (``bench/results/fitted-weights.md`` gives the commands and the earlier tables): least
+#: (``bench/archive/fitted-weights.md`` gives the commands and the earlier tables): least
 #: squares of each player's score still to come, then the temperatures by the
 #: log-likelihood of the results.  ``greedy`` on this table won 0.613 of 400 games against
 #: ``greedy`` on the one before the four card features (``temple_points_in_hand`` to
