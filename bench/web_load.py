@@ -16,7 +16,8 @@ person's pace (``--pace`` seconds between moves, jittered) for ``--moves`` moves
 
 It prints a table (games, moves measured, median, p90, p99, max in ms, errors), the server's
 CPU use, and writes everything as JSON with ``--out``; it exits 1 if any socket errored or
-any game was lost (no answer within ``--timeout``, an ``error`` message, a closed socket).
+any game was lost (no answer within ``--timeout``, an ``error`` message, a closed socket, a
+client still waiting ``--timeout`` after ``--seconds``), or if no move was measured.
 
 Where the time goes: ``--breakdown`` times the parts of one ``state`` message along random
 games in this process (picture, move texts, board keys, the log's rounds, JSON, deflate);
@@ -181,9 +182,19 @@ async def run_load(url: str, plan: argparse.Namespace) -> Load:
     load = Load()
     t0 = time.perf_counter()
     deadline = t0 + plan.seconds
-    await asyncio.gather(*(_client(url, k, plan, load, deadline) for k in range(plan.games)))
+    await asyncio.gather(*(_bounded(_client(url, k, plan, load, deadline), k, plan, load) for k in range(plan.games)))
     load.wall = time.perf_counter() - t0
     return load
+
+
+async def _bounded(client: Any, k: int, plan: argparse.Namespace, load: Load) -> None:
+    """A client cut off once the run's time and one timeout beyond are spent (a server that
+    keeps talking without ever giving the turn back would otherwise hold it forever)."""
+    try:
+        await asyncio.wait_for(client, plan.seconds + plan.timeout)
+    except TimeoutError:
+        load.lost += 1
+        load.errors.append(f"client {k}: still waiting {plan.seconds + plan.timeout:g} s after the start")
 
 
 def default_plan(**changes: Any) -> argparse.Namespace:
@@ -485,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
                        "finished": load.finished, "lost": load.lost, "messages": load.messages, "bytes": load.bytes,
                        "table": rows, "breakdown": parts, "errors": load.errors,
                        "samples": [asdict(s) for s in load.samples]}, f, indent=1)
-    return 1 if load.errors or load.lost else 0
+    return 1 if load.errors or load.lost or not load.samples else 0
 
 
 if __name__ == "__main__":
