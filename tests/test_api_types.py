@@ -4,7 +4,12 @@ leaves the state exactly as it was.  Built-in exceptions never escape as other t
 
 from __future__ import annotations
 
+import importlib.resources
 import inspect
+import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -119,3 +124,46 @@ def test_seed_of_wrong_type(game):
         game.new_initial_state(seed="x")
     with pytest.raises(romecore.SerializationError, match="seed"):
         game.state_from_dict({"seed": "x"})
+
+
+# -- the typed API --------------------------------------------------------------------------
+PLUGIN_PACKAGES = ["romecore_alphabeta", "romecore_greedy", "romecore_ismcts", "romecore_learned",
+                   "romecore_mcts", "romecore_random", "romecore_search"]
+MYPY_CONFIG = """[mypy]
+python_version = 3.11
+mypy_path = {root}/src:{root}/src/plugins
+follow_imports = silent
+"""
+
+
+def test_the_public_api_type_checks_under_mypy_strict(tmp_path):
+    """tests/typing/check_api.py asserts the types a program sees (``make_agent`` an Agent,
+    ``step`` an int, ...); ``follow_imports = silent`` keeps the rest of the tree's own
+    findings out of this test."""
+    pytest.importorskip("mypy")
+    root = Path(__file__).resolve().parent.parent
+    config = tmp_path / "mypy.ini"
+    config.write_text(MYPY_CONFIG.format(root=root))
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--config-file", str(config),
+                           "--cache-dir", str(tmp_path / "cache"), str(root / "tests/typing/check_api.py")],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("package", PLUGIN_PACKAGES)
+def test_plugin_packages_ship_py_typed(package):
+    assert importlib.resources.files(package).joinpath("py.typed").is_file()
+
+
+def test_observation_tensor_shape_is_a_tuple_of_ints(game):
+    shape = game.observation_tensor_shape()
+    assert type(shape) is tuple and shape and all(type(n) is int and n > 0 for n in shape)
+    assert math.prod(shape) == game.observation_tensor_size()
+
+
+def test_make_agent_and_make_evaluator_return_the_documented_types():
+    game = romecore.load_game("great_city_of_rome", players=2)
+    for name in romecore.list_agents():
+        agent = romecore.make_agent(name, game, seed=1)
+        assert isinstance(agent, romecore.Agent) and isinstance(agent.impl, romecore.StepAgent), name
+    assert isinstance(romecore.make_evaluator(game), romecore.Evaluator)

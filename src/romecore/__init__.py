@@ -7,8 +7,9 @@
 True
 """
 
-from romecore.agents import Agent, level_spec
+from romecore.agents import Agent, StepAgent, level_spec
 from romecore.api import deserialize, list_agents, list_games, load_game, make_agent, make_evaluator
+from romecore.core.evaluator import Evaluator
 from romecore.core.state import CHANCE, TERMINAL, Game, State
 from romecore.errors import (
     AgentSpecError,
@@ -33,6 +34,7 @@ __all__ = [
     "Agent",
     "AgentSpecError",
     "ArgumentTypeError",
+    "Evaluator",
     "EvaluatorError",
     "Game",
     "GameOptionError",
@@ -42,6 +44,7 @@ __all__ = [
     "RomecoreError",
     "SerializationError",
     "State",
+    "StepAgent",
     "UnknownGameError",
     "UsageError",
     "deserialize",

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from romecore.agents import resolve_level
+from romecore.agents import Agent, fresh_seed, resolve_level
+from romecore.core.evaluator import Evaluator
 from romecore.core.state import Game, State, peek_snapshot
-from romecore.errors import SerializationError, UnknownGameError
+from romecore.errors import PluginError, SerializationError, UnknownGameError
 from romecore.plugins import registry
 from romecore.spec import parse_agent_spec
 
@@ -45,25 +46,33 @@ def list_agents() -> list[str]:
     return list(registry.agents())
 
 
-def make_agent(spec: str, game: Game, seed: int | None = None) -> Any:
+def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     """An agent from a spec string such as ``"mcts:simulations=2000,c=0.7"``.
 
     The agent's ``step(state)`` returns an action for the player to move in ``state``;
-    hand it only what that player may know (``state.resample(player)``).  ``"level:NAME"``
-    is the game's level of that name (``romecore.level_spec``).
+    hand it only what that player may know (``state.resample(player)``), or call
+    ``choose(state)``, which resamples for you.  ``"level:NAME"`` is the game's level of that
+    name (``romecore.level_spec``).  Without a seed one is drawn (``agent.seed``), so the
+    agent can still be pickled and rebuilt.
     """
+    if seed is None:
+        seed = fresh_seed()
     name, params = parse_agent_spec(resolve_level(spec, game))
-    agent = registry.agent(name).build(game, seed, params)
+    impl = registry.agent(name).build(game, seed, params)
     try:
-        agent.spec = spec
+        impl.spec = spec
     except AttributeError:
         pass
-    return agent
+    return Agent(impl, spec, game, seed)
 
 
-def make_evaluator(game: Game, name: str | None = None, **params: Any) -> Any:
+def make_evaluator(game: Game, name: str | None = None, **params: Any) -> Evaluator:
     """The evaluator ``name`` registered for ``game`` (its default when ``None``)."""
-    return registry.evaluator(game.game_id, name).factory(game=game, **params)
+    evaluator = registry.evaluator(game.game_id, name).factory(game=game, **params)
+    if not isinstance(evaluator, Evaluator):
+        raise PluginError(f"evaluator {name or 'default'!r} of {game.game_id} is a "
+                          f"{type(evaluator).__name__}, not a romecore Evaluator")
+    return evaluator
 
 
 def deserialize(blob: bytes) -> State:
