@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.resources
 import inspect
 import math
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,120 @@ def test_make_agent_and_make_evaluator_return_the_documented_types():
         agent = romecore.make_agent(name, game, seed=1)
         assert isinstance(agent, romecore.Agent) and isinstance(agent.impl, romecore.StepAgent), name
     assert isinstance(romecore.make_evaluator(game), romecore.Evaluator)
+
+
+# -- pickling agents ------------------------------------------------------------------------
+PICKLED_SPECS = ["random", "greedy", "mcts:simulations=30", "ismcts:simulations=30", "alphabeta:depth=1",
+                 "level:beginner"]
+
+
+def _positions(game: romecore.Game, n: int) -> list[romecore.State]:
+    """n positions with a player to move, from one seeded game."""
+    s, out, i = game.new_initial_state(seed=5), [], 0
+    while len(out) < n and not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_random_chance()
+            continue
+        out.append(s.clone())
+        acts = s.legal_actions()
+        s.apply_action(acts[(3 * i) % len(acts)])
+        i += 1
+    return out
+
+
+@pytest.mark.parametrize("spec", PICKLED_SPECS)
+def test_an_agent_pickles_as_its_spec_game_and_seed(spec):
+    game = romecore.load_game("great_city_of_rome", players=3)
+    agent = romecore.make_agent(spec, game, seed=11)
+    copy = pickle.loads(pickle.dumps(agent))
+    assert type(copy) is romecore.Agent and copy is not agent and copy.impl is not agent.impl
+    assert (copy.spec, copy.game, copy.seed) == (spec, game, 11)
+    # The copy is the agent as make_agent builds it: it moves as a fresh one does.
+    fresh = romecore.make_agent(spec, game, seed=11)
+    views = [p.resample(p.current_player(), seed=i) for i, p in enumerate(_positions(game, 6))]
+    assert [copy.step(v) for v in views] == [fresh.step(v) for v in views]
+
+
+def test_an_agent_made_without_a_seed_pickles_with_the_seed_it_drew():
+    game = romecore.load_game("great_city_of_rome", players=2)
+    agent = romecore.make_agent("random", game)
+    assert isinstance(agent.seed, int)
+    assert pickle.loads(pickle.dumps(agent)).seed == agent.seed
+    other = romecore.make_agent("random", game)
+    assert other.seed != agent.seed  # drawn afresh (a clash has chance 2**-63)
+
+
+def test_a_pickled_agent_loads_in_another_process():
+    game = romecore.load_game("rise_to_power", players=2)
+    agent = romecore.make_agent("mcts:simulations=40", game, seed=3)
+    view = _positions(game, 4)[-1]
+    view = view.resample(view.current_player(), seed=1)
+    code = ("import pickle, sys; agent, view = pickle.loads(sys.stdin.buffer.read()); "
+            "print(agent.step(view))")
+    proc = subprocess.run([sys.executable, "-c", code], input=pickle.dumps((agent, view)),
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert int(proc.stdout) == romecore.make_agent("mcts:simulations=40", game, seed=3).step(view)
+
+
+# -- choose: the agent resamples for the caller ---------------------------------------------
+class _Spy:
+    """Stands in for a plugin's agent: records what ``step`` is handed, then asks the real one."""
+
+    def __init__(self, inner: romecore.StepAgent) -> None:
+        self.inner = inner
+        self.seen: list[romecore.State] = []
+
+    def step(self, state: romecore.State) -> int:
+        self.seen.append(state)
+        return self.inner.step(state)
+
+
+def _spied(spec: str, game: romecore.Game, seed: int) -> tuple[romecore.Agent, _Spy]:
+    agent = romecore.make_agent(spec, game, seed=seed)
+    spy = _Spy(agent.impl)
+    agent.impl = spy
+    return agent, spy
+
+
+def test_choose_hands_step_a_resample_never_the_true_state():
+    game = romecore.load_game("great_city_of_rome", players=2)
+    agent, spy = _spied("mcts:simulations=20", game, seed=4)
+    positions = _positions(game, 12)
+    redrawn = 0
+    for true in positions:
+        p, before, hist = true.current_player(), true.state_bytes(), true.history()
+        action = agent.choose(true)
+        world = spy.seen[-1]
+        assert world is not true and world.history() == [] != hist  # a resample starts a new history
+        assert world.information_state_string(p) == true.information_state_string(p)  # p's knowledge
+        assert true.state_bytes() == before and true.history() == hist  # the true state is untouched
+        assert action in true.legal_actions()
+        redrawn += world.state_bytes() != before
+    assert len(spy.seen) == len(positions)
+    assert redrawn > 0  # what the player cannot see was redrawn, at least somewhere
+
+
+def _chosen_worlds(spec: str, seed: int) -> tuple[list[int], list[bytes]]:
+    game = romecore.load_game("great_city_of_rome", players=2)
+    agent, spy = _spied(spec, game, seed)
+    actions = [agent.choose(p) for p in _positions(game, 10)]
+    return actions, [w.state_bytes() for w in spy.seen]
+
+
+@pytest.mark.parametrize("spec", ["random", "mcts:simulations=20"])
+def test_choose_is_deterministic_by_the_agents_seed(spec):
+    assert _chosen_worlds(spec, 7) == _chosen_worlds(spec, 7)
+    assert _chosen_worlds(spec, 7)[1] != _chosen_worlds(spec, 8)[1]
+
+
+def test_choose_refuses_where_no_player_is_to_move():
+    game = romecore.load_game("great_city_of_rome", players=2)
+    agent = romecore.make_agent("random", game, seed=1)
+    state = game.new_initial_state(seed=1)
+    assert state.is_chance_node()
+    with pytest.raises(romecore.IllegalActionError, match="chance node"):
+        agent.choose(state)
+    state.playout(seed=2)
+    with pytest.raises(romecore.IllegalActionError, match="over"):
+        agent.choose(state)
