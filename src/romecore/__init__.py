@@ -8,6 +8,7 @@ True
 """
 
 from romecore.agents import Agent, StepAgent, level_spec
+from romecore.analysis import Analysis, MoveValue, analyse
 from romecore.api import deserialize, list_agents, list_games, load_game, make_agent, make_evaluator
 from romecore.core.evaluator import Evaluator
 from romecore.core.state import CHANCE, TERMINAL, Game, State
@@ -33,6 +34,7 @@ __all__ = [
     "TERMINAL",
     "Agent",
     "AgentSpecError",
+    "Analysis",
     "ArgumentTypeError",
     "Evaluator",
     "EvaluatorError",
@@ -40,6 +42,7 @@ __all__ = [
     "GameOptionError",
     "IllegalActionError",
     "InvalidArgumentError",
+    "MoveValue",
     "PluginError",
     "RomecoreError",
     "SerializationError",
@@ -47,6 +50,7 @@ __all__ = [
     "StepAgent",
     "UnknownGameError",
     "UsageError",
+    "analyse",
     "deserialize",
     "hookimpl",
     "level_spec",
