@@ -228,6 +228,8 @@ def test_dash_is_stdout_or_none(tmp_path, monkeypatch):
               "--no-progress", "--games-dir", str(tmp_path / "lg"), "-o", "-")
     assert res.exit_code == 0 and res.stdout.startswith(f"# Ladder: {GAME}"), res.output
     assert "head to head" not in res.stdout  # the Markdown instead of the terminal's tables
+    res = run("ladder", "-p", "2", "-a", "random", "-a", "greedy", "--json", "-o", "-")
+    assert res.exit_code == 2 and "both write standard output" in res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.jsonl", "lg"]
 
 

@@ -121,7 +121,7 @@ def test_bad_input_reprompts_and_quitting_resigns(tmp_path):
     replayed = CliRunner().invoke(main, ["replay", str(out), "--no-step"])
     assert replayed.exit_code == 0, replayed.output
     assert "resigned: player 0" in replayed.output and "reaches the recorded result" in replayed.output
-    assert "Resigned" not in replayed.output and "forfeit" not in replayed.output
+    assert "raised Resigned" not in replayed.output and "forfeit" not in replayed.output
 
 
 def test_play_out_into_a_missing_folder_is_refused_before_playing(tmp_path):

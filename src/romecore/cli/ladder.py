@@ -112,6 +112,8 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
         raise click.UsageError("--time and --simulations exclude each other")
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other")
+    if as_json and out == STDOUT:
+        raise click.UsageError("--json and --out - would both write standard output")
     if games_dir is None:
         if out is not None and out != STDOUT:
             games_dir = (out[:-3] if out.endswith(".md") else out) + "-games"

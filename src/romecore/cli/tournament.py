@@ -100,6 +100,8 @@ def command(game_id: str, players: int | None, agents: tuple[str, ...], num_game
             plugins: tuple[str, ...], unpaired: bool, progress: bool, as_json: bool,
             options: tuple[str, ...]) -> None:
     """Play GAME between agents, many games in parallel, and print the results table.
+    Without --agent: the game's own search (ismcts at 0.05 s of CPU a move) against greedy
+    and random, 24 games.
 
     Seats rotate so each agent sits in each seat equally (over every len(agents) games);
     game seeds derive from --seed.  Each finished game is appended to --out, so an
