@@ -302,6 +302,48 @@ def test_a_table_outlives_its_store(tmp_path):
     again.close()
 
 
+def test_a_group_commit_refuses_each_write_on_its_own(tmp_path):
+    """Writes queued while another commits go in one transaction; a refused one (a stale
+    ply, an unknown table, one failing half-way) leaves nothing and the others written."""
+    store = SQLiteStorage(tmp_path / "games.db")
+    moves = _moves("rise_to_power", 11, 2, random.Random(10))
+    for tid in ("a", "b", "c"):
+        store.create_table(_table(tid))
+    _write(store, "a", moves[:1])
+    commits = []
+    commit = store._commit
+    store._commit = lambda batch: (commits.append(len(batch)), commit(batch))
+    calls = {"a": ("a", 2, *moves[1]), "b": ("b", 1, *moves[0]), "stale": ("a", 1, *moves[0]),
+             "c": ("c", 1, *moves[0]), "unknown": ("zz", 1, *moves[0]), "half": ()}
+    results: dict[str, object] = {}
+
+    def half(db):
+        db.execute("UPDATE tables SET game_id = 'changed' WHERE id = 'b'")
+        return 1 / 0
+
+    def call(name):
+        try:
+            results[name] = store._group(half) if name == "half" else store.add_move(*calls[name])
+        except (StorageError, ZeroDivisionError) as e:
+            results[name] = e
+
+    with store._lock:  # as if a commit were under way: the writes queue up
+        threads = [threading.Thread(target=call, args=(name,)) for name in calls]
+        for th in threads:
+            th.start()
+        while len(store._queue) < len(calls):
+            threading.Event().wait(0.001)
+    for th in threads:
+        th.join()
+    assert commits == [6]
+    assert results["a"] is None and results["b"] is None and results["c"] is None
+    assert isinstance(results["unknown"], UnknownTable)
+    assert isinstance(results["stale"], StorageConflict) and isinstance(results["half"], ZeroDivisionError)
+    assert [store.load(t).snapshot for t in "abc"] == [moves[1][3], moves[0][3], moves[0][3]]
+    assert store.load("b").table.game_id == "rise_to_power"  # the failed half-write left nothing
+    store.close()
+
+
 def test_the_file_is_versioned_and_set_up(tmp_path):
     path = tmp_path / "games.db"
     store = SQLiteStorage(path)
@@ -416,26 +458,35 @@ def test_a_foreign_sqlite_file_is_refused_untouched(tmp_path):
 
 
 # -- kill -9 ------------------------------------------------------------------------------------
+#: Threads of the killed writer, each playing its own tables: kills also land in group commits.
+WRITERS = 3
 _WRITER = r"""
-import random, sys
+import random, sys, threading
 import romecore
 from romecore.web.storage import AI, HUMAN, Seat, SQLiteStorage, TableRow
 
-path, seed = sys.argv[1], int(sys.argv[2])
-store, rng, games = SQLiteStorage(path), random.Random(seed), romecore.list_games()
-for n in range(10**6):
-    game_id, tid = games[(seed + n) % len(games)], f"t{n}"
-    store.create_table(TableRow(tid, game_id, seed + n, [Seat(HUMAN), Seat(AI, "random", "random")]))
-    state, ply = romecore.load_game(game_id, players=2).new_initial_state(seed=seed + n), 0
-    while not state.is_terminal():
-        player = state.current_player()
-        action = state.sample_chance() if player == romecore.CHANCE else rng.choice(state.legal_actions())
-        text = state.action_to_string(action)
-        state.apply_action(action)
-        ply += 1
-        store.add_move(tid, ply, player, action, text, state.serialize())
-        print(tid, ply, flush=True)  # acknowledged: the move is committed
-    store.finish(tid, "{}")
+path, seed, writers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+store, games, printing = SQLiteStorage(path), romecore.list_games(), threading.Lock()
+
+def play(k):  # one writer: game after game, tables "k-n"
+    rng = random.Random(seed + k)
+    for n in range(10**6):
+        game_id, tid, game_seed = games[(seed + k + n) % len(games)], f"{k}-{n}", seed + 1000 * k + n
+        store.create_table(TableRow(tid, game_id, game_seed, [Seat(HUMAN), Seat(AI, "random", "random")]))
+        state, ply = romecore.load_game(game_id, players=2).new_initial_state(seed=game_seed), 0
+        while not state.is_terminal():
+            player = state.current_player()
+            action = state.sample_chance() if player == romecore.CHANCE else rng.choice(state.legal_actions())
+            text = state.action_to_string(action)
+            state.apply_action(action)
+            ply += 1
+            store.add_move(tid, ply, player, action, text, state.serialize())
+            with printing:
+                print(tid, ply, flush=True)  # acknowledged: the move is committed
+        store.finish(tid, "{}")
+
+for k in range(writers):
+    threading.Thread(target=play, args=(k,)).start()
 """
 
 
@@ -443,7 +494,7 @@ for n in range(10**6):
 def test_kill_9_leaves_every_table_at_its_last_acknowledged_move(tmp_path, trial):
     rng = random.Random(trial)
     path = tmp_path / "games.db"
-    writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(path), str(trial * 100)],
+    writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(path), str(trial * 100), str(WRITERS)],
                               stdout=subprocess.PIPE, text=True)
     acked: dict[str, int] = {}
     try:
@@ -474,5 +525,5 @@ def test_kill_9_leaves_every_table_at_its_last_acknowledged_move(tmp_path, trial
         else:
             assert stored.snapshot is None
         assert t.status == OPEN or (t.record == "{}" and state.is_terminal())
-    assert sum(t.status == OPEN for t in tables) <= 1  # only the game under way when killed
+    assert sum(t.status == OPEN for t in tables) <= WRITERS  # only the games under way when killed
     store.close()
