@@ -406,7 +406,7 @@ def label_for(played: MoveValue, best: MoveValue, is_best: bool, z: float = Z) -
     loss = best.value - played.value
     label = "good"
     for name in ("inaccuracy", "mistake", "blunder"):
-        if loss >= THRESHOLDS[name]:
+        if loss >= THRESHOLDS[name] - 1e-9:  # a loss of exactly the threshold, despite rounding
             label = name
     if label in ("mistake", "blunder") and _overlap(played, best, z):
         label = "inaccuracy"
@@ -709,7 +709,7 @@ def _run(tasks: Sequence[_DecisionTask], sink: _Collector, backend: str, workers
 
 def review(record: Any, agent: str | None = None, *, time: float | None = None, simulations: int | None = None,
            worlds: int = DEFAULT_WORLDS, seed: int = 0, workers: int | None = None, backend: str = "local",
-           address: str | None = None, plugins: Sequence[str] = (), partial: str | None = None,
+           address: str | None = None, plugins: Sequence[str] = (), partial: str | None = None, resume: bool = True,
            source: dict[str, Any] | None = None, progress: Callable[[int, int], Any] | None = None) -> Review:
     """Reviews every decision with a choice in ``record`` (a
     :class:`romecore.records.GameRecord`, format 1 or 2): each is analysed as
@@ -720,9 +720,9 @@ def review(record: Any, agent: str | None = None, *, time: float | None = None, 
 
     The record is replayed and checked first: one that does not replay raises
     :class:`romecore.records.ReplayError` naming the move, before anything is analysed or
-    written.  With ``partial`` (a path) each analysis is appended there as it ends, and a
-    review of the same record with the same judge resumes from what the file holds; the
-    file is removed when the review is done.  ``progress(done, total)`` is called as
+    written.  With ``partial`` (a path) each analysis is appended there as it ends, and
+    (with ``resume``) a review of the same record with the same judge resumes from what
+    the file holds; the file is removed when the review is done.  ``progress(done, total)`` is called as
     decisions end (and once at the start).  ``source`` is noted in the review (the
     record's file and index)."""
     from romecore.api import load_game, make_agent
@@ -733,7 +733,7 @@ def review(record: Any, agent: str | None = None, *, time: float | None = None, 
     make_agent(spec, game=game, seed=0)  # a bad spec fails here, not in every worker
     tasks = decision_tasks(record, spec, worlds, seed, (source or {}).get("index"))
     identity = _identity(record, spec, worlds, seed)
-    done = _load_partial(partial, identity) if partial else {}
+    done = _load_partial(partial, identity) if partial and resume else {}
     done = {i: a for i, a in done.items() if i < len(tasks)}
     todo = [t for t in tasks if t.index not in done]
     count = [len(done)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from romecore.cli import (
+    analyse,
     bench,
     export,
     games,
@@ -27,6 +28,6 @@ def main() -> None:
     """romecore: four Rome-themed games at engine speed, with strong AI agents."""
 
 
-for _module in (games, simulate, play, bench, tournament, ladder, replay, export, render, selfplay, train,
-                serve):
+for _module in (games, simulate, play, bench, tournament, ladder, replay, analyse, export, render, selfplay,
+                train, serve):
     main.add_command(_module.command)
