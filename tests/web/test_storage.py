@@ -344,6 +344,20 @@ def test_a_group_commit_refuses_each_write_on_its_own(tmp_path):
     store.close()
 
 
+def test_a_finished_table_keeps_only_its_last_snapshot(tmp_path):
+    store = SQLiteStorage(tmp_path / "games.db")
+    for tid in ("over", "open"):
+        store.create_table(_table(tid))
+        _write(store, tid, _moves("rise_to_power", 11, 20, random.Random(12)))
+    before = store.load("over")
+    store.finish("over", "{}")
+    after = store.load("over")
+    assert after.snapshot == before.snapshot and after.moves == before.moves
+    kept = dict(store._db.execute("SELECT table_id, COUNT(snapshot) FROM moves GROUP BY table_id"))
+    assert kept == {"over": 1, "open": 20}
+    store.close()
+
+
 def test_the_file_is_versioned_and_set_up(tmp_path):
     path = tmp_path / "games.db"
     store = SQLiteStorage(path)

@@ -35,6 +35,11 @@ are written in order, and acknowledges a move only once the write has returned::
         await asyncio.to_thread(storage.add_move, table_id, ply, player, action, text,
                                 state.serialize())
 
+A move costs one disk sync with ``synchronous=FULL`` (a few milliseconds; well under one
+with ``NORMAL``).  Writes from several threads that arrive while one is syncing are
+committed together in the next transaction (group commit), so the tables of a busy server
+share their syncs.
+
 A restarted server rebuilds each open table from :meth:`~Storage.load`: the last snapshot
 (``game.deserialize(stored.snapshot)``, which also carries the dealer's random state) or,
 before the first move, ``game.new_initial_state(seed)``.  Replaying the moves from the seed
@@ -47,16 +52,16 @@ Schema (SQLite, ``PRAGMA user_version`` 1, ``application_id`` 0x524F4D45 "ROME")
 'open'|'over', record JSON|NULL)``; ``seats(table_id FK, seat, kind 'human'|'ai', spec,
 label, name, token_hash|NULL, PK(table_id, seat))``; ``moves(table_id FK, ply >= 1,
 player, action, text, snapshot BLOB, at, PK(table_id, ply))``.  Seats and moves go with
-their table (``ON DELETE CASCADE``).  The file runs in WAL mode with ``synchronous=FULL``
-(a move acknowledged is on disk, power loss included; ``NORMAL`` still survives ``kill -9``
-and is faster) and foreign keys on.
+their table (``ON DELETE CASCADE``); a finished table keeps only its last snapshot.  The
+file runs in WAL mode with ``synchronous=FULL`` (a move acknowledged is on disk, power loss
+included; ``NORMAL`` still survives ``kill -9`` and is faster) and foreign keys on.
 
 Migrations: :data:`MIGRATIONS` maps each schema version to the step that upgrades the
 version before it (1: create the schema on an empty file).  Opening a file runs the missing
 steps in order, each in its own transaction with its new ``user_version``, so a failed step
 leaves the file at the version before it.  For version 2, write a function of the
-connection (``ALTER TABLE ...``, a data copy), add it as ``MIGRATIONS[2]`` and bump
-:data:`SCHEMA_VERSION`; the tests run such a step.  A file from a newer romecore, another
+connection (``ALTER TABLE ...``, a data copy) and add it as ``MIGRATIONS[2]``
+(:data:`SCHEMA_VERSION` follows); the tests run such a step.  A file from a newer romecore, another
 program's SQLite file, or a file that is not SQLite raises :class:`~romecore.errors.StorageError`.
 
 Moving to a networked database
@@ -93,7 +98,7 @@ from romecore.errors import InvalidArgumentError, StorageError
 
 __all__ = ["Storage", "SQLiteStorage", "MemoryStorage", "TableRow", "Seat", "Move", "StoredTable",
            "StorageConflict", "UnknownTable", "new_token", "hash_token", "token_matches", "verify_seat",
-           "SCHEMA_VERSION", "MIGRATIONS", "OPEN", "OVER", "HUMAN", "AI"]
+           "StorageError", "SCHEMA_VERSION", "MIGRATIONS", "OPEN", "OVER", "HUMAN", "AI"]
 
 OPEN, OVER = "open", "over"
 HUMAN, AI = "human", "ai"
@@ -196,7 +201,8 @@ class Storage(Protocol):
         table or a ply past the last)."""
 
     def finish(self, table_id: str, record_json: str, now: float | None = None) -> None:
-        """Marks the table over with its record; nothing is written to it after this."""
+        """Marks the table over with its record; nothing is written to it after this.  Its
+        snapshots but the last are dropped (undo is over; the record replays the game)."""
 
     def load(self, table_id: str) -> StoredTable:
         """The table, its moves and its last snapshot."""
@@ -285,7 +291,7 @@ class MemoryStorage:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tables: dict[str, TableRow] = {}
-        self._moves: dict[str, list[tuple[Move, bytes]]] = {}
+        self._moves: dict[str, list[tuple[Move, bytes | None]]] = {}
 
     def _get(self, table_id: str) -> TableRow:
         try:
@@ -334,6 +340,8 @@ class MemoryStorage:
             if row.status != OPEN:
                 raise StorageConflict(f"table {table_id} is over already")
             row.status, row.record, row.updated = OVER, record_json, _now(now)
+            moves = self._moves[table_id]
+            moves[:-1] = [(m, None) for m, _ in moves[:-1]]
 
     def load(self, table_id: str) -> StoredTable:
         with self._lock:
@@ -381,7 +389,7 @@ def _schema_v1(db: sqlite3.Connection) -> None:
              name TEXT NOT NULL, token_hash TEXT, PRIMARY KEY (table_id, seat)) WITHOUT ROWID""",
         """CREATE TABLE moves (
              table_id TEXT NOT NULL REFERENCES tables (id) ON DELETE CASCADE, ply INTEGER NOT NULL CHECK (ply >= 1),
-             player INTEGER NOT NULL, action INTEGER NOT NULL, text TEXT NOT NULL, snapshot BLOB NOT NULL,
+             player INTEGER NOT NULL, action INTEGER NOT NULL, text TEXT NOT NULL, snapshot BLOB,
              at REAL NOT NULL, PRIMARY KEY (table_id, ply)) WITHOUT ROWID""",
     ):
         db.execute(sql)
@@ -615,6 +623,8 @@ class SQLiteStorage:
                 raise StorageConflict(f"table {table_id} is over already")
             db.execute("UPDATE tables SET status = ?, record = ?, updated = ? WHERE id = ?",
                        (OVER, record_json, at, table_id))
+            db.execute("UPDATE moves SET snapshot = NULL WHERE table_id = ? AND ply < "
+                       "(SELECT MAX(ply) FROM moves WHERE table_id = ?)", (table_id, table_id))
 
         self._group(work)
 
