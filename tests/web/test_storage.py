@@ -439,6 +439,12 @@ def test_a_corrupt_file_raises_a_romecore_error(tmp_path, kind):
     assert isinstance(e.value, RomecoreError)
 
 
+@pytest.mark.parametrize("where", ["no/such/folder/games.db", "."])
+def test_a_path_that_cannot_be_opened_raises_a_romecore_error(tmp_path, where):
+    with pytest.raises(StorageError):
+        SQLiteStorage(tmp_path / where)
+
+
 def test_damaged_pages_raise_a_romecore_error(tmp_path):
     path = tmp_path / "games.db"
     store = SQLiteStorage(path)

@@ -437,7 +437,10 @@ class SQLiteStorage:
         self._lock = threading.RLock()  # the connection's: one transaction at a time
         self._queue_lock = threading.Lock()  # the writes waiting for the next group commit
         self._queue: list[_Job] = []
-        self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:  # a folder, a path that does not exist
+            raise StorageError(f"{self.path}: cannot open the game database ({e})") from e
         try:
             self._check_identity()
             if _pragma(self._db, "journal_mode = WAL").lower() != "wal":
