@@ -299,6 +299,17 @@ def agent_for(game: Any, agent: str | None = None, time: float | None = None,
     return name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
 
 
+def _judge(spec: str, game: Any, seed: int) -> Any:
+    """The agent of ``spec``, refused unless it keeps search statistics to analyse with."""
+    from romecore.api import make_agent
+
+    agent = make_agent(spec, game=game, seed=seed)
+    if getattr(agent, "stats", None) is None:
+        raise AgentSpecError(f"{spec} keeps no search statistics to analyse with: use a search agent "
+                             f"(ismcts, mcts, alphabeta, greedy)")
+    return agent
+
+
 def _ensure_visits(spec: str, legal: int) -> str:
     """``spec`` with an iteration budget of at least twice the legal moves (so a tree
     search tries every move in every world), where it counts iterations."""
@@ -353,10 +364,9 @@ def search_worlds(state: Any, player: int, spec: str, worlds: int, seed: int = 0
     """:func:`analyse` with the per-world agent ``spec`` given (:func:`agent_for`): one
     search of ``spec`` in each of ``worlds`` worlds resampled from ``player``'s view,
     pooled (:func:`pool`), then the line."""
-    from romecore.api import make_agent
 
     spec = _ensure_visits(spec, len(state.legal_actions()))
-    judge = make_agent(spec, game=state.game, seed=_seed(seed, 0, 2))
+    judge = _judge(spec, state.game, _seed(seed, 0, 2))
     per_world = []
     for k in range(worlds):
         world = state.resample(player, _seed(seed, k, 1))
@@ -725,12 +735,16 @@ def review(record: Any, agent: str | None = None, *, time: float | None = None, 
     the file holds; the file is removed when the review is done.  ``progress(done, total)`` is called as
     decisions end (and once at the start).  ``source`` is noted in the review (the
     record's file and index)."""
-    from romecore.api import load_game, make_agent
+    from romecore.api import load_game
+    from romecore.records import RecordError
 
     t0 = _time.perf_counter()
-    game = load_game(record.game_id, **record.options)
+    try:
+        game = load_game(record.game_id, **record.options)
+    except RomecoreError as e:
+        raise RecordError(f"the record's game cannot be loaded: {e}") from None
     spec = agent_for(game, agent, time, simulations, worlds)
-    make_agent(spec, game=game, seed=0)  # a bad spec fails here, not in every worker
+    _judge(spec, game, 0)  # a bad spec fails here, not in every worker
     tasks = decision_tasks(record, spec, worlds, seed, (source or {}).get("index"))
     identity = _identity(record, spec, worlds, seed)
     done = _load_partial(partial, identity) if partial and resume else {}
