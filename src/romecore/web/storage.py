@@ -5,77 +5,74 @@ and after each move the position that move produced (``state.serialize()``).  A 
 position are written in one transaction: after a crash, even ``kill -9``, a table is exactly
 as it was at its last acknowledged move, never half a move further.
 
-The interface
--------------
-:class:`Storage` is all the server may call; two classes implement it.
-:class:`SQLiteStorage` keeps tables in one SQLite file (``romecore serve --db FILE``);
-:class:`MemoryStorage` keeps them in dicts (tests, and ``serve`` without ``--db``).
+**The interface.**  :class:`Storage` is all the server may call.  :class:`SQLiteStorage`
+keeps tables in one SQLite file (``romecore serve --db FILE``), :class:`MemoryStorage` in
+dicts (tests, and ``serve`` without ``--db``).
 
 - ``add_move`` writes only the *next* ply of an open table; any other ply raises
   :class:`StorageConflict`, so a replayed stale move is never written twice and two writers
   racing for one ply cannot both win.  ``truncate`` (undo) and ``finish`` close the list.
-- Seat tokens are never stored: only :func:`hash_token` of them (SHA-256).  The tokens are
-  256 random bits (:func:`new_token`), so a fast hash is enough (a slow password hash only
-  helps secrets that can be guessed); :func:`token_matches` compares with
+- Seat tokens are never stored, only :func:`hash_token` of them (SHA-256).  A token is 256
+  random bits (:func:`new_token`), so a fast hash is enough (a slow password hash only
+  protects secrets that can be guessed); :func:`token_matches` compares with
   :func:`hmac.compare_digest`.
 - Idle tables: every write to a table (creation, a move, an undo, a seat taken,
   :meth:`~Storage.touch`) sets its ``updated`` time.  ``expire(idle_seconds)`` deletes each
   *open* table whose ``updated`` is more than ``idle_seconds`` old, with its seats and
-  moves, and returns their ids, so the server drops them from memory too.  Finished tables
+  moves, and returns their ids so the server drops them from memory too.  Finished tables
   never expire by this rule: they stay browsable and exportable.
 
-How the app calls it
---------------------
-The methods are synchronous and thread-safe (one connection behind a lock).  The web app
-runs in one asyncio loop, so it calls them off the loop, under the table's own lock so plies
-are written in order, and acknowledges a move only once the write has returned::
+**How the app calls it.**  The methods are synchronous and thread-safe (one connection
+behind a lock).  The web app runs in one asyncio loop, so it calls them off the loop, under
+the table's own lock so that plies are written in order, and acknowledges a move only once
+the write has returned::
 
     async with session.lock:
         state.apply_action(action)
         await asyncio.to_thread(storage.add_move, table_id, ply, player, action, text,
                                 state.serialize())
 
-A move costs one disk sync with ``synchronous=FULL`` (a few milliseconds; well under one
+A move costs one disk sync with ``synchronous=FULL`` (a few milliseconds; a tenth of one
 with ``NORMAL``).  Writes from several threads that arrive while one is syncing are
-committed together in the next transaction (group commit), so the tables of a busy server
-share their syncs.
+committed together in the next transaction (group commit), so a busy server's tables share
+their syncs.
 
-A restarted server rebuilds each open table from :meth:`~Storage.load`: the last snapshot
-(``game.deserialize(stored.snapshot)``, which also carries the dealer's random state) or,
-before the first move, ``game.new_initial_state(seed)``.  Replaying the moves from the seed
-gives the same position when each chance move is drawn with ``state.sample_chance()`` (it
-advances the dealer) and checked against the stored action.
+A restarted server rebuilds an open table from :meth:`~Storage.load`: from the last
+snapshot (``game.deserialize(stored.snapshot)``, which carries the dealer's random state
+too) or, before the first move, ``game.new_initial_state(seed)``.  Replaying the moves from
+the seed reaches the same bytes only if each chance move is drawn with
+``state.sample_chance()`` (which advances the dealer) and checked against the stored action.
 
-Schema (SQLite, ``PRAGMA user_version`` 1, ``application_id`` 0x524F4D45 "ROME")
-------------------------------------------------------------------------------------
+**Schema** (SQLite, ``PRAGMA user_version`` 1, ``application_id`` 0x524F4D45, "ROME"):
 ``tables(id PK, game_id, options JSON, seed, settings JSON, created, updated, status
 'open'|'over', record JSON|NULL)``; ``seats(table_id FK, seat, kind 'human'|'ai', spec,
 label, name, token_hash|NULL, PK(table_id, seat))``; ``moves(table_id FK, ply >= 1,
 player, action, text, snapshot BLOB, at, PK(table_id, ply))``.  Seats and moves go with
 their table (``ON DELETE CASCADE``); a finished table keeps only its last snapshot.  The
 file runs in WAL mode with ``synchronous=FULL`` (a move acknowledged is on disk, power loss
-included; ``NORMAL`` still survives ``kill -9`` and is faster) and foreign keys on.
+included; ``NORMAL`` survives ``kill -9`` but not a power cut) and foreign keys on.
 
-Migrations: :data:`MIGRATIONS` maps each schema version to the step that upgrades the
-version before it (1: create the schema on an empty file).  Opening a file runs the missing
-steps in order, each in its own transaction with its new ``user_version``, so a failed step
-leaves the file at the version before it.  For version 2, write a function of the
-connection (``ALTER TABLE ...``, a data copy) and add it as ``MIGRATIONS[2]``
-(:data:`SCHEMA_VERSION` follows); the tests run such a step.  A file from a newer romecore, another
-program's SQLite file, or a file that is not SQLite raises :class:`~romecore.errors.StorageError`.
+**Migrations.**  :data:`MIGRATIONS` maps each schema version to the step that upgrades a
+file from the version before it (1: create the schema in an empty file).  Opening a file
+runs the missing steps in order, each in its own transaction with its new
+``user_version``, so a failed step leaves the file at the version before it.  For version
+2, write a function of the connection (``ALTER TABLE``, a data copy) and add it as
+``MIGRATIONS[2]`` (:data:`SCHEMA_VERSION` follows); the tests run such a step.  A file from
+a newer romecore, another program's SQLite file, or a file that is not SQLite raises
+:class:`~romecore.errors.StorageError`.
 
-Moving to a networked database
-------------------------------
-When one machine is outgrown, a ``PostgresStorage`` is a new class beside these two,
-implementing :class:`Storage` on a connection pool (psycopg): the same three tables
-(``BYTEA`` snapshots, ``JSONB`` options), each method one transaction.  ``add_move`` either
-locks the table's row (``SELECT status FROM tables WHERE id = %s FOR UPDATE``) and checks
-``MAX(ply)`` as here, or relies on the primary key ``(table_id, ply)`` and maps its
-unique-violation to :class:`StorageConflict` (the status check still needs the row lock or
-a ``WHERE status = 'open'`` in the insert's ``SELECT``).  ``take_seat`` is one
-``UPDATE ... WHERE token_hash IS NULL``, ``expire`` one ``DELETE ... RETURNING id``.
-Migrations become a ``schema_version`` table with the same step registry.  Several server
-processes may then share the database, each table served by one of them at a time.
+**Moving to a networked database.**  When one machine is outgrown, a ``PostgresStorage``
+is a new class beside these two, implementing :class:`Storage` on a connection pool
+(psycopg): the same three tables (``BYTEA`` snapshots, ``JSONB`` options and settings),
+each method one transaction.  ``add_move`` locks the table's row (``SELECT status FROM
+tables WHERE id = %s FOR UPDATE``), checks the status and ``MAX(ply)`` as here, and
+inserts; the primary key ``(table_id, ply)`` stays as a backstop, its unique violation
+mapped to :class:`StorageConflict`.  ``take_seat`` is one ``UPDATE seats ... WHERE
+token_hash IS NULL`` (no row updated: a conflict), ``expire`` one ``DELETE FROM tables ...
+RETURNING id``.  Postgres commits concurrent transactions with shared syncs by itself, so
+there is no group commit to write.  Migrations keep the same step registry, the version in
+a one-row table.  Several server processes may then share the database, each table served
+by one of them at a time.
 """
 
 from __future__ import annotations
