@@ -22,7 +22,7 @@ import threading
 import pytest
 
 import romecore
-from romecore.errors import RomecoreError, StorageError
+from romecore.errors import InvalidArgumentError, RomecoreError, StorageError
 from romecore.web.storage import (
     AI,
     HUMAN,
@@ -113,10 +113,16 @@ def test_round_trip(store):
 
 def test_a_new_table_has_no_snapshot_and_options_survive(store):
     table = _table(game_id="great_city_of_rome")
-    table.options = {"variant": "x", "n": [1, 2]}
+    table.options = {"variant": "x", "n": (1, 2)}
     store.create_table(table)
     got = store.load("t1")
     assert got.moves == [] and got.snapshot is None and got.table.options == {"variant": "x", "n": [1, 2]}
+    table = _table("t2")
+    table.settings = {"clock": object()}
+    with pytest.raises(InvalidArgumentError, match="JSON"):
+        store.create_table(table)
+    with pytest.raises(UnknownTable):
+        store.load("t2")
 
 
 def test_what_load_returns_is_a_copy(store):
@@ -267,7 +273,8 @@ def test_tokens_are_stored_hashed_and_verified(store):
     refused = [("t1", 2, mine), ("t1", 0, other), ("t2", 0, mine), ("t1", 1, mine), ("t1", 9, mine),
                ("nope", 0, mine), ("t1", 0, mine[:-1]), ("t1", 0, mine[:16]), ("t1", 0, mine + "A"),
                ("t1", 0, ""), ("t1", 0, None), ("t1", 0, 123), ("t1", 0, ["x"]), ("t1", 0, "\ud800"),
-               ("t1", 0, mine * 100), ("t1", 0, hash_token(mine))]
+               ("t1", 0, mine * 100), ("t1", 0, hash_token(mine)), (None, 0, mine), (1, 0, mine),
+               ("t1", 2**70, mine), ("t1", -1, mine), ("t1", "0", mine), ("t1", 0.0, mine)]
     for tid, seat, token in refused:
         assert not verify_seat(store, tid, seat, token), (tid, seat, token)
     assert not token_matches(None, mine)

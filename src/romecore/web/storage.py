@@ -236,8 +236,11 @@ def token_matches(stored_hash: str | None, token: Any) -> bool:
     return hmac.compare_digest(hash_token(token), stored_hash)
 
 
-def verify_seat(storage: Storage, table_id: str, seat: int, token: Any) -> bool:
-    """Whether ``token`` acts for ``seat`` at ``table_id`` (False for an unknown table)."""
+def verify_seat(storage: Storage, table_id: Any, seat: Any, token: Any) -> bool:
+    """Whether ``token`` acts for ``seat`` at ``table_id`` (False for an unknown table, and
+    for ids of the wrong type or range, as a page may send)."""
+    if not isinstance(table_id, str) or not isinstance(seat, int) or not 0 <= seat < 2**31:
+        return False
     try:
         return token_matches(storage.seat_token_hash(table_id, seat), token)
     except UnknownTable:
@@ -250,6 +253,10 @@ def _now(now: float | None) -> float:
 
 
 def _check_row(table: TableRow) -> None:
+    try:
+        json.dumps([table.options, table.settings])
+    except (TypeError, ValueError) as e:
+        raise InvalidArgumentError(f"table {table.id!r}: options and settings must be JSON ({e})") from None
     if not table.seats:
         raise InvalidArgumentError(f"table {table.id!r} has no seats")
     if any(s.kind not in (HUMAN, AI) for s in table.seats):
@@ -258,6 +265,11 @@ def _check_row(table: TableRow) -> None:
         raise InvalidArgumentError(f"table {table.id!r}: status must be {OPEN!r} or {OVER!r}")
     if not -(2**63) <= table.seed < 2**63:
         raise InvalidArgumentError(f"table {table.id!r}: seed out of the 64-bit range")
+
+
+def _json_copy(d: dict[str, Any]) -> dict[str, Any]:
+    """``d`` as it comes back from JSON (what SQLite gives back: lists for tuples, ...)."""
+    return json.loads(json.dumps(d))
 
 
 def _check_move(table_id: str, status: str, last: int, ply: int) -> None:
@@ -301,7 +313,9 @@ class MemoryStorage:
         with self._lock:
             if table.id in self._tables:
                 raise StorageConflict(f"table {table.id} exists")
-            self._tables[table.id] = copy.deepcopy(table)
+            row = copy.deepcopy(table)
+            row.options, row.settings = _json_copy(table.options), _json_copy(table.settings)
+            self._tables[table.id] = row
             self._moves[table.id] = []
 
     def take_seat(self, table_id: str, seat: int, token_hash: str, name: str = "", now: float | None = None) -> None:
