@@ -18,9 +18,10 @@
   themselves), ``code PATH`` (a file as a code block), ``cli`` (every command's help),
   ``cli-command NAME`` (one command's help), ``images DIR`` (every picture in ``docs/DIR``,
   e.g. the web app's screenshots once there are some), ``api-batch`` (the batched API's
-  reference).
-- ``contributing.md`` from ``CONTRIBUTING.md``; the JSON Schemas of
-  ``src/romecore/schemas/`` published as ``schemas/<name>.schema.json``.
+  reference), ``version`` (``romecore.__version__``, written once in the package).
+- ``contributing.md`` from ``CONTRIBUTING.md`` and ``changelog.md`` from ``CHANGELOG.md``;
+  the JSON Schemas of ``src/romecore/schemas/`` published as ``schemas/<name>.schema.json``.
+- The footer names the version (``romecore X.Y.Z``, MkDocs' ``copyright``).
 
 Anything missing (a block the docstring does not document, a file to include, an unknown
 marker) is logged as a warning, which fails ``mkdocs build --strict``.
@@ -542,6 +543,11 @@ def api_batch() -> str:
     return "::: romecore.batch"
 
 
+def version() -> str:
+    """The package's version, as ``romecore.__version__`` gives it."""
+    return romecore.__version__
+
+
 GENERATORS = {
     "agents": agents_section,
     "evaluators": evaluators_section,
@@ -552,6 +558,7 @@ GENERATORS = {
     "code": code,
     "cli": cli_section,
     "api-batch": api_batch,
+    "version": version,
 }
 
 
@@ -572,6 +579,12 @@ def _expand(markdown: str, where: str) -> str:
 # -- MkDocs events --------------------------------------------------------------------------
 
 
+def on_config(config: Any) -> Any:
+    """The footer names the version the site documents."""
+    config["copyright"] = f"romecore {romecore.__version__}"
+    return config
+
+
 def on_files(files: Files, config: Any) -> Files:
     for game_id in registry.games():
         files.append(File.generated(config, f"games/{game_id}.md", content=game_page(game_id)))
@@ -580,6 +593,8 @@ def on_files(files: Files, config: Any) -> Files:
             files.append(File.generated(config, f"games/{game_id}-primer.md", content=primer))
     contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     files.append(File.generated(config, "contributing.md", content=contributing))
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    files.append(File.generated(config, "changelog.md", content=changelog))
     for schema in sorted((ROOT / "src" / "romecore" / "schemas").glob("*.schema.json")):
         # published as they ship, so other programs can fetch them from the site
         files.append(File.generated(config, f"schemas/{schema.name}",
