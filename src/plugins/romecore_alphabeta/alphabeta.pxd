@@ -48,7 +48,8 @@ cdef class AlphaBetaAgent(SearchAgent):
     cdef double _cached_chance_leaf(self, int ply) except? -2.0 nogil
     cdef double _ab(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil
     cdef double _chance(self, int ply, int depth, double alpha, double beta) except? -2.0 nogil
-    cdef double _child(self, int ply, int depth, int32_t a, double alpha, double beta, int bp, uint32_t dm) except? -2.0 nogil
+    cdef double _child(self, int ply, int depth, int32_t a, double alpha, double beta, int bp,
+                       uint32_t dm) except? -2.0 nogil
     cdef void _enter(self, int ply, int32_t a, int bp, uint32_t dm) noexcept nogil
     cdef bint _extends(self, int ply, int p) noexcept nogil
     cdef double _chance_leaf(self, int ply) except? -2.0 nogil

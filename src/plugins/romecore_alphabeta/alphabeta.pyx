@@ -28,13 +28,14 @@ game, the evaluator's estimate at the search horizon.
 * Iterative deepening under the budget (``nodes``, ``time``, or a fixed ``depth``); the
   result of the deepest finished iteration is played, unless the unfinished one after it
   found a move that beats that move at its greater depth (``partial``; when the first
-  iteration does not finish, the best of the moves it searched).  Move ordering: the transposition table's best move first, then, two or
-  more plies from the horizon, the evaluator's one-ply estimate.  ``pvs`` (principal
-  variation search) gives every move after a node's first a null window first, and
-  searches it in full only when it beats the best so far (two or more plies from the
-  horizon): the same values, and fewer leaves where the ordering is good (The Great City
-  of Rome turns it on; at City of Marble it searched more).  Root moves that tie
-  with the best are told apart by a seeded random choice.
+  iteration does not finish, the best of the moves it searched).  Move ordering: the
+  transposition table's best move first, then, two or more plies from the horizon, the
+  evaluator's one-ply estimate.  ``pvs`` (principal variation search) gives every move
+  after a node's first a null window first, and searches it in full only when it beats the
+  best so far (two or more plies from the horizon): the same values, and fewer leaves
+  where the ordering is good (The Great City of Rome turns it on; at City of Marble it
+  searched more).  Root moves that tie with the best are told apart by a seeded random
+  choice.
 * Late move reductions (``lmr=N``): three or more plies from the horizon, the moves from
   the N-th on are first searched a ply shallower with a null window at the bound, and in
   full only when that fails to refute them.  Not exact, so off by default; at The Great
@@ -50,7 +51,7 @@ game, the evaluator's estimate at the search horizon.
   world, not re-planned in a fresh resample at every decision.  Off by default: at 0.1 s a
   move it did not win more games (bench/archive/turn-aware-search.md).
 """
-from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
@@ -59,7 +60,7 @@ from romecore.core.kernel cimport (
     RC_MAX_PLAYERS,
 )
 from romecore_search.core cimport (
-    SearchAgent, rc_stack, stack_init, stack_free, stack_at, budget_tick, budget_done, play_chance,
+    SearchAgent, stack_init, stack_free, stack_at, budget_tick, budget_done, play_chance,
 )
 from romecore.errors import AgentSpecError
 from romecore.spec import param_values
@@ -254,10 +255,10 @@ cdef class AlphaBetaAgent(SearchAgent):
         """Iterative deepening from ``start``; the best move of the deepest finished
         iteration."""
         cdef const rc_kernel *k = self.k
-        cdef int ml = k.max_legal, n, i, j, depth, done = 0
+        cdef int n, i, j, depth, done = 0
         cdef int32_t *acts = self.ply_acts
         cdef double *vals = self.ply_probs
-        cdef double alpha, v, bv
+        cdef double alpha, v
         cdef int32_t best
         cdef bint switched = False
         self.root_player = player
@@ -274,7 +275,6 @@ cdef class AlphaBetaAgent(SearchAgent):
         self.aborted = False
         for depth in range(1, self.max_depth + 1):
             alpha = NEG
-            bv = NEG
             with nogil:
                 for i in range(n):
                     # A window just below the best so far: a move as good as the best
@@ -358,9 +358,9 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef void *buf = stack_at(&self.states, ply + 1)
         cdef rc_rng rng
         cdef double total = 0.0
-        cdef int j
+        cdef int _j
         rc_rng_seed(&rng, self._hash(ply) ^ self.seed)
-        for j in range(self.chance_samples):
+        for _j in range(self.chance_samples):
             memcpy(buf, stack_at(&self.states, ply), k.state_size)
             play_chance(k, buf, &rng, self.acts, self.probs)
             total += self._leaf(buf)
@@ -525,7 +525,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef double *probs = self.ply_probs + off
         cdef double *lo = self.ply_lo + off
         cdef double *hi = self.ply_hi + off
-        cdef int n, i, j, m
+        cdef int n, i, j, _sample
         cdef int bp = self.brs_player[ply]
         cdef uint32_t dm = self.brs_default[ply]
         cdef double done = 0.0, rem_lo = 0.0, rem_hi = 0.0, ai, bi, v
@@ -534,7 +534,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         if self.chance_mode == CH_SAMPLE:
             rc_rng_seed(&rng, self._hash(ply) ^ self.seed)
             n = 0
-            for i in range(self.chance_samples):
+            for _sample in range(self.chance_samples):
                 a = rc_sample_chance(k, s, &rng, self.acts, self.probs)
                 for j in range(n):
                     if acts[j] == a:
@@ -587,7 +587,7 @@ cdef class AlphaBetaAgent(SearchAgent):
         cdef void *s = stack_at(&self.states, ply)
         cdef double rets[RC_MAX_PLAYERS]
         cdef int p = k.current_player(s), n, bp, cbp
-        cdef uint32_t dm, cdm
+        cdef uint32_t dm
         cdef int32_t *acts
         cdef int32_t a
         cdef double v

@@ -17,7 +17,7 @@ from romecore.core.kernel cimport (
     rc_kernel, rc_rng_below, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
 )
 from romecore_search.core cimport (
-    SearchAgent, rc_stack, stack_init, stack_free, stack_at, budget_tick, budget_done, play_chance,
+    SearchAgent, stack_init, stack_free, stack_at, budget_tick, budget_done, play_chance,
 )
 from romecore.errors import AgentSpecError
 from romecore.spec import param_values
@@ -56,7 +56,8 @@ cdef class GreedyAgent(SearchAgent):
         self.max_depth = max_depth if self.whole_turn else 1
         self.depth_acts = <int32_t *>malloc(sizeof(int32_t) * self.k.max_legal * (max_depth + 1))
         self.values = <double *>malloc(sizeof(double) * self.k.max_legal)
-        if self.depth_acts == NULL or self.values == NULL or stack_init(&self.states, self.k.state_size, max_depth + 2) < 0:
+        if (self.depth_acts == NULL or self.values == NULL
+                or stack_init(&self.states, self.k.state_size, max_depth + 2) < 0):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -100,7 +101,7 @@ cdef class GreedyAgent(SearchAgent):
         cdef void *buf
         cdef double vals[RC_MAX_PLAYERS]
         cdef double total, v, best
-        cdef int p = k.current_player(s), n, i, j
+        cdef int p = k.current_player(s), n, i, _j
         cdef int32_t *acts
         if p == RC_TERMINAL:
             k.returns(s, vals)
@@ -108,7 +109,7 @@ cdef class GreedyAgent(SearchAgent):
         if p == RC_CHANCE:
             buf = stack_at(&self.states, depth + 1)
             total = 0.0
-            for j in range(self.samples):
+            for _j in range(self.samples):
                 memcpy(buf, s, k.state_size)
                 play_chance(k, buf, &self.rng, self.acts, self.probs)
                 budget_tick(&self.budget)

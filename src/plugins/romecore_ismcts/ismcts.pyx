@@ -29,7 +29,7 @@ a prior to the best known end of the mover's turn (``TreeAgent._settle``).
 from libc.stdint cimport uint8_t, int32_t, uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
-from libc.math cimport log, sqrt
+from libc.math cimport log
 
 from romecore.core.kernel cimport rc_kernel, rc_rng_below, RC_HIDDEN
 from romecore_search.core cimport rc_node, tree_add_child, tree_find_child

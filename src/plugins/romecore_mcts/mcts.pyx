@@ -98,8 +98,8 @@ cdef class MCTSAgent(TreeAgent):
 
     cdef int32_t _descend(self, void *s, int32_t node, int p, int player) except -2 nogil:
         """Expands a node whole on its second visit (the root at once; children in prior
-        order when priors are on); an unvisited child first, then UCB1.  Stops at a leaf seen for the first time (unless the walk is
-        extending the mover's turn), or when the arena is full."""
+        order when priors are on); an unvisited child first, then UCB1.  Stops at a leaf seen for
+        the first time (unless the walk is extending the mover's turn), or when the arena is full."""
         cdef int32_t child
         cdef int n, i
         if not (self.tree.nodes[node].flags & NODE_EXPANDED):

@@ -221,7 +221,7 @@ cdef inline int tree_expand(rc_tree *t, int32_t parent, const int32_t *acts, int
     """Adds one child per action, in the given order; 0, or -1 when the arena is full
     (then nothing is added)."""
     cdef int i
-    cdef int32_t c, prev = -1, first = -1
+    cdef int32_t c, prev = -1
     if t.n + n > t.max_nodes:
         return -1
     for i in range(n - 1, -1, -1):
@@ -328,7 +328,8 @@ cdef class SearchAgent:
     cdef char *world              # the resampled world a PIMC search is in
     cdef readonly int worlds      # 1: search the world handed in; N: PIMC over N resamples
     cdef readonly Evaluator evaluator   # None: none needed or none registered
-    cdef readonly Evaluator rollout_evaluator  # greedy rollouts' steps (the evaluator unless a tree search's ``prior`` names another)
+    # greedy rollouts' steps (the evaluator unless a tree search's ``prior`` names another)
+    cdef readonly Evaluator rollout_evaluator
     cdef int rollout_policy
     cdef double rollout_eps
     cdef int32_t rollout_sample   # greedy rollout steps judge this many actions; 0: all
@@ -367,4 +368,5 @@ cdef class SearchAgent:
     cdef void _seen_by(self, const void *s, int player, float *into) noexcept nogil
     cdef bint _keep_after(self, int32_t a, int player) noexcept nogil
     cdef bint _take_next(self, const void *s, int player) noexcept nogil
-    cdef int32_t _greedy_action(self, Evaluator ev, const void *s, const int32_t *acts, int n, int player) except -2 nogil
+    cdef int32_t _greedy_action(self, Evaluator ev, const void *s, const int32_t *acts, int n,
+                                int player) except -2 nogil

@@ -17,7 +17,7 @@ threads run in parallel.
 import operator
 import os
 
-from libc.stdint cimport int32_t, uint32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset, memcmp
 from libc.math cimport sqrt, tanh
@@ -27,11 +27,11 @@ from cpython.pythread cimport (
 )
 
 from romecore.core.kernel cimport (
-    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_rng_double, rc_sample_front_i32,
+    rc_kernel, rc_rng, rc_rng_seed, rc_rng_below, rc_rng_double, rc_sample_front_i32,
     rc_sample_chance, rc_playout, rc_hash_bytes, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
 )
 from romecore.core.state cimport Game, State
-from romecore.core.evaluator cimport Evaluator, rc_evaluate, rc_eval_fn
+from romecore.core.evaluator cimport Evaluator, rc_evaluate
 
 from romecore.core.evaluator import PyEvaluator
 from romecore.errors import AgentSpecError, IllegalActionError, RomecoreError
@@ -74,7 +74,7 @@ cdef void playout_eval(const void *s, const void *vp, double *out) noexcept nogi
     cdef const rc_kernel *k = pp.k
     cdef double ret[RC_MAX_PLAYERS]
     cdef rc_rng rng
-    cdef int i, j
+    cdef int _i, j
     # One block: the probabilities, the action list, then the struct.
     cdef size_t ml = <size_t>k.max_legal
     cdef char *mem = <char *>malloc(ml * (sizeof(double) + sizeof(int32_t)) + k.state_size)
@@ -88,7 +88,7 @@ cdef void playout_eval(const void *s, const void *vp, double *out) noexcept nogi
     rc_rng_seed(&rng, rc_hash_bytes(s, k.state_size))
     for j in range(pp.nplayers):
         out[j] = 0.0
-    for i in range(pp.playouts):
+    for _i in range(pp.playouts):
         memcpy(buf, s, k.state_size)
         rc_playout(k, buf, &rng, acts, probs)
         k.returns(buf, ret)
@@ -536,7 +536,8 @@ cdef class SearchAgent:
             return 0
         return rc_evaluate(ev, self.game, s, self.nplayers, out)
 
-    cdef int32_t _greedy_action(self, Evaluator ev, const void *s, const int32_t *acts, int n, int player) except -2 nogil:
+    cdef int32_t _greedy_action(self, Evaluator ev, const void *s, const int32_t *acts, int n,
+                                int player) except -2 nogil:
         """Among ``acts[:n]`` (legal at s), the action whose result ``ev`` rates best for
         ``player`` (ties: the first).  Uses scratch2."""
         cdef double vals[RC_MAX_PLAYERS]

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Tree search machinery shared by MCTS and ISMCTS (see tree.pxd)."""
-from libc.stdint cimport int8_t, int32_t, uint32_t, uint16_t, uint8_t, int64_t, INT32_MAX
+from libc.stdint cimport int8_t, int32_t, uint32_t, uint16_t, uint8_t, INT32_MAX
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
 from libc.math cimport log, sqrt, pow, ceil
