@@ -265,7 +265,6 @@ cdef class Batch:
         generator), an int s (slots get s, s+1, ...) or n ints; see the module for how
         a slot's later games are seeded."""
         cdef Py_ssize_t i
-        cdef _IntArg arg
         cdef list given
         if seeds is None:
             for i in range(self.n):
@@ -329,12 +328,12 @@ cdef class Batch:
     cdef void _fill_mask(self, uint8_t *m) noexcept nogil:
         cdef Py_ssize_t i, j
         cdef size_t na = <size_t>self.num_actions
-        cdef const int32_t *l
+        cdef const int32_t *row
         memset(m, 0, na * <size_t>self.n)
         for i in range(self.n):
-            l = self.legal + <size_t>i * self.k.max_legal
+            row = self.legal + <size_t>i * self.k.max_legal
             for j in range(self.legal_n[i]):
-                m[l[j]] = 1
+                m[row[j]] = 1
             m += na
 
     def legal_counts(self, out=None):
@@ -475,15 +474,15 @@ cdef class Batch:
         return rewards, done
 
     cdef bint _is_legal(self, Py_ssize_t i, int64_t a) noexcept nogil:
-        cdef const int32_t *l = self.legal + <size_t>i * self.k.max_legal
+        cdef const int32_t *row = self.legal + <size_t>i * self.k.max_legal
         cdef int lo = 0, hi = self.legal_n[i] - 1, mid
         if a < 0 or a >= self.num_actions:
             return False
         while lo <= hi:
             mid = (lo + hi) >> 1
-            if l[mid] == a:
+            if row[mid] == a:
                 return True
-            if l[mid] < a:
+            if row[mid] < a:
                 lo = mid + 1
             else:
                 hi = mid - 1

@@ -133,7 +133,7 @@ def merge_weights(dict defaults, dict overrides, game, str game_id):
     unknown = set(overrides) - set(defaults)
     if unknown:
         raise EvaluatorError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "
-                         f"(weights: {', '.join(defaults)})")
+                             f"(weights: {', '.join(defaults)})")
     if game is not None and game.game_id != game_id:
         raise EvaluatorError(f"this evaluator is for {game_id}, not {game.game_id}")
     merged = dict(defaults)

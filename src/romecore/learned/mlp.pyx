@@ -287,11 +287,11 @@ cdef class LearnedEvaluator(Evaluator):
         if calls < 1:
             raise EvaluatorError("calls must be at least 1")
         cdef double out[RC_MAX_PLAYERS]
-        cdef int i
+        cdef int _i
         import time
         t0 = time.perf_counter()
         with nogil:
-            for i in range(calls):
+            for _i in range(calls):
                 ln_evaluate(st.s, &self.P, out)
         return calls / max(time.perf_counter() - t0, 1e-9)
 
@@ -299,4 +299,3 @@ cdef class LearnedEvaluator(Evaluator):
         where = self.path or "in memory"
         over = f", residual over {self.weights.base}" if self.weights.base else ""
         return f"<LearnedEvaluator for {self.game_id} {self.P.nplayers}p, hidden {self.weights.hidden}{over} ({where})>"
-
