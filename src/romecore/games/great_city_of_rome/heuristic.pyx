@@ -37,7 +37,7 @@ from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.great_city_of_rome.kernel cimport (
-    GCState, GC_NTYPES, GC_NDECKCARDS, GC_NINFL, GC_MAXP, GC_NSPACES, GC_MAXOFFER, GC_NONE,
+    GCState, GC_NTYPES, GC_NINFL, GC_MAXP, GC_NSPACES, GC_MAXOFFER, GC_NONE,
     Z_HAND, Z_CITY, PH_OVER, PH_EMISSARY, PH_TAKE, PH_SCHOOL_BOTTOM, F_TOOK, F_BUILT, F_PRODUCED,
     gc_returns, gc_offer, gc_tokens, gc_space_bricks, gc_space_cogs, gc_emissaries,
     INFL_IN_PLAY, INFL_NONE, M_N, M_RES2, M_YELLOW, M_RED, M_GREEN, M_BLUE,

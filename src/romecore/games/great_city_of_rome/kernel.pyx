@@ -728,9 +728,9 @@ cdef inline void end_turn(GCState *s) noexcept nogil:
 cdef void gc_forced(GCState *s) noexcept nogil:
     """Takes every step that needs no decision and no chance, until one does (at most
     GC_MAX_FORCED of them, more than any one action can set off)."""
-    cdef int k, d, c, i, steps
+    cdef int k, d, c, i, _step
     cdef rc_set128 offer
-    for steps in range(GC_MAX_FORCED):
+    for _step in range(GC_MAX_FORCED):
         if s.phase == PH_DRAFT_DEAL:
             if s.drawn_n < s.nplayers:
                 return

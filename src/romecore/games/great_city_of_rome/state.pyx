@@ -165,7 +165,6 @@ cdef class GreatCityState(State):
                 if _TYPES[s.sel_type].kind != _data.AQUEDUCT:
                     return f"({r},{c}) is already built on"
                 return "an aqueduct may not share a row or column with another aqueduct"
-            targets = gc_place_targets(s, p, s.sel_type)
             if _TYPES[s.sel_type].kind == _data.AQUEDUCT and (occ >> cell) & 1 == 0:
                 if ((s.aq_rows[p] >> r) & 1) or ((s.aq_cols[p] >> c) & 1):
                     return "an aqueduct may not share a row or column with another aqueduct"
@@ -540,7 +539,6 @@ cdef class GreatCityState(State):
     def _observation(self, int p):
         cdef GCState *s = _st(self)
         n = s.nplayers
-        pbit = 1 << p
         names = lambda cards: sorted(card_name(c) for c in cards)
         opponents = {}
         draft_group = []
