@@ -25,7 +25,7 @@ from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.rise_to_power.kernel cimport (
     rp_returns,
-    RPState, RP_MAXP, RP_NARENA, RP_NATYPES, RP_NSENATE, RP_NRES, RP_NPROV,
+    RPState, RP_MAXP, RP_NATYPES, RP_NRES, RP_NPROV,
     PH_OVER, PH_FORUM, PH_SHOW, PH_PROVINCE, PH_TARGET_PROV, PH_PLACE, PH_DRAW,
     AB_ENDGAME_REGIONS, AB_ENDGAME_PAIRS,
     rp_scores, rp_forum_points, rp_show_rank, rp_hand_cost, rp_arena_type, rp_ability,
@@ -134,7 +134,7 @@ cdef void rp_heuristic(const void *vs, const void *vp, double *out) noexcept nog
     cdef const rp_weights *w = <const rp_weights *>vp
     cdef double est[RP_MAXP]
     cdef double t
-    cdef int n = s.nplayers, p
+    cdef int n = s.nplayers
     if s.phase == PH_OVER:
         rp_returns(s, out)  # exact at the end: the kernel's own returns
         return

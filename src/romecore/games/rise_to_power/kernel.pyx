@@ -29,7 +29,7 @@ exceed the rightmost die of the player's group on its track; Senator on a placed
 it a 0 that becomes the leftmost die of its group, and the group moves to the front.
 """
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int32_t, uint32_t, int64_t
 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
@@ -435,7 +435,7 @@ cdef int rp_show_vp(const RPState *s, int p, int *rank, int *cost) noexcept nogi
     Intrigue Greko Maximus adds to both), -1 without a show; *cost its coin value."""
     cdef uint8_t cnt[RP_NATYPES]
     cdef uint32_t m = s.a_show[p]
-    cdef int c, r, vp, bonus = 0
+    cdef int c, r, bonus = 0
     memset(cnt, 0, sizeof(cnt))
     cost[0] = 0
     while m:
@@ -889,7 +889,7 @@ cdef inline void after_reroll(RPState *s) noexcept nogil:
 cdef void rp_step(RPState *s, int32_t a) noexcept nogil:
     """One decision or chance outcome and its direct effects; no forced steps."""
     cdef int ph = s.phase, p = s.actor, k, c, t, v, q, ab
-    cdef uint32_t bit, cands
+    cdef uint32_t bit
     cdef RPGroup *g
     if ph == PH_DEAL:
         k = rp_chance_kind(s)
@@ -1088,7 +1088,7 @@ cdef enum:
 cdef inline int32_t quick_forced(const RPState *s) noexcept nogil:
     """The forced action of a state with a single legal action, OPEN when there are
     more, or UNKNOWN: quick answers for the common phases of a game."""
-    cdef int ph = s.phase, p = s.actor, t, v, k
+    cdef int ph = s.phase, p = s.actor, t, k
     cdef uint32_t m
     if ph == PH_ROLL or ph == PH_REROLL or ph == PH_OVER:
         return OPEN  # a die always has six outcomes
@@ -1096,7 +1096,8 @@ cdef inline int32_t quick_forced(const RPState *s) noexcept nogil:
         if s.consul:
             return UNKNOWN
         m = face_mask(s, p)
-        k = rc_popcount32(track_faces(s, p, 0) & m) + rc_popcount32(track_faces(s, p, 1) & m) + rc_popcount32(track_faces(s, p, 2) & m)
+        k = (rc_popcount32(track_faces(s, p, 0) & m) + rc_popcount32(track_faces(s, p, 1) & m)
+             + rc_popcount32(track_faces(s, p, 2) & m))
         return OPEN if k >= 2 else UNKNOWN
     if ph == PH_AFTER or ph == PH_TRIBUNUS or ph == PH_FORUM:
         k = CTX_AFTER if ph == PH_AFTER else CTX_TRIBUNUS if ph == PH_TRIBUNUS else CTX_FORUM
@@ -1143,9 +1144,9 @@ cdef void rp_forced(RPState *s) noexcept nogil:
     chance has a real choice or the game ends; each step moves the game on, so a game's
     length bounds the loop."""
     cdef int32_t buf[RP_MAXLEGAL]
-    cdef int guard
+    cdef int _guard
     cdef int32_t f
-    for guard in range(RP_MAX_GAME_LENGTH):
+    for _guard in range(RP_MAX_GAME_LENGTH):
         f = quick_forced(s)
         if f == OPEN:
             return
@@ -1199,7 +1200,7 @@ cdef int rp_current_player(const void *vs) noexcept nogil:
 cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil:
     cdef const RPState *s = <const RPState *>vs
     cdef double probs[RP_MAXLEGAL]
-    cdef int ph = s.phase, p = s.actor, n = 0, t, v, k, c, ab, q, total
+    cdef int ph = s.phase, p = s.actor, n = 0, t, v, k, c, ab, q
     cdef uint32_t m, avail
     cdef const RPGroup *g
     if ph == PH_OVER:
@@ -1449,7 +1450,7 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     cdef RPState *s = <RPState *>vs
     cdef uint8_t ids[RP_NARENA]
     cdef uint32_t cls = s.a_deck, hid, held, show, m
-    cdef int n = 0, i, q, k, cnt
+    cdef int n = 0, _i, q, k, cnt
     for q in range(s.nplayers):
         if q != p:
             cls |= (s.a_hand[q] | s.a_show[q]) & ~s.a_pub
@@ -1461,7 +1462,7 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     k = 0
     cnt = rc_popcount32(s.a_deck)
     s.a_deck = 0
-    for i in range(cnt):
+    for _i in range(cnt):
         s.a_deck |= 1u << ids[k]
         k += 1
     for q in range(s.nplayers):
@@ -1470,13 +1471,13 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
         held = s.a_hand[q] | s.a_show[q]
         hid = held & ~s.a_pub
         held &= s.a_pub
-        for i in range(rc_popcount32(hid)):
+        for _i in range(rc_popcount32(hid)):
             held |= 1u << ids[k]
             k += 1
         cnt = rc_popcount32(s.a_show[q])
         show = 0
         m = held
-        for i in range(cnt):
+        for _i in range(cnt):
             hid = 1u << rc_nth_bit64(m, rc_rng_below(rng, rc_popcount32(m)))
             show |= hid
             m &= ~hid

@@ -2,7 +2,7 @@
 """The readable side of Rome: Rise to Power: action names, the dict form, the observation
 of one player, score breakdowns and the text drawing.  See ``romecore.games.rise_to_power``
 for the dict schema and the action encoding."""
-from libc.stdint cimport uint8_t, int32_t, uint32_t
+from libc.stdint cimport int32_t, uint32_t
 
 from romecore.core.state cimport State, Game
 from romecore.games.rise_to_power.kernel cimport *
