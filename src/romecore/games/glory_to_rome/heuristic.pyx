@@ -20,7 +20,7 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 ``make_evaluator(game, "heuristic", **overrides)`` changes any of them, and
 ``features(state)`` gives the numbers they multiply.
 """
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t
 from libc.string cimport memset
 
 from romecore.core.kernel cimport rc_popcount64, RC_MAX_PLAYERS
@@ -169,7 +169,7 @@ cdef void gr_heuristic(const void *vs, const void *vp, double *out) noexcept nog
     cdef const gr_weights *w = <const gr_weights *>vp
     cdef double est[GR_MAXP]
     cdef double t
-    cdef int n = s.nplayers, p
+    cdef int n = s.nplayers
     if s.phase == PH_OVER:
         gr_returns(s, out)  # exact at the end: the kernel's own returns
         return

@@ -32,7 +32,7 @@ Thinker draws, Fountain, Atrium, Bar) is a chance node whose outcome is the buil
 the card drawn, weighted by the copies left in the pile.
 """
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
@@ -972,11 +972,11 @@ cdef int legion_step(GRState *s) noexcept nogil:
     """One automatic step of resolving the demands in dem[]; sets PH_GIVE or
     PH_COLISEUM when someone has to choose.  The pool gives first, then each victim
     in seat order (hand, then with a Bridge the stockpile), then the Coliseum."""
-    cdef int p = actp(s), n = s.nplayers, q, m, i, c, have, k
+    cdef int p = actp(s), n = s.nplayers, q, m, i, c, have, k, _i
     cdef uint64_t types
     if s.leg_stage == LEG_POOL:
         for m in range(GR_NMAT):
-            for i in range(s.dem[m]):
+            for _i in range(s.dem[m]):
                 c = find_mat(s, Z_POOL, m)
                 if c < 0:
                     break
@@ -998,7 +998,7 @@ cdef int legion_step(GRState *s) noexcept nogil:
         if not is_victim(s, p, q, s.leg_v) or s.leg_m >= GR_NMAT:
             if s.leg_m >= GR_NMAT and HAS(s, p, B_BRIDGE):
                 for m in range(GR_NMAT):
-                    for i in range(s.dem[m]):
+                    for _i in range(s.dem[m]):
                         c = find_mat(s, Z_STOCK + q, m)
                         if c < 0:
                             break
@@ -1264,7 +1264,7 @@ cdef void apply_target(GRState *s, int a) noexcept nogil:
 
 
 cdef void apply_act(GRState *s, int a) noexcept nogil:
-    cdef int p = actp(s), k = s.nframes - 1, c, m
+    cdef int p = actp(s), k = s.nframes - 1, c
     cdef int r = s.fr_role[k] & FR_ROLE, st = s.fr_stage[k]
     if r == R_PRISON:
         s.fr_n[k] = 0
@@ -1482,9 +1482,9 @@ cdef void gr_forced(GRState *s) noexcept nogil:
     """Takes every step that needs no decision and no chance (and every decision or
     draw with a single outcome) until one does; then the engine limit may end the game."""
     cdef int32_t buf[GR_MAXLEGAL]
-    cdef int ph, p, n, i
+    cdef int ph, p, n, _i
     cdef uint8_t forum
-    for i in range(GR_FORCED_MAX):
+    for _i in range(GR_FORCED_MAX):
         ph = s.phase
         if ph == PH_OVER:
             break
@@ -1569,8 +1569,7 @@ cdef int gr_current_player(const void *vs) noexcept nogil:
 cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil:
     cdef const GRState *s = <const GRState *>vs
     cdef double probs[GR_NBUILD]
-    cdef int ph = s.phase, p = s.actor, n = 0, m, j, q, k
-    cdef uint64_t mask
+    cdef int ph = s.phase, p = s.actor, n = 0, m, j, q
     if ph == PH_OVER:
         return 0
     if is_chance_phase(ph):
@@ -1726,9 +1725,9 @@ cdef void gr_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     the deciding player's hand keeps its true cards and the rest is redrawn."""
     cdef GRState *s = <GRState *>vs
     cdef GRState orig
-    cdef int attempt
+    cdef int _attempt
     memcpy(&orig, s, sizeof(GRState))
-    for attempt in range(RESAMPLE_TRIES):
+    for _attempt in range(RESAMPLE_TRIES):
         resample_once(s, p, -1, rng)
         if gr_validate(s) == NULL:
             return
@@ -2035,7 +2034,7 @@ cdef const char *check_cards(const GRState *s) noexcept nogil:
         elif kn != a:
             return "public card not known to all"
         if z == Z_DRAWN and (s.phase != PH_OVER and not (s.phase == PH_ACT and s.sel_src == SRC_DRAWN
-                                                          and s.sel_card == c and kn == 1 << actp(s))):
+                                                         and s.sel_card == c and kn == 1 << actp(s))):
             return "a drawn card outside a Fountain action"
         if Z_FOUND <= z < Z_FOUND + GR_NSLOTS and s.st_card[z - Z_FOUND] != c:
             return "structure card does not match its slot"
@@ -2240,7 +2239,8 @@ cdef const char *check_phase(const GRState *s) noexcept nogil:
             return "leader's think out of step"
         if s.think_ret == RET_FOLLOW and (s.actor != p or s.follow_i == 0 or s.role >= GR_NMAT):
             return "follower's think out of step"
-        if s.think_ret == RET_ACADEMY and (s.eot_step != EOT_ACADEMY or s.eot_i == 0 or s.actor != (s.leader + s.eot_i - 1) % n):
+        if s.think_ret == RET_ACADEMY and (s.eot_step != EOT_ACADEMY or s.eot_i == 0
+                                           or s.actor != (s.leader + s.eot_i - 1) % n):
             return "Academy think out of step"
         if s.think_ret == RET_FRAME and (s.nframes == 0 or (s.fr_role[s.nframes - 1] & FR_ROLE) != R_THINKER
                                          or s.fr_n[s.nframes - 1] == 0 or s.actor != actp(s)

@@ -2,8 +2,7 @@
 """The readable side of Glory to Rome: action names, the dict form, one player's
 observation, score breakdowns and a text drawing.  See ``romecore.games.glory_to_rome``
 for the dict schema and the action encoding."""
-from libc.stdint cimport uint8_t, int32_t, uint64_t
-from libc.string cimport memset
+from libc.stdint cimport int32_t, uint64_t
 
 from romecore.core.state cimport State, Game
 from romecore.games.glory_to_rome.kernel cimport *
@@ -853,9 +852,11 @@ cdef class GloryToRomeState(State):
             lines.append("    stockpile: " + (", ".join(MATERIALS[c // GR_PER_MAT] for c in pd["stockpile"]) or "-"))
             for sd in d["structures"]:
                 if sd["owner"] == p:
-                    state = "complete" if sd["complete"] else f"{len(sd['materials'])}/{_data.MATERIALS[MATERIALS.index(sd['site'])].value}"
+                    state = ("complete" if sd["complete"]
+                             else f"{len(sd['materials'])}/{_data.MATERIALS[MATERIALS.index(sd['site'])].value}")
                     extra = " public" if sd["public"] else ""
-                    lines.append(f"    {sd['building']} ({sd['site']}{', out' if sd['out_of_town'] else ''}) {state}{extra}")
+                    lines.append(f"    {sd['building']} ({sd['site']}{', out' if sd['out_of_town'] else ''}) "
+                                 f"{state}{extra}")
         if viewer >= 0 and not vaults_known:
             lines.append("(vaults are hidden: Merchant bonuses and hidden vault cards are not counted)")
         if s.phase == PH_OVER:
