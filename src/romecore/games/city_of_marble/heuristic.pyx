@@ -23,7 +23,7 @@ stacks run out.  At the end the values are the exact returns.  The weights live 
 The ``fitted`` evaluator is the same code on ``FITTED``, the weights fitted to game
 outcomes, which ``ismcts`` judges by (see ``FITTED``).
 """
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t
 from libc.string cimport memset
 
 from romecore.core.kernel cimport RC_MAX_PLAYERS
@@ -164,7 +164,7 @@ cdef void cm_heuristic(const void *vs, const void *vp, double *out) noexcept nog
     cdef const cm_weights *w = <const cm_weights *>vp
     cdef double est[CM_MAXP]
     cdef double t
-    cdef int n = s.nplayers, p
+    cdef int n = s.nplayers
     if s.phase == PH_OVER:
         cm_returns(s, out)  # exact at the end: the kernel's own returns
         return

@@ -33,7 +33,7 @@ resolves as a tie); the magistrate choice is made with the tile's colour, before
 placement (nothing the placement reveals bears on it).
 """
 from libc.string cimport memset, memcpy, memcmp
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
@@ -660,7 +660,7 @@ cdef inline void recompute_legal(const CMState *s, uint64_t *out) noexcept nogil
 
 cdef void cm_rebuild_caches(CMState *s) noexcept nogil:
     """Recomputes blocked, legal_pl, aq_verts and aq_sites from the primary fields."""
-    cdef int w, h, k, a, i, v, d, site
+    cdef int h, k, a, i, v, d, site
     tile_mask(s, s.blocked)
     for h in range(CM_NHILLS):
         if (s.hills >> h) & 1:
@@ -687,11 +687,17 @@ cdef void cm_sort_mags(CMState *s, int p) noexcept nogil:
     cdef uint16_t *m = s.mag[p]
     cdef uint16_t x
     if m[0] > m[1]:
-        x = m[0]; m[0] = m[1]; m[1] = x
+        x = m[0]
+        m[0] = m[1]
+        m[1] = x
     if m[1] > m[2]:
-        x = m[1]; m[1] = m[2]; m[2] = x
+        x = m[1]
+        m[1] = m[2]
+        m[2] = x
     if m[0] > m[1]:
-        x = m[0]; m[0] = m[1]; m[1] = x
+        x = m[0]
+        m[0] = m[1]
+        m[1] = x
 
 
 cdef inline void place_piece(CMState *s, int a, int d) noexcept nogil:
@@ -904,10 +910,10 @@ cdef void cm_forced(CMState *s) noexcept nogil:
     single possible outcome, until a real choice or draw is due.  Each pass of the loop
     takes a step (counted in CM_MAX_GAME_LENGTH) or moves the phase on, a few times at
     most between two steps, so FORCED_MAX passes are never reached."""
-    cdef int a, q, i, dirs, v, it
+    cdef int a, q, i, dirs, v, _it
     cdef int32_t only
     cdef uint32_t bits
-    for it in range(FORCED_MAX):
+    for _it in range(FORCED_MAX):
         if s.phase == PH_HILLS:
             if s.hills_drawn < N_HILLS_IN_PLAY:
                 return
@@ -1025,7 +1031,7 @@ cdef int cm_current_player(const void *vs) noexcept nogil:
 
 cdef int cm_legal(const void *vs, int32_t *out) noexcept nogil:
     cdef const CMState *s = <const CMState *>vs
-    cdef int n = 0, i, a, j, c, p, w
+    cdef int n = 0, a, c, p, w
     cdef uint32_t dirs
     cdef uint64_t field
     cdef uint32_t bits
@@ -1176,11 +1182,11 @@ cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     turned over, so nothing is hidden."""
     cdef CMState *s = <CMState *>vs
     cdef uint8_t vals[CM_NBTILES]
-    cdef int n = 0, v, k, q, i, j
+    cdef int n = 0, v, k, q, i, _j, _k
     if s.phase == PH_OVER:
         return
     for v in range(1, CM_NBVAL + 1):
-        for k in range(BRIDGE_COUNT[v] - s.bridges[p][v - 1]):
+        for _k in range(BRIDGE_COUNT[v] - s.bridges[p][v - 1]):
             vals[n] = v
             n += 1
     rc_shuffle_u8(vals, n, rng)
@@ -1190,7 +1196,7 @@ cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
             continue
         k = count_sum(s.bridges[q], CM_NBVAL)
         memset(s.bridges[q], 0, sizeof(s.bridges[q]))
-        for j in range(k):
+        for _j in range(k):
             s.bridges[q][vals[i] - 1] += 1
             i += 1
 
@@ -1665,7 +1671,7 @@ cdef const char *check_progress(const CMState *s) noexcept nogil:
     cdef int32_t buf[CM_MAXLEGAL]
     cdef int ph = s.phase
     if ph == PH_EXTRA and (s.actions_left or s.final_left or not holds_imperium(s, s.turn_player)
-                          or not cm_menu_any(s)):
+                           or not cm_menu_any(s)):
         return "extra-action step without Imperium or anything to do"
     if ph == PH_ACTION and not cm_menu_any(s):
         return "action step with nothing to do"

@@ -5,8 +5,7 @@ of one player, score breakdowns and the terminal drawing.
 Coordinates are the board file's: vertices ``[q, r]`` (axial), triangles as their three
 vertices, sites ``[s, t]``.  See ``romecore.games.city_of_marble`` for the dict schema.
 """
-from libc.stdint cimport uint8_t, int32_t, uint64_t
-from libc.string cimport memset
+from libc.stdint cimport int32_t, uint64_t
 
 from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport *
@@ -529,7 +528,7 @@ cdef class CityOfMarbleState(State):
     def _read_players(self, dict d, on_tiles):
         """players: points, coins, tiles, Imperium tiles, bridges, magistrates off tiles."""
         cdef CMState *s = _st(self)
-        cdef int n = s.nplayers, p, c, j, k, i
+        cdef int n = s.nplayers, p, c, _j, k, i
         players = read_list(d.get("players", []), "players", n)
         points = [0] * n
         for i in range(_B.nsites):
@@ -556,10 +555,10 @@ cdef class CityOfMarbleState(State):
                     != CM_NMAG - k - sum(imp) - treasury:
                 fail(f"magistrates: player {p}'s magistrates do not add up to {CM_NMAG}")
             for c in range(CM_NCOL):
-                for j in range(imp[c]):
+                for _j in range(imp[c]):
                     s.mag[p][k] = LOC_IMPERIUM + c
                     k += 1
-            for j in range(treasury):
+            for _j in range(treasury):
                 s.mag[p][k] = LOC_TREASURY
                 k += 1
             while k < CM_NMAG:
@@ -610,7 +609,8 @@ cdef class CityOfMarbleState(State):
             s.aq_cur = read_name(res["aqueduct"], _AQ, "resolution aqueduct")
             s.aq_left = read_int(res.get("pieces_left", 0), "pieces_left", 0,
                                  _data.AQUEDUCT_START_PIECES)
-        sites = sorted(_site_id(x, "pending site") for x in read_list(res.get("sites", []), "pending sites", CM_TILE_TRIS))
+        sites = sorted(_site_id(x, "pending site")
+                       for x in read_list(res.get("sites", []), "pending sites", CM_TILE_TRIS))
         for i, x in enumerate(sites):
             s.pend_sites[i] = x
         s.pend_n = len(sites)
@@ -654,7 +654,8 @@ cdef class CityOfMarbleState(State):
         cdef CMState *s = _st(self)
         n = s.nplayers
         lines = [f"Rome: City of Marble  phase {PHASES[s.phase]}  "
-                 + (f"turn of P{s.turn_player}, {s.actions_left} action(s) left" if PH_HILLS < s.phase < PH_OVER else "")
+                 + (f"turn of P{s.turn_player}, {s.actions_left} action(s) left"
+                    if PH_HILLS < s.phase < PH_OVER else "")
                  + (f"  FINAL ROUND ({s.final_left} turn(s) left)" if s.final_left else "")]
         lines += self._board_lines()
         lines.append("stacks  " + "  ".join(f"{c.name} {s.stack[i]}" for i, c in enumerate(_COL))
@@ -711,7 +712,7 @@ cdef class CityOfMarbleState(State):
                 vmark[c] = "X "
             else:
                 vmark[c] = _BUILDING_LETTER[st["building"]] + str(st["owner"])
-        for a, v in enumerate(_B.water):
+        for v in _B.water:
             vmark.setdefault(v, "o ")
         aq_edge = {}
         for a in range(CM_NAQ):
