@@ -36,6 +36,7 @@ from typing import Any
 from romecore.errors import AgentSpecError, InvalidArgumentError, RomecoreError
 
 __all__ = [
+    "ACCURACY_SCALE",
     "DEFAULT_LEVEL",
     "DEFAULT_WORLDS",
     "LABELS",
@@ -46,8 +47,9 @@ __all__ = [
     "MoveValue",
     "PlayerSummary",
     "Review",
-    "analyse",
     "agent_for",
+    "analyse",
+    "decision_tasks",
     "from_stats",
     "label_for",
     "move_accuracy",
@@ -55,6 +57,8 @@ __all__ = [
     "pool",
     "review",
     "review_schema",
+    "search_worlds",
+    "summarise",
 ]
 
 #: The level whose agent judges when none is named (``GameSpec.levels``).
