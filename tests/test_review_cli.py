@@ -251,3 +251,15 @@ def test_flags_that_contradict_each_other_are_refused(rtp):
     assert res.exit_code == 1 and "search agent" in res.output
     res = run("analyse", str(rtp), "-n", "3")
     assert res.exit_code == 1 and "there is no record 3" in res.output
+
+
+def test_ray_reviews_as_this_process_does():
+    """One private local Ray instance (seconds to start); skipped without Ray."""
+    pytest.importorskip("ray")
+    rec = records.read(DATA / "records-v1.jsonl")[1]
+    inline = analysis.review(rec, simulations=100, backend="inline")
+    on_ray = analysis.review(rec, simulations=100, backend="ray", workers=2)
+    assert on_ray.decisions == inline.decisions
+    from romecore.tournament import ray_backend
+
+    assert ray_backend._play_remote.__module__ == "romecore.tournament.ray_backend"  # put back
