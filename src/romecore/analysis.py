@@ -349,9 +349,12 @@ def analyse(state: Any, player: int | None = None, agent: str | None = None, *, 
 
     >>> import romecore
     >>> state = romecore.load_game("rise_to_power", players=2).new_initial_state(seed=1)
-    >>> state.apply_random_chance() and None
+    >>> while state.is_chance_node():
+    ...     _ = state.apply_random_chance()
     >>> a = romecore.analyse(state, agent="ismcts", simulations=400)
-    >>> a.best == a.moves[0].action and 0.0 <= a.value <= 1.0
+    >>> len(a.moves) == len(state.legal_actions()) and a.best == a.moves[0].action
+    True
+    >>> 0.0 <= a.value <= 1.0 and a.line[0] == a.best
     True
     """
     who = state.current_player()
@@ -368,22 +371,30 @@ def search_worlds(state: Any, player: int, spec: str, worlds: int, seed: int = 0
     """:func:`analyse` with the per-world agent ``spec`` given (:func:`agent_for`): one
     search of ``spec`` in each of ``worlds`` worlds resampled from ``player``'s view,
     pooled (:func:`pool`), then the line."""
-
     spec = _ensure_visits(spec, len(state.legal_actions()))
     judge = _judge(spec, state.game, _seed(seed, 0, 2))
     per_world = []
     for k in range(worlds):
         world = state.resample(player, _seed(seed, k, 1))
-        if hasattr(judge, "reseed"):
-            judge.reseed(_seed(seed, k, 2))
-        if hasattr(judge, "restart"):
-            judge.restart()
+        _fresh(judge, _seed(seed, k, 2))
         judge.step(world)
         per_world.append(from_stats(judge, world))
     pooled = pool(per_world)
     if line:
         pooled = _with_line(pooled, judge, state.resample(player, _seed(seed, 0, 1)), player, seed)
     return pooled
+
+
+def _fresh(agent: Any, seed: int) -> None:
+    """A new seed (where the agent takes one) and nothing kept from the last search, so
+    each world's search depends only on its world and seed."""
+    try:
+        agent.reseed(seed)
+    except AttributeError:
+        pass
+    restart = getattr(agent, "restart", None)
+    if restart is not None:
+        restart()
 
 
 def _with_line(a: Analysis, judge: Any, world: Any, player: int, seed: int) -> Analysis:
@@ -397,8 +408,7 @@ def _with_line(a: Analysis, judge: Any, world: Any, player: int, seed: int) -> A
         if len(legal) == 1:
             choice = legal[0]
         else:
-            if hasattr(judge, "restart"):
-                judge.restart()
+            _fresh(judge, _seed(seed, len(moves), 4))
             choice = judge.step(w.resample(player, _seed(seed, len(moves), 3)))
         moves.append(choice)
         texts.append(w.action_to_string(choice))
