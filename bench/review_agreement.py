@@ -45,7 +45,8 @@ def games_for(game_id: str, players: list[str], path: str, count: int, seed: int
     recs = []
     for g in range(count):
         specs = [players[(g + s) % len(players)] for s in range(2)]
-        specs = [s if ":" in s else "level:" + s for s in specs]
+        levels = {name.lower() for name in game.spec.levels}
+        specs = ["level:" + s if s.lower() in levels else s for s in specs]
         agents = [romecore.make_agent(s, game=game, seed=seed * 1000 + 10 * g + i) for i, s in enumerate(specs)]
         texts = MoveTexts()
         rec = play_game(game, agents, seed * 1000 + g, on_step=texts)
@@ -59,11 +60,11 @@ def run(game_id: str, positions: int, deep: int, players: list[str], records_dir
         max_games: int) -> dict:
     game = romecore.load_game(game_id, players=2)
     spec = analysis.agent_for(game)  # the review's default judge, per world
-    _name, params = parse_agent_spec(spec)
+    name, params = parse_agent_spec(spec)
     if "simulations" not in params:
         raise SystemExit(f"{game_id}: the default judge {spec} has no iteration budget to multiply")
-    per_world = int(params["simulations"])
-    deep_spec = analysis.agent_for(game, simulations=per_world * analysis.DEFAULT_WORLDS * deep)
+    deep_spec = f"{name}:" + ",".join(f"{k}={int(v) * deep if k == 'simulations' else v}"
+                                      for k, v in params.items())
     recs = games_for(game_id, players, os.path.join(records_dir, f"{game_id}.jsonl"), max_games, seed)
     labelled, flagged = [], []
     t0 = time.process_time()

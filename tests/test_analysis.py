@@ -145,16 +145,14 @@ def test_accuracy_falls_with_the_loss():
 
 
 # -- the judging agent and its budget -------------------------------------------------------
-def test_agent_for_splits_the_budget_over_the_worlds():
+def test_agent_for_searches_each_world_as_the_judge_or_splits_a_given_budget():
     game = romecore.load_game("rise_to_power", players=2)
-    strong = romecore.level_spec(game, "Strong")  # ismcts:simulations=3000
-    sims = int(strong.split("simulations=")[1])
-    assert analysis.agent_for(game) == f"ismcts:simulations={sims // 4}"
-    assert analysis.agent_for(game, "casual", worlds=3) == \
-        f"ismcts:simulations={int(romecore.level_spec(game, 'Casual').split('=')[1]) // 3}"
+    assert analysis.agent_for(game) == romecore.level_spec(game, "Strong")  # each world as Strong plays
+    assert analysis.agent_for(game, "casual", worlds=3) == romecore.level_spec(game, "Casual")
+    assert analysis.agent_for(game, "level:Expert") == romecore.level_spec(game, "Expert")
     assert analysis.agent_for(game, "ismcts:c=0.5", simulations=800, worlds=2) == "ismcts:c=0.5,simulations=400"
-    assert analysis.agent_for(game, "Expert", worlds=4) == "ismcts:time=0.075,clock=cpu"
-    assert analysis.agent_for(game, "mcts", time=2.0, worlds=4) == "mcts:time=0.5,clock=cpu"
+    assert analysis.agent_for(game, "Expert", simulations=800, worlds=4) == "ismcts:clock=cpu,simulations=200"
+    assert analysis.agent_for(game, "mcts:simulations=9", time=2.0, worlds=4) == "mcts:time=0.5,clock=cpu"
     assert analysis.agent_for(game, "greedy", simulations=100, worlds=2) == "greedy:nodes=50"
     with pytest.raises(romecore.AgentSpecError):
         analysis.agent_for(game, "random", simulations=100)

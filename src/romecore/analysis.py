@@ -6,11 +6,11 @@ move: the value of every legal move (the mover's expected share of the win, ties
 in [0, 1]), the visits or nodes behind it and its standard error, the best move and the
 rest of the mover's turn after it.  It is judged from the mover's information set only:
 it searches ``worlds`` worlds resampled from the mover's view (``state.resample(player,
-seed)``), never the state handed in, each with an even share of the budget, and pools the
-searches: a move's value is the mean over the worlds and its standard error comes from
-how much the worlds disagree, so the error shows both search noise and what the mover
-cannot know.  :func:`from_stats` turns one search's ``agent.stats`` into the same typed
-object.
+seed)``), never the state handed in, each as the judging agent searches to choose a
+move (or with an even share of a budget given for the decision), and pools the searches:
+a move's value is the mean over the worlds and its standard error comes from how much the
+worlds disagree, so the error shows both search noise and what the mover cannot know.
+:func:`from_stats` turns one search's ``agent.stats`` into the same typed object.
 
 :func:`review` judges every decision with a choice in a game record: the move played
 against the best move, a label on the loss in the mover's value (:data:`THRESHOLDS`;
@@ -63,7 +63,8 @@ __all__ = [
 
 #: The level whose agent judges when none is named (``GameSpec.levels``).
 DEFAULT_LEVEL = "Strong"
-#: Resampled worlds searched per analysis (each with an even share of the budget).
+#: Resampled worlds searched per analysis (each with the judge's own budget, or an even
+#: share of one given for the whole decision).
 DEFAULT_WORLDS = 4
 #: Confidence intervals are value +- Z standard errors (95%).
 Z = 1.96
@@ -265,9 +266,10 @@ def _spread_stderr(xs: Sequence[float], mean: float) -> float | None:
 def agent_for(game: Any, agent: str | None = None, time: float | None = None,
               simulations: int | None = None, worlds: int = DEFAULT_WORLDS) -> str:
     """The agent spec each of ``worlds`` searches runs: ``agent`` (a spec, a level's name
-    or ``level:NAME``; default :data:`DEFAULT_LEVEL`) with its budget (``time`` seconds of
-    CPU or ``simulations`` iterations per decision, replacing the spec's own, else the
-    spec's) split evenly over the worlds."""
+    or ``level:NAME``; default :data:`DEFAULT_LEVEL`), searching each world as it would
+    choose a move, with its own budget; or, given ``time`` (CPU seconds) or
+    ``simulations`` (iterations) for the whole decision, that budget split evenly over
+    the worlds in place of its own."""
     from romecore.agents import level_spec, resolve_level
     from romecore.plugins import registry
     from romecore.spec import parse_agent_spec
@@ -296,10 +298,6 @@ def agent_for(game: Any, agent: str | None = None, time: float | None = None,
                                  f"{budget or 'iteration budget'}")
         params.pop("time", None)
         params[budget] = str(max(1, simulations // worlds))
-    elif budget is not None and budget in params:
-        params[budget] = str(max(1, int(params[budget]) // worlds))
-    elif "time" in params:
-        params["time"] = f"{float(params['time']) / worlds:.6g}"
     return name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
 
 
@@ -340,12 +338,12 @@ def analyse(state: Any, player: int | None = None, agent: str | None = None, *, 
     move; the default).
 
     ``agent``: a search agent's spec or a level's name (default :data:`DEFAULT_LEVEL`,
-    the game's ``Strong`` level); ``time`` (CPU seconds) or ``simulations`` replace its
-    budget per decision, which is split evenly over ``worlds`` searches, each of a world
-    resampled from ``player``'s view (never ``state``'s hidden cards themselves; a move
-    is a function of ``seed`` when the budget counts iterations).  With ``line``, the rest
-    of the mover's turn after the best move is searched too (world 0, the same budget per
-    decision).
+    the game's ``Strong`` level), which searches each of ``worlds`` worlds resampled from
+    ``player``'s view (never ``state``'s hidden cards themselves) as it would search to
+    choose a move; ``time`` (CPU seconds) or ``simulations`` instead give the budget of
+    the whole decision, split evenly over the worlds.  With an iteration budget the
+    analysis is a function of ``seed``.  With ``line``, the rest of the mover's turn after
+    the best move is searched too (in world 0, with a world's budget per decision).
 
     >>> import romecore
     >>> state = romecore.load_game("rise_to_power", players=2).new_initial_state(seed=1)

@@ -26,12 +26,12 @@ LISTED = ("mistake", "blunder")
               help="judge with this level's agent (Beginner ... Maximum; default: Strong)")
 @click.option("--agent", default=None, metavar="SPEC", help="judge with this agent spec instead of a level")
 @click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
-              help="CPU seconds per decision (replaces the agent's budget)")
+              help="CPU seconds per decision, over all its worlds (replaces the judge's budget)")
 @click.option("--simulations", type=click.IntRange(1), default=None,
-              help="iterations per decision (replaces the agent's budget)")
+              help="iterations per decision, over all its worlds (replaces the judge's budget)")
 @click.option("--worlds", type=click.IntRange(1), default=None,
-              help="worlds resampled from the mover's view per decision, each searched with an even share "
-                   "of the budget  [default: 4]")
+              help="worlds resampled from the mover's view per decision, each searched as the judge "
+                   "searches a move (or with an even share of --time/--simulations)  [default: 4]")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="seed of the searches")
 @click.option("--workers", "-w", type=click.IntRange(1), default=None, help="processes (default: the CPU count)")
 @click.option("--backend", type=click.Choice(["local", "ray", "inline"]), default="local", show_default=True,
