@@ -137,7 +137,7 @@ def _print_summary(review: Any) -> None:
                f"x {review.judge['worlds']} worlds in {review.seconds:.1f} s")
     for s in review.summary:
         acc = "-" if s.accuracy is None else f"{s.accuracy:.0f}%"
-        counts = ", ".join(f"{s.counts[k]} {k}" for k in LABELS)
+        counts = ", ".join(f"{k} {s.counts[k]}" for k in LABELS)
         click.echo(f"  player {s.player} ({s.name}): accuracy {acc}; {counts}")
     for d in review.decisions:
         if d.label in LISTED:
