@@ -3,7 +3,8 @@
 
 Plays 2-player games between the game's levels (the opponents people meet: ``Beginner``
 and ``Casual`` by default, seats alternating), labels their decisions as ``romecore analyse``
-does at the default budget until ``--positions`` are labelled, then searches every move
+does at the default budget (:func:`romecore.analysis.judge_decision`, the confirmation of
+mistakes and blunders included) until ``--positions`` are labelled, then searches every move
 labelled mistake or blunder again at ``--deep`` times that budget (other seeds) and counts
 how often the deep search also finds the move played worse than its best move: strictly
 worse, and worse by at least the inaccuracy threshold.  One process; the games' records
@@ -73,9 +74,7 @@ def run(game_id: str, positions: int, deep: int, players: list[str], records_dir
             if len(labelled) >= positions:
                 break
             state = romecore.deserialize(task.blob)
-            a = analysis.search_worlds(state, state.current_player(), spec, analysis.DEFAULT_WORLDS, task.seed,
-                                       line=False)
-            d = analysis.Decision.judge(task.ply, task.move, a)
+            d = analysis.judge_decision(state, task.ply, task.move, spec, analysis.DEFAULT_WORLDS, task.seed)
             labelled.append(d.label)
             if d.label in ("mistake", "blunder"):
                 check = analysis.search_worlds(state, state.current_player(), deep_spec, analysis.DEFAULT_WORLDS,

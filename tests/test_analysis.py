@@ -292,3 +292,29 @@ def test_where_the_resample_is_canonical_the_analysis_is_identical(game_id):
     assert one.state_bytes() != two.state_bytes()
     a, b = (romecore.analyse(w, agent="ismcts", simulations=400, seed=3) for w in (one, two))
     assert {**a.to_dict(), "seconds": 0} == {**b.to_dict(), "seconds": 0}
+
+
+def test_a_blunder_is_confirmed_by_a_second_analysis_over_twice_the_worlds():
+    """At the first decision of a random game whose worst move one analysis calls a
+    blunder, the verdict is the milder of that and a second analysis over 8 worlds."""
+    spec = "ismcts:simulations=300"
+    game = romecore.load_game("rise_to_power", players=2)
+    state, rng = game.new_initial_state(seed=5), random.Random(5)
+    while True:
+        assert not state.is_terminal(), "no blunder found"
+        if state.is_chance_node():
+            state.apply_random_chance()
+            continue
+        a = analysis.search_worlds(state, state.current_player(), spec, 4, seed=1, line=False)
+        worst = min((m for m in a.moves if m.value is not None), key=lambda m: m.value)
+        first = analysis.Decision.judge(9, worst.action, a)
+        if first.label == "blunder":
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    d = analysis.judge_decision(state, 9, worst.action, spec, 4, seed=1)
+    again = analysis.Decision.judge(9, worst.action, analysis.search_worlds(
+        state, state.current_player(), spec, 8, seed=analysis._seed(1, 0xC0F1)))
+    assert d.checked and d.visits_best == again.visits_best and d.value_played == again.value_played
+    assert d.label == min("blunder", again.label, key=analysis.LABELS.index)
+    calm = analysis.judge_decision(state, 9, first.best, spec, 4, seed=1)
+    assert calm.label == "best" and not calm.checked

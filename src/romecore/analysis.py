@@ -30,7 +30,7 @@ import os
 import sys
 import time as _time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from romecore.errors import AgentSpecError, InvalidArgumentError, RomecoreError
@@ -50,6 +50,7 @@ __all__ = [
     "agent_for",
     "analyse",
     "decision_tasks",
+    "judge_decision",
     "from_stats",
     "label_for",
     "move_accuracy",
@@ -456,7 +457,9 @@ class Decision:
     ``value_best`` the mover's expected share of the win after each (in [0, 1]), with
     their standard errors and visits; ``loss`` their difference (the best's minus the
     played's); ``label`` one of :data:`LABELS`; ``legal`` the number of legal moves;
-    ``line``/``line_text`` the AI's best move and the rest of the turn it would play."""
+    ``line``/``line_text`` the AI's best move and the rest of the turn it would play;
+    ``checked`` whether a second analysis over twice the worlds judged it too (a mistake
+    or blunder must be confirmed: see :func:`judge_decision`)."""
 
     ply: int
     player: int
@@ -475,6 +478,7 @@ class Decision:
     legal: int
     line: list[int] = field(default_factory=list)
     line_text: list[str] = field(default_factory=list)
+    checked: bool = False
 
     @classmethod
     def judge(cls, ply: int, move: int, analysis: Analysis) -> Decision:
@@ -573,16 +577,35 @@ class _DecisionTask:
                 "worlds": self.worlds, "seed": self.seed, "attempt": attempt}
 
 
+#: The labels a second analysis must confirm before a review gives them.
+CONFIRMED = ("mistake", "blunder")
+
+
+def judge_decision(state: Any, ply: int, move: int, spec: str, worlds: int, seed: int) -> Decision:
+    """The review's verdict on playing ``move`` at ``state`` (move ``ply`` of its record):
+    :func:`search_worlds` with the per-world ``spec``, judged (:meth:`Decision.judge`).  A
+    move that earns a mistake or blunder is analysed again, over twice the worlds with
+    other seeds, and keeps the milder of the two labels, with the second analysis's
+    values: a search's value for a move it explored little can be low by chance, and a
+    review should not call a move a blunder on one unlucky search."""
+    player = state.current_player()
+    first = Decision.judge(ply, move, search_worlds(state, player, spec, worlds, seed))
+    if first.label not in CONFIRMED:
+        return first
+    again = Decision.judge(ply, move, search_worlds(state, player, spec, 2 * worlds, _seed(seed, 0xC0F1)))
+    return replace(again, label=min(first.label, again.label, key=LABELS.index), checked=True)
+
+
 def analyse_task(task: dict[str, Any]) -> dict[str, Any]:
     """A worker's answer for one :class:`_DecisionTask` payload: ``{"i", "ok": True,
-    "analysis"}`` or ``{"i", "ok": False, "error"}``.  The agent spec is already split
-    per world (see :func:`agent_for`)."""
+    "decision"}`` (:func:`judge_decision`, as plain data) or ``{"i", "ok": False,
+    "error"}``.  The agent spec is per world (see :func:`agent_for`)."""
     import romecore
 
     try:
         state = romecore.deserialize(task["blob"])
-        a = search_worlds(state, state.current_player(), task["agent"], task["worlds"], task["seed"])
-        return {"i": task["i"], "ok": True, "analysis": a.to_dict()}
+        d = judge_decision(state, task["ply"], task["move"], task["agent"], task["worlds"], task["seed"])
+        return {"i": task["i"], "ok": True, "decision": asdict(d)}
     except Exception as e:  # reported, not raised: the review goes on
         return {"i": task["i"], "ok": False, "error": f"{type(e).__name__}: {e}"}
 
@@ -607,19 +630,19 @@ def decision_tasks(record: Any, spec: str, worlds: int, seed: int, game: int | N
 
 
 class _Collector:
-    """The backend's sink: keeps each analysis, appends it to the partial file, reports
+    """The backend's sink: keeps each decision, appends it to the partial file, reports
     progress; failures are kept to raise once every other decision is done."""
 
     def __init__(self, partial: Any, progress: Callable[[int], None] | None) -> None:
         self.partial = partial
         self.progress = progress
-        self.analyses: dict[int, dict] = {}
+        self.decisions: dict[int, dict] = {}
         self.failures: list[str] = []
 
     def done(self, task: _DecisionTask, result: dict, attempts: int) -> None:
-        self.analyses[task.index] = result["analysis"]
+        self.decisions[task.index] = result["decision"]
         if self.partial is not None:
-            self.partial.write(json.dumps({"i": task.index, "ply": task.ply, "analysis": result["analysis"]}) + "\n")
+            self.partial.write(json.dumps({"i": task.index, "decision": result["decision"]}) + "\n")
             self.partial.flush()
         if self.progress is not None:
             self.progress(1)
@@ -636,12 +659,12 @@ class _Collector:
 def _identity(record: Any, spec: str, worlds: int, seed: int) -> dict[str, Any]:
     """What a partial results file must match to be resumed."""
     actions = hashlib.sha256(json.dumps([record.actions, record.players]).encode()).hexdigest()
-    return {"kind": PARTIAL_KIND, "version": 1, "game": record.game_id, "options": record.options,
+    return {"kind": PARTIAL_KIND, "version": 2, "game": record.game_id, "options": record.options,
             "record_seed": record.seed, "moves": actions, "agent": spec, "worlds": worlds, "seed": seed}
 
 
 def _load_partial(path: str, identity: dict[str, Any]) -> dict[int, dict]:
-    """The analyses a partial file holds for this review ({} when it is another review's
+    """The decisions a partial file holds for this review ({} when it is another review's
     or unreadable); a partial last line (an interrupted write) is dropped."""
     try:
         with open(path, encoding="utf-8") as f:
@@ -657,7 +680,7 @@ def _load_partial(path: str, identity: dict[str, Any]) -> dict[int, dict]:
     for line in lines[1:]:
         try:
             d = json.loads(line)
-            done[int(d["i"])] = d["analysis"]
+            done[int(d["i"])] = d["decision"]
         except (ValueError, KeyError, TypeError):
             continue
     return done
@@ -669,7 +692,7 @@ def _open_partial(path: str, identity: dict[str, Any], done: dict[int, dict]) ->
     f = open(path, "w", encoding="utf-8")
     f.write(json.dumps(identity) + "\n")
     for i in sorted(done):
-        f.write(json.dumps({"i": i, "analysis": done[i]}) + "\n")
+        f.write(json.dumps({"i": i, "decision": done[i]}) + "\n")
     f.flush()
     return f
 
@@ -738,11 +761,11 @@ def review(record: Any, agent: str | None = None, *, time: float | None = None, 
     :func:`analyse` does (``agent``, ``time``, ``simulations``, ``worlds``; the seed of
     move ``ply`` derived from ``seed``), in parallel on ``backend`` (``local``: the
     tournament's process pool of ``workers`` processes; ``ray`` at ``address``;
-    ``inline``), and judged (:class:`Decision`).
+    ``inline``), and judged (:func:`judge_decision`).
 
     The record is replayed and checked first: one that does not replay raises
     :class:`romecore.records.ReplayError` naming the move, before anything is analysed or
-    written.  With ``partial`` (a path) each analysis is appended there as it ends, and
+    written.  With ``partial`` (a path) each decision is appended there as it ends, and
     (with ``resume``) a review of the same record with the same judge resumes from what
     the file holds; the file is removed when the review is done.  ``progress(done, total)`` is called as
     decisions end (and once at the start).  ``source`` is noted in the review (the
@@ -773,7 +796,7 @@ def review(record: Any, agent: str | None = None, *, time: float | None = None, 
         progress(len(done), len(tasks))
     f = _open_partial(partial, identity, done) if partial else None
     sink = _Collector(f, advance)
-    sink.analyses.update(done)
+    sink.decisions.update(done)
     try:
         _run(todo, sink, backend, workers, address, plugins)
     finally:
@@ -782,7 +805,7 @@ def review(record: Any, agent: str | None = None, *, time: float | None = None, 
     if sink.failures:
         raise RomecoreError(f"{len(sink.failures)} decisions could not be analysed (run again to resume): "
                             + "; ".join(sink.failures[:3]))
-    decisions = [Decision.judge(t.ply, t.move, Analysis.from_dict(sink.analyses[t.index])) for t in tasks]
+    decisions = [Decision(**sink.decisions[t.index]) for t in tasks]
     if partial:
         os.remove(partial)
     names = record.seat_labels()
