@@ -820,6 +820,7 @@ def review(record: Any, agent: str | None = None, *, time: float | None = None, 
 # -- the graph ---------------------------------------------------------------------------
 #: The colour of each flagged label's mark on the graph.
 LABEL_COLOURS = {"inaccuracy": "#e6b800", "mistake": "#f07f1a", "blunder": "#c0392b"}
+_MARK_RADIUS = {"inaccuracy": 3.5, "mistake": 5.0, "blunder": 6.0}  # the worse, the easier to see
 
 
 def plot_svg(review: Review, width: int = 900) -> str:
@@ -875,8 +876,7 @@ def plot_svg(review: Review, width: int = 900) -> str:
         g = c.group("mark", parent=marks, data_ply=d.ply, data_label=d.label)
         c.polyline([(x, py(d.value_best)), (x, py(d.value_played))], stroke=colour, width=1.5, parent=g,
                    stroke_dasharray="3 2")
-        c.circle(x, py(d.value_played), 5 if d.label != "blunder" else 6, fill=colour, stroke=INK, parent=g,
-                 title=tip)
+        c.circle(x, py(d.value_played), _MARK_RADIUS[d.label], fill=colour, stroke=INK, parent=g, title=tip)
     items = []
     for s in review.summary:
         acc = "no moves judged" if s.accuracy is None else f"accuracy {s.accuracy:.0f}%"
