@@ -20,7 +20,9 @@ from romecore import records  # noqa: E402
 from romecore.cli.replay import command as replay_command  # noqa: E402
 from romecore.match import play_game  # noqa: E402
 from romecore.web.app import PROTOCOL, create_app  # noqa: E402
+from romecore.web.limits import Limits  # noqa: E402
 from romecore.web.sessions import Session, human_view  # noqa: E402
+from romecore.web.storage import Seat  # noqa: E402
 
 GAMES = sorted(romecore.list_games())
 
@@ -28,7 +30,9 @@ GAMES = sorted(romecore.list_games())
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app(records_dir=str(tmp_path / "records"), hint="random", delay=0)
+    # a script sends far faster than a person: the message rate is not what these tests test
+    return create_app(records_dir=str(tmp_path / "records"), hint="random", delay=0,
+                      limits=Limits(rate=1e9, burst=10**9))
 
 
 @pytest.fixture
@@ -72,7 +76,7 @@ def _play_out(sock, m, rng):
     while not m["over"]:
         action = rng.choice(m["moves"])["id"]
         mine.append(action)
-        sock.send_json({"type": "move", "game": m["game"], "action": action, "ply": m["ply"]})
+        sock.send_json({"type": "move", "game": m["game"], "token": m["token"], "action": action, "ply": m["ply"]})
         m = _until(sock, lambda x, at=m["ply"]: _my_turn(x) and x["ply"] > at)
     return m, mine
 
@@ -125,18 +129,19 @@ def test_bad_input_is_refused_and_changes_nothing(client, app):
         legal = {x["id"] for x in m["moves"]}
         forged = next(a for a in range(1000) if a not in legal)
         bad = [
-            ("illegal", {"type": "move", "game": m["game"], "action": forged, "ply": m["ply"]}),
-            ("illegal", {"type": "move", "game": m["game"], "action": -3}),
-            ("bad_request", {"type": "move", "game": m["game"], "action": "0"}),
-            ("bad_request", {"type": "move", "game": m["game"], "action": True}),
-            ("stale", {"type": "move", "game": m["game"], "action": m["moves"][0]["id"], "ply": m["ply"] - 1}),
+            ("illegal", {"type": "move", "game": m["game"], "token": m["token"], "action": forged, "ply": m["ply"]}),
+            ("illegal", {"type": "move", "game": m["game"], "token": m["token"], "action": -3}),
+            ("bad_request", {"type": "move", "game": m["game"], "token": m["token"], "action": "0"}),
+            ("bad_request", {"type": "move", "game": m["game"], "token": m["token"], "action": True}),
+            ("stale", {"type": "move", "game": m["game"], "token": m["token"],
+                       "action": m["moves"][0]["id"], "ply": m["ply"] - 1}),
             ("unknown_game", {"type": "move", "game": "0" * 32, "action": m["moves"][0]["id"]}),
             ("bad_request", {"type": "move", "game": "../etc", "action": m["moves"][0]["id"]}),
             ("bad_request", {"type": "move", "action": m["moves"][0]["id"]}),
             ("bad_request", {"type": "fly", "game": m["game"]}),
             ("bad_request", {"game": m["game"]}),
             ("unknown_game", {"type": "undo", "game": "f" * 32}),
-            ("bad_request", {"type": "undo", "game": m["game"]}),  # nothing to undo yet
+            ("bad_request", {"type": "undo", "game": m["game"], "token": m["token"]}),  # nothing to undo yet
             ("error", {"type": "new", "game_id": "chess"}),
             ("error", {"type": "new", "game_id": "glory_to_rome", "players": 9}),
             ("bad_request", {"type": "new", "game_id": "glory_to_rome", "seat": 7}),
@@ -159,7 +164,8 @@ def test_bad_input_is_refused_and_changes_nothing(client, app):
         assert (session.state.serialize(), session.ply()) == before
         assert len(app.state.sessions.games) == 1  # no game made by the refused "new"s
         # the server kept going: the same socket still plays
-        sock.send_json({"type": "move", "game": m["game"], "action": m["moves"][0]["id"], "ply": m["ply"]})
+        sock.send_json({"type": "move", "game": m["game"], "token": m["token"],
+                        "action": m["moves"][0]["id"], "ply": m["ply"]})
         after = _until(sock, lambda x: x["type"] == "state")
         assert after["ply"] == m["ply"] + 1
 
@@ -167,17 +173,19 @@ def test_bad_input_is_refused_and_changes_nothing(client, app):
 def test_a_move_out_of_turn_is_refused(client, app):
     with _tab(client) as sock:
         m = _new(sock, "great_city_of_rome", seed=4, delay=1)  # the agent's move waits a second
-        sock.send_json({"type": "move", "game": m["game"], "action": m["moves"][0]["id"], "ply": m["ply"]})
+        sock.send_json({"type": "move", "game": m["game"], "token": m["token"],
+                        "action": m["moves"][0]["id"], "ply": m["ply"]})
         moved = _until(sock, lambda x: x["type"] == "state")
         assert moved["to_move"] == 1 and moved["moves"] == []
         session = _session(app, m)
         before = session.state.serialize()
         # the agent is to move: a move for it, or a replay of the human's last one, is refused
         for action in {m["moves"][0]["id"], *range(5)}:
-            sock.send_json({"type": "move", "game": m["game"], "action": action, "ply": moved["ply"]})
+            sock.send_json({"type": "move", "game": m["game"], "token": m["token"],
+                            "action": action, "ply": moved["ply"]})
             err = sock.receive_json()
             assert err["type"] == "error" and err["code"] == "not_your_turn", err
-        sock.send_json({"type": "hint", "game": m["game"]})
+        sock.send_json({"type": "hint", "game": m["game"], "token": m["token"]})
         assert sock.receive_json()["code"] == "not_your_turn"
         assert session.state.serialize() == before
 
@@ -185,7 +193,7 @@ def test_a_move_out_of_turn_is_refused(client, app):
 def test_hint_names_a_legal_move_and_undo_restores_the_position(client, app):
     with _tab(client) as sock:
         m = _new(sock, "city_of_marble", seed=8)
-        sock.send_json({"type": "hint", "game": m["game"], "ply": m["ply"]})
+        sock.send_json({"type": "hint", "game": m["game"], "token": m["token"], "ply": m["ply"]})
         hint = _until(sock, lambda x: x["type"] == "hint")
         assert {"id": hint["action"], "text": hint["text"], "targets": hint["targets"]} in m["moves"]
         assert hint["ply"] == m["ply"]
@@ -194,18 +202,18 @@ def test_hint_names_a_legal_move_and_undo_restores_the_position(client, app):
         while True:  # move until the agent has answered
             before, action = m, m["moves"][-1]["id"]
             snapshot = session.state.serialize()  # the dealer's seed state included
-            sock.send_json({"type": "move", "game": m["game"], "action": action, "ply": m["ply"]})
+            sock.send_json({"type": "move", "game": m["game"], "token": m["token"], "action": action, "ply": m["ply"]})
             m = _until(sock, lambda x, b=before: _my_turn(x) and x["ply"] > b["ply"])
             if any(e["player"] == 1 for e in m["log"][len(before["log"]):]):
                 break
         assert m["can_undo"]
-        sock.send_json({"type": "undo", "game": m["game"]})
+        sock.send_json({"type": "undo", "game": m["game"], "token": m["token"]})
         back = _until(sock, lambda x: x["type"] == "state")
         same = ("ply", "svg", "moves", "log", "to_move")
         assert {k: back[k] for k in same} == {k: before[k] for k in same}
         assert session.state.serialize() == snapshot  # nothing will be dealt anew
         assert session.actions == [a for a in session.actions[: back["ply"]]] and session.ply() == back["ply"]
-        sock.send_json({"type": "move", "game": m["game"], "action": action, "ply": back["ply"]})
+        sock.send_json({"type": "move", "game": m["game"], "token": m["token"], "action": action, "ply": back["ply"]})
         _until(sock, lambda x: _my_turn(x) and x["ply"] > back["ply"])
 
 
@@ -220,28 +228,35 @@ def test_games_in_separate_tabs_do_not_mix_and_a_tab_can_rejoin(client, app):
                 m = msgs[i]
                 if m["over"]:
                     continue
-                sock.send_json({"type": "move", "game": m["game"], "action": rng.choice(m["moves"])["id"],
+                sock.send_json({"type": "move", "game": m["game"], "token": m["token"],
+                                "action": rng.choice(m["moves"])["id"],
                                 "ply": m["ply"]})
                 msgs[i] = _until(sock, lambda x, m=m: _my_turn(x) and x["ply"] > m["ply"])
                 assert msgs[i]["game"] == m["game"] and msgs[i]["game_id"] == GAMES[i]
     with _tab(client) as sock:  # the first tab reloaded, after every tab closed
-        sock.send_json({"type": "join", "game": msgs[0]["game"]})
+        sock.send_json({"type": "join", "game": msgs[0]["game"], "token": msgs[0]["token"]})
         rejoined = _until(sock, lambda x: x["type"] == "state")
-        keys = ("ply", "svg", "moves")
+        keys = ("ply", "svg", "moves", "seat", "token")
         assert {k: rejoined[k] for k in keys} == {k: msgs[0][k] for k in keys}
+    with _tab(client) as sock:  # without the token: a spectator, who may not move
+        sock.send_json({"type": "join", "game": msgs[0]["game"]})
+        watching = _until(sock, lambda x: x["type"] == "state")
+        assert watching["seat"] is None and watching["moves"] == [] and "token" not in watching
+        sock.send_json({"type": "move", "game": msgs[0]["game"], "action": msgs[0]["moves"][0]["id"]})
+        assert _until(sock, lambda x: x["type"] == "error")["code"] == "forbidden"
 
 
 def test_resign_ends_the_game_as_a_resigned_record(client, app, tmp_path):
     with _tab(client) as sock:
         m = _new(sock, "rise_to_power", seed=3)
-        sock.send_json({"type": "resign", "game": m["game"]})
+        sock.send_json({"type": "resign", "game": m["game"], "token": m["token"]})
         over = _until(sock, lambda x: x["type"] == "state" and x["over"])
         assert over["result"]["termination"]["kind"] == "resigned" and over["result"]["returns"] == [0.0, 1.0]
         [path] = (tmp_path / "records").iterdir()
         [rec] = records.read(path)
         assert rec.forfeit["seat"] == 0 and rec.actions == _session(app, m).actions
         records.replay(rec)
-        sock.send_json({"type": "move", "game": m["game"], "action": 0})
+        sock.send_json({"type": "move", "game": m["game"], "token": m["token"], "action": 0})
         assert sock.receive_json()["code"] == "game_over"
 
 
@@ -268,7 +283,7 @@ def test_the_view_sent_is_the_same_in_every_world_the_human_cannot_tell_apart(ga
     rng = random.Random(7)
     state = game.new_initial_state(seed=9)
     differ = checked = 0
-    session = Session(game, 0, ["human", "random"], seed=9, delay=0)
+    session = Session(game, [Seat("human", "human", "human"), Seat("ai", "random", "random")], seed=9, delay=0)
     step = 0
     while not state.is_terminal():
         if state.is_chance_node():
@@ -280,11 +295,10 @@ def test_the_view_sent_is_the_same_in_every_world_the_human_cannot_tell_apart(ga
                 w1, w2 = state.resample(seat, step), state.resample(seat, step + 1000)
                 assert human_view(w1, seat) == human_view(w2, seat)
                 assert human_view(w1, seat) == human_view(state, seat)
-                session.seat = seat
                 session.state = w1
-                a = json.dumps(session.update())
+                a = json.dumps(session.update(seat))
                 session.state = w2
-                assert json.dumps(session.update()) == a
+                assert json.dumps(session.update(seat)) == a
                 assert '"seed"' not in a  # the seed deals every hidden card: not before the end
                 checked += 1
                 differ += w1.to_dict() != w2.to_dict()

@@ -24,6 +24,7 @@ from romecore.web.limits import Limits, bound_spec  # noqa: E402
 
 @contextlib.contextmanager
 def _served(tmp_path, **limits):
+    limits = {"rate": 1e9, "burst": 10**9, **limits}  # scripts send faster than people (see the rate test)
     app = create_app(records_dir=str(tmp_path / "records"), hint="random", delay=0, limits=Limits(**limits))
     with TestClient(app) as client, client.websocket_connect("/ws") as sock:
         assert sock.receive_json()["type"] == "hello"
@@ -63,27 +64,28 @@ def test_a_finished_game_stays_finished(tmp_path, how):
         m = _new(sock, "great_city_of_rome", seed=9)
         rng = random.Random(2)
         if how == "resign":
-            sock.send_json({"type": "move", "game": m["game"], "action": m["moves"][0]["id"], "ply": m["ply"]})
+            sock.send_json({"type": "move", "game": m["game"], "token": m["token"],
+                            "action": m["moves"][0]["id"], "ply": m["ply"]})
             m = _until(sock, lambda x, at=m["ply"]: _mine(x) and x["ply"] > at)
             assert m["can_undo"]
-            sock.send_json({"type": "resign", "game": m["game"]})
+            sock.send_json({"type": "resign", "game": m["game"], "token": m["token"]})
             over = _until(sock, lambda x: x["type"] == "state" and x["over"])
         else:
             over = m
             while not over["over"]:
-                sock.send_json({"type": "move", "game": over["game"], "ply": over["ply"],
+                sock.send_json({"type": "move", "game": over["game"], "token": over["token"], "ply": over["ply"],
                                 "action": rng.choice(over["moves"])["id"]})
                 over = _until(sock, lambda x, at=over["ply"]: _mine(x) and x["ply"] > at)
         assert not over["can_undo"] and over["moves"] == [] and "seed" in over
         session = app.state.sessions.games[over["game"]]
         frozen = (session.state.serialize(), list(session.actions), records.dumps_json(session.record))
-        for msg in ({"type": "undo", "game": over["game"]},
-                    {"type": "move", "game": over["game"], "action": 0},
-                    {"type": "move", "game": over["game"], "action": 0, "ply": over["ply"]},
-                    {"type": "hint", "game": over["game"]},
-                    {"type": "resign", "game": over["game"]}):
+        for msg in ({"type": "undo", "game": over["game"], "token": over["token"]},
+                    {"type": "move", "game": over["game"], "token": over["token"], "action": 0},
+                    {"type": "move", "game": over["game"], "token": over["token"], "action": 0, "ply": over["ply"]},
+                    {"type": "hint", "game": over["game"], "token": over["token"]},
+                    {"type": "resign", "game": over["game"], "token": over["token"]}):
             _refused(sock, msg, "game_over")
-        sock.send_json({"type": "join", "game": over["game"]})  # a reloaded tab sees the same end
+        sock.send_json({"type": "join", "game": over["game"], "token": over["token"]})  # a reloaded tab
         again = _until(sock, lambda x: x["type"] == "state")
         assert again["over"] and again["result"] == over["result"] and not again["can_undo"]
         assert (session.state.serialize(), list(session.actions), records.dumps_json(session.record)) == frozen
@@ -151,7 +153,7 @@ def test_resigning_stops_the_search_at_once(tmp_path):
         m = _until(sock, lambda x: x["type"] == "state")
         session = app.state.sessions.games[m["game"]]
         _thinking(session)
-        sock.send_json({"type": "resign", "game": m["game"]})
+        sock.send_json({"type": "resign", "game": m["game"], "token": m["token"]})
         _until(sock, lambda x: x["type"] == "state" and x["over"])
         assert _idle(session) < 2.0
         assert session.record.termination()["kind"] == "resigned"
@@ -173,7 +175,7 @@ def test_leaving_the_game_stops_the_search_and_a_join_resumes_it(tmp_path):
         session.agents[1 - session.seat] = romecore.make_agent("random", game=session.game, seed=1)
         with client.websocket_connect("/ws") as sock:
             sock.receive_json()
-            sock.send_json({"type": "join", "game": m["game"]})
+            sock.send_json({"type": "join", "game": m["game"], "token": m["token"]})
             back = _until(sock, _mine)
             assert back["ply"] > at and back["moves"]
 
@@ -183,9 +185,10 @@ def test_undo_stops_a_search_and_its_move_is_dropped(tmp_path):
         m = _new(sock, "great_city_of_rome", agents=["random"], seed=6)
         session = app.state.sessions.games[m["game"]]
         session.agents[1] = romecore.make_agent("ismcts:time=60", game=session.game, seed=2)
-        sock.send_json({"type": "move", "game": m["game"], "action": m["moves"][0]["id"], "ply": m["ply"]})
+        sock.send_json({"type": "move", "game": m["game"], "token": m["token"],
+                        "action": m["moves"][0]["id"], "ply": m["ply"]})
         _thinking(session)
-        sock.send_json({"type": "undo", "game": m["game"]})
+        sock.send_json({"type": "undo", "game": m["game"], "token": m["token"]})
         back = _until(sock, lambda x: x["type"] == "state" and x["ply"] == m["ply"])
         assert back["moves"] == m["moves"]
         t0 = time.monotonic()
@@ -203,7 +206,7 @@ def test_deeply_nested_json_is_answered_and_the_socket_stays(tmp_path, text):
         sock.send_text(text)
         err = sock.receive_json()
         assert err["type"] == "error" and err["code"] == "malformed"
-        sock.send_json({"type": "join", "game": m["game"]})
+        sock.send_json({"type": "join", "game": m["game"], "token": m["token"]})
         assert _until(sock, lambda x: x["type"] == "state")["ply"] == m["ply"]
 
 
@@ -257,5 +260,6 @@ def test_ten_thousand_hostile_frames_change_no_game_and_each_is_answered(tmp_pat
             answered += 1
         assert answered == 10000
         assert (session.state.serialize(), session.ply(), len(app.state.sessions.games)) == before
-        sock.send_json({"type": "move", "game": m["game"], "action": m["moves"][0]["id"], "ply": m["ply"]})
+        sock.send_json({"type": "move", "game": m["game"], "token": m["token"],
+                        "action": m["moves"][0]["id"], "ply": m["ply"]})
         assert _until(sock, lambda x: x["type"] == "state")["ply"] > m["ply"]

@@ -67,6 +67,7 @@ import html
 import json
 import logging
 import os
+import time
 from collections.abc import Awaitable
 from importlib import resources
 from typing import Any
@@ -85,6 +86,7 @@ from romecore.plugins import registry
 from romecore.primers import primer_html
 from romecore.web.limits import Limits, levels_of
 from romecore.web.sessions import DEFAULT_DELAY, DEFAULT_HINT, Session, SessionError, Sessions
+from romecore.web.storage import Storage
 
 __all__ = ["create_app", "STATIC", "MAX_MESSAGE", "PROTOCOL"]
 
@@ -102,35 +104,54 @@ def _error(code: str, message: str, request: Any = None) -> dict[str, Any]:
 
 
 class _Tab:
-    """One websocket: the game it watches, and the requests it makes."""
+    """One websocket: the table it watches (as a seat, or as a spectator), the requests it
+    makes, and its share of the server's limits (message rate, tables made)."""
 
-    def __init__(self, ws: WebSocket, sessions: Sessions) -> None:
+    def __init__(self, ws: WebSocket, sessions: Sessions, address: str) -> None:
         self.ws = ws
         self.sessions = sessions
+        self.address = address
         self.session: Session | None = None
         self.tasks: set[asyncio.Task] = set()
+        limits = sessions.limits
+        self.allowance, self.last = float(limits.burst), time.monotonic()  # a token bucket
+        self.made = 0
 
     async def send(self, msg: dict[str, Any]) -> None:
         await self.ws.send_text(json.dumps(msg))
 
-    def watch(self, session: Session) -> None:
-        self.unwatch()
+    def watch(self, session: Session, viewer: int | None, token: str | None = None) -> None:
+        if self.session is not session:
+            self.unwatch()
         self.session = session
-        session.listeners.append(self.send)
+        session.listeners[self.send] = (viewer, token if viewer is not None else None)
 
     def unwatch(self) -> None:
-        """Leaves the game watched; the last page to leave pauses it (no search runs for
+        """Leaves the table watched; the last page to leave pauses it (no search runs for
         nobody)."""
         session, self.session = self.session, None
-        if session is not None and self.send in session.listeners:
-            session.listeners.remove(self.send)
+        if session is not None and session.listeners.pop(self.send, "gone") != "gone":
             if not session.listeners and not session.over():
                 task = asyncio.get_running_loop().create_task(session.pause())
                 self.sessions.background.add(task)
                 task.add_done_callback(self.sessions.background.discard)
 
+    def _within_rate(self) -> bool:
+        limits = self.sessions.limits
+        now = time.monotonic()
+        self.allowance = min(float(limits.burst), self.allowance + (now - self.last) * limits.rate)
+        self.last = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
     async def handle(self, text: str | None) -> None:
         """One message from the page; any refusal goes back as an ``error`` message."""
+        if not self._within_rate():
+            await self.send(_error("rate_limited", f"more than {self.sessions.limits.rate:g} messages a second: "
+                                                   "slow down"))
+            return
         msg: Any = None
         limit = self.sessions.limits.max_message
         if text is not None and len(text) <= limit:
@@ -162,42 +183,66 @@ class _Tab:
             log.exception("request failed")
             await self.send(_error("internal", f"internal error: {type(e).__name__}: {e}", kind))
 
-    async def _hint(self, session: Session, ply: Any) -> None:
-        await self.send(await session.hint(ply))
+    async def _hint(self, session: Session, seat: int, ply: Any) -> None:
+        await self.send(await session.hint(seat, ply))
+
+    async def _new(self, msg: dict[str, Any]) -> None:
+        limits = self.sessions.limits
+        if self.made >= limits.tables_per_connection:
+            raise SessionError("full", f"one page may start {limits.tables_per_connection} tables at most")
+        if not self.sessions.may_create(self.address):
+            raise SessionError("full", f"{limits.tables_per_address} tables an hour from one address at most")
+        session, seat, token, invites = await self.sessions.create(msg)
+        self.made += 1
+        self.sessions.created(self.address)
+        self.watch(session, seat, token)
+        update = session.update(seat, token)
+        update["invites"] = {str(p): code for p, code in invites.items()}
+        await self.send(update)
+        session.kick()
 
     async def dispatch(self, kind: Any, msg: dict[str, Any]) -> None:
         if kind == "new":
-            session = self.sessions.create(msg)
-            self.watch(session)
-            await self.send(session.update())
-            session.kick()
+            await self._new(msg)
             return
         if kind not in ("join", "move", "hint", "undo", "resign"):
             raise SessionError("bad_request", f"unknown message type {repr(kind)[:40]} "
                                               "(new, join, move, hint, undo, resign)")
-        session = self.sessions.get(msg.get("game"))
-        if self.session is not session:
-            self.watch(session)
-        if kind == "join":
-            await self.send(session.update())
+        session = await self.sessions.get(msg.get("game"))
+        if kind == "join":  # with a token: that seat; with an invitation: a seat taken; else a spectator
+            token, viewer = msg.get("token"), None
+            if msg.get("invite") is not None:
+                viewer, token = session.claim(msg.get("invite"))
+            elif token is not None:
+                viewer = session.seat_of(token)
+            self.watch(session, viewer, token)
+            await self.send(session.update(viewer, token if viewer is not None else None))
             if not session.over():
                 session.kick()
-        elif kind == "move":
-            await session.move(msg.get("action"), msg.get("ply"))
+            return
+        seat = session.seat_of(msg.get("token"))
+        self.watch(session, seat, msg.get("token"))
+        if kind == "move":
+            await session.move(seat, msg.get("action"), msg.get("ply"))
         elif kind == "hint":  # thought in the background: this tab may move meanwhile
             self.tasks.add(task := asyncio.get_running_loop().create_task(
-                self.guarded("hint", self._hint(session, msg.get("ply")))))
+                self.guarded("hint", self._hint(session, seat, msg.get("ply")))))
             task.add_done_callback(self.tasks.discard)
         elif kind == "undo":
-            await session.undo()
+            await session.undo(seat)
         else:
-            await session.resign()
+            await session.resign(seat)
 
 
 async def _socket(ws: WebSocket) -> None:
-    tab = _Tab(ws, ws.app.state.sessions)
-    await ws.accept()
+    sessions: Sessions = ws.app.state.sessions
+    address = ws.client.host if ws.client is not None else "?"
+    if not sessions.connect(address):
+        await ws.close(code=1008, reason="too many connections from this address")
+        return
+    tab = _Tab(ws, sessions, address)
     try:
+        await ws.accept()
         await tab.send({"type": "hello", "protocol": PROTOCOL})
         while True:
             message = await ws.receive()
@@ -207,6 +252,7 @@ async def _socket(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        sessions.disconnect(address)
         tab.unwatch()
         for task in list(tab.tasks):
             task.cancel()
@@ -252,7 +298,7 @@ async def _rules(request: Request) -> Response:
 async def _record(request: Request) -> Response:
     sessions: Sessions = request.app.state.sessions
     try:
-        session = sessions.get(request.path_params["game"])
+        session = await sessions.get(request.path_params["game"])
     except SessionError as e:
         return JSONResponse(_error(e.code, str(e)), status_code=404)
     if session.record is None:
@@ -263,11 +309,13 @@ async def _record(request: Request) -> Response:
 
 
 def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: float = DEFAULT_DELAY,
-               max_games: int = 200, limits: Limits | None = None) -> Starlette:
+               max_games: int = 200, limits: Limits | None = None, storage: Storage | None = None) -> Starlette:
     """The app: finished games are saved to ``records_dir`` (None: kept in memory only,
     still downloadable), ``hint`` is the hint agent's spec, ``delay`` the least time an
     agent's move stays on screen before the next (seconds; a game may ask for its own),
-    ``limits`` what a page may ask (think time, raw specs, games, message size)."""
+    ``limits`` what a page may ask (think time, raw specs, tables, message size and rate),
+    ``storage`` where tables live (:class:`~romecore.web.storage.SQLiteStorage` for
+    ``--db``; by default in memory)."""
     limits = limits or Limits(max_games=max_games)
     app = Starlette(routes=[
         Route("/", _index),
@@ -277,5 +325,5 @@ def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: 
         WebSocketRoute("/ws", _socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
-    app.state.sessions = Sessions(records_dir, hint, delay, limits)
+    app.state.sessions = Sessions(records_dir, hint, delay, limits, storage=storage)
     return app

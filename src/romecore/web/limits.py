@@ -37,6 +37,14 @@ class Limits:
     max_games: int = 200
     #: The longest message a page may send, in characters (a move is a few dozen).
     max_message: int = 16384
+    #: Messages a page may send a second, on average, and at once (a token bucket).
+    rate: float = 20.0
+    burst: int = 60
+    #: Tables one page may start, and one address an hour.
+    tables_per_connection: int = 10
+    tables_per_address: int = 60
+    #: Websockets open at once from one address.
+    connections_per_address: int = 50
 
 
 def _fmt(x: float) -> str:

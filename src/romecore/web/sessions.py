@@ -1,29 +1,37 @@
-"""The web app's games: one :class:`Session` per game, holding the true state on the server.
+"""The web app's tables: one :class:`Session` per game, holding the true state on the server.
 
-A session plays one human seat against agents.  Like the shared game loop
-(:func:`romecore.match.play_game`), every agent is handed only
-``state.resample(player, view_seed(seed, move))``, chance is drawn by the state's seeded
-dealer, and agent seeds follow ``romecore play``'s (``seed * 1000 + seat``), so a game is
-reproducible from its record.  What leaves a session for the page is
-:func:`human_view`: the seat's picture, its legal moves with their texts and board keys,
-and the log as that seat perceived it -- nothing drawn from what the seat cannot know,
-until the game is over.
+A table has seats: human seats (each taken with its own secret token, the host's at
+creation, the others through invitation links) and AI seats (a level or a bounded spec).
+Like the shared game loop (:func:`romecore.match.play_game`), every agent is handed only
+``state.resample(player, view_seed(seed, move))``; chance is drawn by the state's seeded
+dealer; an agent is reseeded before each move from the table's seed and the move number, so
+a restarted server plays the same AI moves as one that never stopped.  What leaves a session
+for a page is that page's view: a seat's picture, legal moves and log as that seat perceived
+it, or, for a spectator, the public view (:data:`romecore.picture.PUBLIC`) -- until the game
+is over, when everything is shown.
 
-A finished game stays finished: move, hint and undo are refused, and its record never
-changes.  Agents and the hint think in worker threads (the searches run in C without the
-GIL), each bounded by the server's :class:`~romecore.web.limits.Limits`; a search still
-running when its game ends, is resigned, undone past or left by its last page is stopped
-(:meth:`SearchAgent.stop`), so no page can keep the server thinking.
+Every request that acts for a seat carries the seat's token; a token never acts for another
+seat.  A finished game stays finished: move, hint, undo and resign are refused, and its
+record never changes.  Hints and undo are table settings, off where more than one human
+sits, and an undo never crosses another human's move.  An optional turn clock lets an AI at
+a chosen level move for a human whose time ran out, and the log says so.
 
-Concurrency: all sessions live in one asyncio event loop.  Each has an ``asyncio.Lock``
-held only while the state is read or changed.  An undo (or a pause) bumps the session's
-generation, so a move an agent was still thinking about is dropped rather than applied to
-a position that is gone.
+Every accepted move is written to the table's :class:`~romecore.web.storage.Storage` with
+the position it produced before the pages learn of it, so a restarted server (even after
+``kill -9``) finds every table at its last accepted move (:meth:`Sessions.get` reloads it).
+
+Agents and hints think in worker threads (the searches run in C without the GIL), each
+bounded by the server's :class:`~romecore.web.limits.Limits`; a search still running when its
+game ends, is resigned, undone past or left by its last page is stopped
+(:meth:`SearchAgent.stop`).  Concurrency: all sessions live in one asyncio event loop; each
+has an ``asyncio.Lock`` held while its state is read or changed.  An undo (or a pause) bumps
+the session's generation, so a move an agent was still thinking about is dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import re
@@ -38,16 +46,28 @@ from romecore import records
 from romecore.core.state import HIDDEN
 from romecore.errors import AgentSpecError, IllegalActionError, InvalidArgumentError
 from romecore.match import new_record, view_seed
-from romecore.picture import action_targets, to_svg
+from romecore.picture import PUBLIC, action_targets, to_svg
 from romecore.plugins import registry
 from romecore.web.limits import Limits, bound_spec, levels_of, resolve_opponent
+from romecore.web.storage import (
+    AI,
+    MemoryStorage,
+    Seat,
+    Storage,
+    StorageError,
+    TableRow,
+    UnknownTable,
+    hash_token,
+    new_token,
+    token_matches,
+)
 
 __all__ = ["Session", "Sessions", "SessionError", "human_view", "render_svg", "HUMAN",
            "DEFAULT_OPPONENT", "DEFAULT_HINT", "DEFAULT_DELAY"]
 
-#: The spec a record gives the human's seat (as ``romecore play`` does).
+#: The spec a record gives a human's seat (as ``romecore play`` does), and a human seat's kind.
 HUMAN = "human"
-#: The opponent when a page names none: the game's middle level, else this spec.
+#: The opponent when a page names none and the game has no levels.
 DEFAULT_OPPONENT = "ismcts:time=0.5"
 #: The agent that answers the hint button, unless the server names another.
 DEFAULT_HINT = "ismcts:time=0.5"
@@ -55,16 +75,21 @@ DEFAULT_HINT = "ismcts:time=0.5"
 #: Seconds an agent's move is shown at the least, so a person can follow the AI's moves.
 DEFAULT_DELAY = 0.4
 MAX_DELAY = 10.0
+MAX_CLOCK = 24 * 3600.0
 MAX_SEED = 2**63 - 1
 _GAME_ID = re.compile(r"[0-9a-f]{32}\Z")
 #: How often a search that must end is asked to stop (seconds).
 _STOP_POLL = 0.01
 
+log = logging.getLogger("romecore.web")
+
 
 class SessionError(InvalidArgumentError):
     """A request the server refuses (stale game id, out of turn, malformed field); ``code``
     names the kind for the page: ``bad_request``, ``unknown_game``, ``not_your_turn``,
-    ``stale``, ``game_over``, ``full``, ``busy``."""
+    ``stale``, ``game_over``, ``full``, ``busy``, ``forbidden`` (no or a wrong seat token,
+    a spectator acting), ``taken`` (an invitation already used), ``off`` (hints or undo
+    are off at this table)."""
 
     def __init__(self, code: str, message: str) -> None:
         self.code = code
@@ -74,15 +99,18 @@ class SessionError(InvalidArgumentError):
 Listener = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-# -- what the human may see ------------------------------------------------------------------
-def render_svg(state: romecore.State, seat: int | None) -> str:
-    """The seat's picture (None: the whole truth, for a finished game); if the game's
-    renderer fails, a plain SVG of the text drawing (equally limited), so a renderer bug
-    never ends a game."""
+# -- what a page may see ---------------------------------------------------------------------
+def render_svg(state: romecore.State, seat: int | str | None) -> str:
+    """The seat's picture (None: the whole truth, for a finished game; PUBLIC: what every
+    player may see); if the game's renderer fails, a plain SVG that shows nothing hidden,
+    so a renderer bug never ends a game."""
     try:
         return to_svg(state, seat)
-    except Exception as e:  # a renderer bug: show the text view instead
-        text = state.render(seat) if seat is not None else str(state)
+    except Exception as e:  # a renderer bug (or no public view): a text picture instead
+        if seat == PUBLIC:
+            text = f"{state.game.game_id}: move {state.move_number()}"
+        else:
+            text = state.render(seat) if seat is not None else str(state)
         return _text_svg([f"(picture unavailable: {type(e).__name__}: {e})", *text.splitlines()])
 
 
@@ -104,9 +132,9 @@ def _targets(state: romecore.State, action: int) -> list[str]:
 
 
 def human_view(state: romecore.State, seat: int) -> dict[str, Any]:
-    """The state-dependent part of a state update: the seat's picture and, when the seat is
-    to move, its legal moves with their texts and board keys.  Depends only on what the
-    seat knows (the web tests check it across resampled worlds)."""
+    """The state-dependent part of a seat's update: its picture and, when the seat is to
+    move, its legal moves with their texts and board keys.  Depends only on what the seat
+    knows (the web tests check it across resampled worlds)."""
     moves = []
     if state.current_player() == seat:
         moves = [{"id": a, "text": state.action_to_string(a), "targets": _targets(state, a)}
@@ -116,7 +144,7 @@ def human_view(state: romecore.State, seat: int) -> dict[str, Any]:
 
 def _seen(state: romecore.State, seat: int, player: int, action: int) -> str | None:
     """The log line ``seat`` sees for ``action`` about to be applied to ``state``: the
-    move's text when the seat sees it, a placeholder for an opponent's hidden move, None
+    move's text when the seat sees it, a placeholder for another player's hidden move, None
     for a hidden chance outcome (a deal to someone else says nothing)."""
     if player == seat:
         return state.action_to_string(action)
@@ -125,20 +153,21 @@ def _seen(state: romecore.State, seat: int, player: int, action: int) -> str | N
     return state.action_to_string(action)
 
 
-def _round(state: romecore.State, seat: int) -> int | None:
-    """The round the seat's observation names, for grouping the log (None: the game
-    counts none)."""
-    r = state.observation(seat).get("round")
+def _round(state: romecore.State) -> int | None:
+    """The round the game counts (public: every seat's observation says it), for grouping
+    the log; None where the game counts none."""
+    r = state.observation(0).get("round")
     return r if isinstance(r, int) and not isinstance(r, bool) else None
 
 
-def score_line(scores: list[int], seat: int) -> str:
+def score_line(scores: list[int], seat: int | None) -> str:
     """Scores as players say them, the seat's first: ``87–96`` (``87–96–70``).
 
     >>> score_line([96, 87], 1)
     '87–96'
     """
-    return "–".join(str(s) for s in [scores[seat], *scores[:seat], *scores[seat + 1:]])
+    first = seat if seat is not None else 0
+    return "–".join(str(s) for s in [scores[first], *scores[:first], *scores[first + 1:]])
 
 
 # -- checking what the page sends ------------------------------------------------------------
@@ -151,52 +180,105 @@ def _int(d: Mapping[str, Any], key: str, default: Any = None, lo: int = 0, hi: i
     return v
 
 
+def _bool(d: Mapping[str, Any], key: str, default: bool) -> bool:
+    v = d.get(key, default)
+    if not isinstance(v, bool):
+        raise SessionError("bad_request", f"{key!r} must be true or false, got {repr(v)[:40]}")
+    return v
+
+
 def check_game_id(v: Any) -> str:
     if not isinstance(v, str) or not _GAME_ID.match(v):
         raise SessionError("bad_request", f"'game' must be a game id (32 hex digits), got {repr(v)[:40]}")
     return v
 
 
-# -- one game ----------------------------------------------------------------------------------
-class Session:
-    """One game: the true state, the agents at the other seats, the human at ``seat``.
-    ``labels`` name the seats as the page shows them (a level, or the spec)."""
+def _log_failure(task: asyncio.Task) -> None:
+    """A table's loop that died is a bug of ours: say so in the server's log."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a table's game loop failed", exc_info=task.exception())
 
-    def __init__(self, game: romecore.Game, seat: int, specs: list[str], seed: int,
-                 delay: float = DEFAULT_DELAY, hint: str = DEFAULT_HINT,
-                 records_dir: str | None = None, labels: list[str] | None = None) -> None:
+
+# -- one table ---------------------------------------------------------------------------------
+class Session:
+    """One table: the true state, its seats (``storage.Seat``: human or AI), its settings
+    (``hints``, ``undo``, ``clock`` seconds a human move, ``clock_level``), and the storage
+    its moves are written to."""
+
+    def __init__(self, game: romecore.Game, seats: list[Seat], seed: int, delay: float = DEFAULT_DELAY,
+                 hint: str = DEFAULT_HINT, records_dir: str | None = None,
+                 settings: Mapping[str, Any] | None = None, storage: Storage | None = None,
+                 table_id: str | None = None) -> None:
         n = game.num_players()
-        self.id = uuid.uuid4().hex
-        self.game, self.seat, self.seed, self.delay = game, seat, seed, delay
-        self.specs = list(specs)
-        self.specs[seat] = HUMAN
-        self.labels = list(labels) if labels is not None else list(self.specs)
-        self.labels[seat] = HUMAN
-        self.agents: list[Any] = [None if p == seat else romecore.make_agent(self.specs[p], game=game,
-                                                                            seed=seed * 1000 + p)
-                                  for p in range(n)]
+        self.id = table_id or uuid.uuid4().hex
+        self.game, self.seed, self.delay = game, seed, delay
+        self.seats = seats
+        self.settings: dict[str, Any] = dict(settings or {})
+        self.specs = [s.spec if s.kind == AI else HUMAN for s in seats]
+        self.labels = [s.label if s.kind == AI else (s.name or HUMAN) for s in seats]
+        self.agents: list[Any] = [romecore.make_agent(s.spec, game=game, seed=seed * 1000 + p) if s.kind == AI
+                                  else None for p, s in enumerate(seats)]
         self.hint_spec = hint
         self._hinter: Any = None
         self.records_dir = records_dir
+        self.storage: Storage = storage if storage is not None else MemoryStorage()
         self.state = game.new_initial_state(seed=seed)
         self.actions: list[int] = []
         self.players: list[int] = []
         self.texts: list[str] = []
         self.think = [0.0] * n
         self.moves = [0] * n
-        self.log: list[dict[str, Any]] = []
-        self._points: list[tuple] = []  # undo points: what was, just before each human move
+        self.events: list[dict[str, Any]] = []  # one per action: who, the true text, what each seat saw
+        self._points: list[tuple] = []  # undo points: (seat, state, actions, events, think, moves)
         self.lock = asyncio.Lock()
         self.gen = 0  # bumped by undo and pause: agent moves thought before it are dropped
         self.forfeit: dict[str, Any] | None = None
         self.record: records.GameRecord | None = None
         self.record_path: str | None = None
-        self.listeners: list[Listener] = []
+        self.listeners: dict[Listener, tuple[int | None, str | None]] = {}  # page -> (seat or None, token)
         self.task: asyncio.Task | None = None
+        self.clock_task: asyncio.Task | None = None
         self.thinking: dict[Any, asyncio.Future] = {}  # agent -> its step under way
         self.touched = time.monotonic()
         self._turn_t0 = time.perf_counter()
         self._sent: tuple = ()  # what the pages were last sent (see broadcast)
+
+    # -- who is who ----------------------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        return [p for p, s in enumerate(self.seats) if s.kind == HUMAN]
+
+    @property
+    def seat(self) -> int:
+        """The first human seat (the host's, at a table made by one person)."""
+        return self.humans[0]
+
+    def seat_of(self, token: Any) -> int:
+        """The seat ``token`` acts for; ``forbidden`` for a missing or wrong token."""
+        if token is None:
+            raise SessionError("forbidden", "this request acts for a seat: it needs the seat's token")
+        for p in self.humans:
+            if token_matches(self.seats[p].token_hash, token):
+                return p
+        raise SessionError("forbidden", "no seat of this table has that token")
+
+    def claim(self, invite: Any) -> tuple[int, str]:
+        """Takes the open seat an invitation names; returns (seat, its new token)."""
+        invites = self.settings.get("invites", {})
+        for key, digest in invites.items():
+            if token_matches(digest, invite):
+                p = int(key)
+                if self.seats[p].token_hash is not None:
+                    raise SessionError("taken", f"seat {p} is taken already: ask its player for the link "
+                                                "with their token, or join as a spectator")
+                token = new_token()
+                try:
+                    self.storage.take_seat(self.id, p, hash_token(token))
+                except StorageError as e:
+                    raise SessionError("taken", str(e)) from None
+                self.seats[p].token_hash = hash_token(token)
+                return p, token
+        raise SessionError("forbidden", "that invitation is not for this table")
 
     # -- reading -------------------------------------------------------------------------------
     def over(self) -> bool:
@@ -208,26 +290,49 @@ class Session:
         sent before an undo or an agent's move is refused as stale."""
         return len(self.actions)
 
-    def update(self) -> dict[str, Any]:
-        """The ``state`` message: the human's view only, until the game is over."""
+    def _log(self, viewer: int | None) -> list[dict[str, Any]]:
+        """The log as ``viewer`` perceived it (None: what every seat saw)."""
+        out = []
+        for e in self.events:
+            text = e["seen"][viewer] if viewer is not None else e["public"]
+            if text is None:
+                continue
+            entry: dict[str, Any] = {"ply": e["ply"], "player": e["player"], "text": text}
+            if text == e["text"] and e["keys"]:
+                entry["keys"] = e["keys"]
+            if e["round"] is not None:
+                entry["round"] = e["round"]
+            out.append(entry)
+        return out
+
+    def update(self, viewer: int | None = None, token: str | None = None) -> dict[str, Any]:
+        """The ``state`` message for a seat (its view only) or a spectator (the public view),
+        until the game is over, when every page sees the whole truth."""
         to_move = self.state.current_player()
         msg: dict[str, Any] = {
             "type": "state", "game": self.id, "game_id": self.game.game_id,
             "name": registry.game(self.game.game_id).name, "players": self.game.num_players(),
-            "seat": self.seat, "agents": list(self.labels), "ply": self.ply(),
+            "seat": viewer, "agents": list(self.labels), "humans": self.humans, "ply": self.ply(),
             "to_move": ("over" if self.over() else "chance" if to_move == romecore.CHANCE else to_move),
-            "can_undo": bool(self._points) and not self.over(), "log": list(self.log),
-            "over": self.over(), "result": None,
+            "can_undo": viewer is not None and self._undo_point(viewer) is not None,
+            "hints": self.settings.get("hints", False), "log": self._log(viewer),
+            "over": self.over(), "result": None, "clock": self.settings.get("clock", 0),
+            "seats_taken": [s.kind == AI or s.token_hash is not None for s in self.seats],
         }
-        msg.update(human_view(self.state, self.seat))
+        if token is not None:
+            msg["token"] = token
+        if viewer is not None:
+            msg.update(human_view(self.state, viewer))
+        else:
+            msg.update({"svg": render_svg(self.state, PUBLIC), "moves": []})
         if self.over():
             msg["moves"] = []
             msg["svg"] = render_svg(self.state, None)  # every hidden card, now the game is over
             msg["seed"] = self.seed  # only now: the seed deals every card still hidden
-            msg["result"] = self._result()
+            msg["result"] = self._result(viewer)
         return msg
 
-    def _result(self) -> dict[str, Any]:
+    def _result(self, viewer: int | None) -> dict[str, Any]:
         """The end explained: scores and their breakdown, why the game ended, the winners
         and whether a tie on points was broken."""
         rec = self.record
@@ -247,28 +352,30 @@ class Session:
             breakdown = [{"total": s} for s in scores]
         return {"returns": list(rec.returns), "scores": scores, "termination": term,
                 "record": f"/api/record/{self.id}", "winners": winners, "tie_break": tie_break,
-                "breakdown": breakdown, "score_line": score_line(scores, self.seat),
+                "breakdown": breakdown, "score_line": score_line(scores, viewer),
                 "ends_when": spec.ends_when if term["kind"] == "normal" else ""}
 
     # -- talking to the pages ------------------------------------------------------------------
     async def broadcast(self) -> None:
-        """Sends the state to every page on this game, unless they have it already."""
+        """Sends each page its view, unless the pages have this position already."""
         key = (self.ply(), self.gen, self.over())
         if key == self._sent:
             return
         self._sent = key
-        msg = self.update()
-        for send in list(self.listeners):
+        views: dict[int | None, dict[str, Any]] = {}
+        for send, (viewer, token) in list(self.listeners.items()):
+            if viewer not in views:
+                views[viewer] = self.update(viewer)
             try:
-                await send(msg)
+                await send(views[viewer] if token is None else {**views[viewer], "token": token})
             except Exception:  # a closed page: forget it
-                if send in self.listeners:
-                    self.listeners.remove(send)
+                self.listeners.pop(send, None)
 
     def kick(self) -> None:
-        """Lets the agents (and chance) move until it is the human's turn or the game ends."""
+        """Lets the agents (and chance) move until a human is to move or the game ends."""
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._run())
+            self.task.add_done_callback(_log_failure)
 
     async def _think(self, agent: Any, view: romecore.State) -> int:
         """``agent.step(view)`` in a worker thread, registered so :meth:`stop_thinking`
@@ -297,7 +404,16 @@ class Session:
         """The last page left: no agent thinks for nobody (a join resumes the game)."""
         async with self.lock:
             self.gen += 1
+            self._cancel_clock()
         await self.stop_thinking()
+
+    def _reseed(self, agent: Any, player: int) -> None:
+        """Seeds the agent from the table and the move, so its move does not depend on
+        what it did before (a restarted server plays the same)."""
+        try:
+            agent.reseed(view_seed(self.seed * 1000 + player, self.ply()))
+        except AttributeError:  # an agent with no seed to set (random's own stream goes on)
+            pass
 
     async def _run(self) -> None:
         while True:
@@ -308,20 +424,22 @@ class Session:
                 state = self.state
                 player = state.current_player()
                 if player == romecore.TERMINAL:
-                    self._finish()
+                    await self._finish()
                     await self.broadcast()
                     return
                 if player == romecore.CHANCE:
-                    self._apply(records.CHANCE_PLAYER, state.sample_chance())
+                    await self._apply(records.CHANCE_PLAYER, state.sample_chance())
                     continue
-                if player == self.seat:
+                if self.seats[player].kind == HUMAN:
                     self._turn_t0 = time.perf_counter()
+                    self._start_clock(player)
                     await self.broadcast()
                     return
                 if not self.listeners:
                     return  # paused: nobody watches; a join kicks the game again
                 gen, agent = self.gen, self.agents[player]
                 view = state.resample(player, view_seed(self.seed, state.move_number()))
+                self._reseed(agent, player)
             t0 = time.perf_counter()
             fault = None
             try:
@@ -341,35 +459,39 @@ class Session:
                     fault = f"returned {repr(action)[:40]}, which is not legal"
                 if fault is not None:
                     self.forfeit = {"seat": player, "reason": f"player {player} ({self.specs[player]}) {fault}"}
-                    self._finish()
+                    await self._finish()
                 else:
-                    self._apply(player, action)
+                    await self._apply(player, action)
                 await self.broadcast()
 
-    def _apply(self, player: int, action: int) -> None:
+    async def _apply(self, player: int, action: int, note: str | None = None) -> None:
+        """Applies an action, logs it as each seat saw it, and writes it with the position it
+        produced to storage before anyone hears of it."""
         state = self.state
         text = state.action_to_string(action)
-        seen = _seen(state, self.seat, player, action)
-        keys = _targets(state, action) if seen is not None and player >= 0 and seen == text else []
+        n = self.game.num_players()
+        seen = [_seen(state, q, player, action) for q in range(n)]
+        everyone = all(s == text for s in seen)
+        public = text if everyone else (None if player == records.CHANCE_PLAYER else "a hidden move")
+        keys = _targets(state, action) if player >= 0 else []
         state.apply_action(action)
         self.actions.append(action)
         self.players.append(player)
         self.texts.append(text)
-        if seen is not None:
-            who = "chance" if player == records.CHANCE_PLAYER else player
-            entry: dict[str, Any] = {"ply": len(self.actions), "player": who, "text": seen}
-            if keys:
-                entry["keys"] = keys
-            rnd = _round(state, self.seat)
-            if rnd is not None:
-                entry["round"] = rnd
-            self.log.append(entry)
+        who = "chance" if player == records.CHANCE_PLAYER else player
+        self.events.append({"ply": len(self.actions), "player": who, "text": text, "keys": keys,
+                            "seen": seen, "public": public, "round": _round(state)})
+        if note is not None:
+            self.events.append({"ply": len(self.actions), "player": "server", "text": note, "keys": [],
+                                "seen": [note] * n, "public": note, "round": None})
+        await asyncio.to_thread(self.storage.add_move, self.id, len(self.actions), player, action, text,
+                                state.serialize())
         if state.is_terminal():
-            self._finish()
+            await self._finish()
 
-    def _finish(self) -> None:
-        """The game is over (played out, resigned or forfeited): its record, written to the
-        records folder when there is one.  Nothing changes it after this."""
+    async def _finish(self) -> None:
+        """The game is over (played out, resigned or forfeited): its record, stored and
+        written to the records folder when there is one.  Nothing changes it after this."""
         rec = new_record(self.game, self.specs, self.seed, None)
         rec.labels = list(self.labels)
         rec.actions, rec.players, rec.texts = list(self.actions), list(self.players), list(self.texts)
@@ -385,6 +507,12 @@ class Session:
         rec.scores = self.state.scores()
         self.record = rec
         self._points.clear()
+        self._cancel_clock()
+        try:
+            await asyncio.to_thread(self.storage.finish, self.id, records.dumps_json(rec))
+        except StorageError as e:
+            self.events.append({"ply": self.ply(), "player": "server", "text": f"record not stored: {e}",
+                                "keys": [], "seen": [None] * n, "public": None, "round": None})
         if self.records_dir is not None:
             path = os.path.join(self.records_dir, f"{self.game.game_id}-{self.id}.jsonl")
             try:
@@ -392,56 +520,111 @@ class Session:
                 records.write(path, [rec])
                 self.record_path = path
             except OSError as e:
-                self.log.append({"ply": self.ply(), "player": "server", "text": f"record not saved: {e}"})
+                note = f"record not saved: {e}"
+                self.events.append({"ply": self.ply(), "player": "server", "text": note, "keys": [],
+                                    "seen": [note] * n, "public": note, "round": None})
 
-    # -- what the human asks -------------------------------------------------------------------
+    # -- the turn clock --------------------------------------------------------------------------
+    def _start_clock(self, seat: int) -> None:
+        clock = float(self.settings.get("clock", 0) or 0)
+        if clock <= 0 or (self.clock_task is not None and not self.clock_task.done()):
+            return
+        self.clock_task = asyncio.get_running_loop().create_task(self._time_out(seat, self.ply(), clock))
+
+    def _cancel_clock(self) -> None:
+        if self.clock_task is not None and not self.clock_task.done() \
+                and self.clock_task is not asyncio.current_task():
+            self.clock_task.cancel()
+        self.clock_task = None
+
+    async def _time_out(self, seat: int, ply: int, seconds: float) -> None:
+        """The seat's time ran out: the table's clock level moves for it."""
+        await asyncio.sleep(seconds)
+        async with self.lock:
+            if self.over() or self.ply() != ply or self.state.current_player() != seat:
+                return
+            level = self.settings.get("clock_level", "")
+            spec = levels_of(self.game.game_id).get(level) or "random"
+            agent = romecore.make_agent(bound_spec(spec, 2.0), game=self.game, seed=self.seed)
+            view = self.state.resample(seat, view_seed(self.seed, self.ply()))
+            self._reseed(agent, seat)
+            gen = self.gen
+        action = await self._think(agent, view)
+        async with self.lock:
+            if gen != self.gen or self.over() or self.ply() != ply or not self.state.is_legal(action):
+                return
+            self.clock_task = None
+            self._points.clear()  # a clock move is nobody's to take back
+            await self._apply(seat, action, note=f"P{seat}'s time ran out: {level or 'the AI'} played for them")
+            await self.broadcast()
+        self.kick()
+
+    # -- what a seat asks ----------------------------------------------------------------------
     def _not_over(self) -> None:
         if self.over():
             raise SessionError("game_over", "the game is over: start a new one")
 
-    def _human_turn(self, ply: Any) -> None:
+    def _seat_turn(self, seat: int, ply: Any) -> None:
         self._not_over()
         if ply is not None and ply != self.ply():
             raise SessionError("stale", f"stale message: it answers move {ply!r}, the game is at move "
                                         f"{self.ply()} (reload the position)")
         to_move = self.state.current_player()
-        if to_move != self.seat:
-            who = "the AI is" if to_move >= 0 else "chance is"
-            raise SessionError("not_your_turn", f"it is not your turn: {who} to move"
-                                                + (f" (player {to_move})" if to_move >= 0 else ""))
+        if to_move != seat:
+            who = ("chance is" if to_move < 0 else
+                   "the AI is" if self.seats[to_move].kind == AI else f"P{to_move} is")
+            raise SessionError("not_your_turn", f"it is not your turn: {who} to move")
 
-    async def move(self, action: Any, ply: Any = None) -> None:
-        """The human plays ``action`` (an action id from the list sent); refused with the
+    async def move(self, seat: int, action: Any, ply: Any = None) -> None:
+        """``seat`` plays ``action`` (an action id from the list sent); refused with the
         state unchanged when over, out of turn, stale or illegal."""
         if isinstance(action, bool) or not isinstance(action, int):
             raise SessionError("bad_request", f"'action' must be an action id (an integer), got {repr(action)[:40]}")
         async with self.lock:
-            self._human_turn(ply)
+            self._seat_turn(seat, ply)
             if not self.state.is_legal(action):
                 raise IllegalActionError(f"action {action} is not a legal move here")
-            self._points.append((self.state.clone(), len(self.actions), len(self.log),
+            self._cancel_clock()
+            self._points.append((seat, self.state.clone(), len(self.actions), len(self.events),
                                  list(self.think), list(self.moves)))
-            self.think[self.seat] += time.perf_counter() - self._turn_t0
-            self.moves[self.seat] += 1
-            self._apply(self.seat, action)
+            self.think[seat] += time.perf_counter() - self._turn_t0
+            self.moves[seat] += 1
+            await self._apply(seat, action)
             self.touched = time.monotonic()
             await self.broadcast()
         self.kick()
 
-    async def undo(self) -> None:
-        """Back to the human's previous decision: the position as it was (the same deals),
+    def _undo_point(self, seat: int) -> int | None:
+        """Where ``seat`` may undo to (an index of the undo points), or None: undo must be
+        on, and no other human may have moved since."""
+        if not self.settings.get("undo", False) or self.over():
+            return None
+        for i in range(len(self._points) - 1, -1, -1):
+            if self._points[i][0] == seat:
+                return i
+            return None  # another human's move lies in between
+        return None
+
+    async def undo(self, seat: int) -> None:
+        """Back to the seat's previous decision: the position as it was (the same deals),
         the agents restarted; an agent still thinking is stopped and its move dropped.
-        Refused once the game is over."""
+        Refused once the game is over, where undo is off, and across another human's move."""
         async with self.lock:
             self._not_over()
-            if not self._points:
-                raise SessionError("bad_request", "nothing to undo: you have not moved yet")
-            state, n_actions, n_log, think, moves = self._points.pop()
+            if not self.settings.get("undo", False):
+                raise SessionError("off", "undo is off at this table")
+            i = self._undo_point(seat)
+            if i is None:
+                raise SessionError("bad_request", "nothing to undo: you have not moved since another player")
+            _, state, n_actions, n_events, think, moves = self._points[i]
+            del self._points[i:]
             self.gen += 1
+            self._cancel_clock()
             self.state = state
             del self.actions[n_actions:], self.players[n_actions:], self.texts[n_actions:]
-            del self.log[n_log:]
+            del self.events[n_events:]
             self.think, self.moves = think, moves
+            await asyncio.to_thread(self.storage.truncate, self.id, n_actions)
         await self.stop_thinking()
         async with self.lock:
             for agent in self.agents:
@@ -453,27 +636,29 @@ class Session:
             await self.broadcast()
         self.kick()
 
-    async def resign(self) -> None:
-        """The human gives up: the game ends as their loss, and every search stops."""
+    async def resign(self, seat: int) -> None:
+        """The seat gives up: the game ends as its loss, and every search stops."""
         async with self.lock:
             self._not_over()
-            self.forfeit = {"seat": self.seat, "kind": records.RESIGNED}
+            self.forfeit = {"seat": seat, "kind": records.RESIGNED}
             self.gen += 1
-            self._finish()
+            await self._finish()
             await self.broadcast()
         await self.stop_thinking()
 
-    async def hint(self, ply: Any = None) -> dict[str, Any]:
-        """What the hint agent would play, judged from a world resampled from the human's
-        knowledge only (as any agent is); one hint at a time."""
+    async def hint(self, seat: int, ply: Any = None) -> dict[str, Any]:
+        """What the hint agent would play, judged from a world resampled from the seat's
+        knowledge only (as any agent is); one hint at a time, where hints are on."""
         async with self.lock:
-            self._human_turn(ply)
+            if not self.settings.get("hints", False):
+                raise SessionError("off", "hints are off at this table")
+            self._seat_turn(seat, ply)
             if self._hinter is not None and self._hinter in self.thinking:
                 raise SessionError("busy", "a hint is being thought already")
-            view = self.state.resample(self.seat, view_seed(self.seed ^ 0x5EED, self.ply()))
+            view = self.state.resample(seat, view_seed(self.seed ^ 0x5EED, self.ply()))
             at = self.ply()
             if self._hinter is None:
-                self._hinter = romecore.make_agent(self.hint_spec, game=self.game, seed=self.seat + 1)
+                self._hinter = romecore.make_agent(self.hint_spec, game=self.game, seed=seat + 1)
         action = await self._think(self._hinter, view)
         if self.over() or self.ply() != at:
             raise SessionError("stale", "the position changed while the hint was thought")
@@ -481,38 +666,112 @@ class Session:
                 "text": view.action_to_string(action), "agent": self.hint_spec,
                 "targets": _targets(view, action)}
 
+    # -- back from storage -------------------------------------------------------------------------
+    async def _restore(self, moves: list[Any], snapshot: bytes | None) -> None:
+        """Replays the stored moves (chance drawn by the dealer, checked against what was
+        stored), then checks the position against the stored snapshot."""
+        for m in moves:
+            if m.player == records.CHANCE_PLAYER:
+                drawn = self.state.sample_chance()
+                if drawn != m.action:
+                    raise StorageError(f"table {self.id}: move {m.ply} was chance {m.action}, the dealer gives {drawn}")
+            elif not self.state.is_legal(m.action):
+                raise StorageError(f"table {self.id}: move {m.ply} ({m.text}) is not legal")
+            state, text = self.state, self.state.action_to_string(m.action)
+            n = self.game.num_players()
+            seen = [_seen(state, q, m.player, m.action) for q in range(n)]
+            public = text if all(s == text for s in seen) else (None if m.player < 0 else "a hidden move")
+            keys = _targets(state, m.action) if m.player >= 0 else []
+            state.apply_action(m.action)
+            self.actions.append(m.action)
+            self.players.append(m.player)
+            self.texts.append(text)
+            self.events.append({"ply": m.ply, "player": "chance" if m.player < 0 else m.player, "text": text,
+                                "keys": keys, "seen": seen, "public": public, "round": _round(state)})
+            if m.player >= 0:
+                self.moves[m.player] += 1
+        if snapshot is not None and self.state.serialize() != snapshot:
+            raise StorageError(f"table {self.id}: its moves do not replay to its stored position")
 
-# -- every game on the server ------------------------------------------------------------------
+
+# -- every table on the server ----------------------------------------------------------------
 class Sessions:
-    """The server's games by id, at most ``limits.max_games`` (finished and idle ones make
-    room); ``hint`` is the hint agent's spec (bounded like any agent)."""
+    """The server's tables by id: those in memory (at most ``limits.max_games``; finished
+    and idle ones make room) and, behind them, ``storage`` (every table, reloaded on
+    demand).  ``hint`` is the hint agent's spec (bounded like any agent)."""
 
     def __init__(self, records_dir: str | None = None, hint: str = DEFAULT_HINT,
                  delay: float = DEFAULT_DELAY, limits: Limits | None = None,
-                 idle_seconds: float = 3600.0) -> None:
+                 idle_seconds: float = 3600.0, storage: Storage | None = None) -> None:
         self.records_dir = records_dir
         self.limits = limits or Limits()
         self.hint = bound_spec(hint, self.limits.max_think)
         self.delay = delay
         self.idle_seconds = idle_seconds
+        self.storage: Storage = storage if storage is not None else MemoryStorage()
         self.games: dict[str, Session] = {}
         self.background: set[asyncio.Task] = set()  # pauses under way (kept from the collector)
+        self.connections: dict[str, int] = {}  # address -> websockets open
+        self.made: dict[str, list[float]] = {}  # address -> when it started tables (the last hour)
+
+    # -- what one address may do ------------------------------------------------------------------
+    def connect(self, address: str) -> bool:
+        """Counts a websocket from ``address``; False (and not counted) past the limit."""
+        if self.connections.get(address, 0) >= self.limits.connections_per_address:
+            return False
+        self.connections[address] = self.connections.get(address, 0) + 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        left = self.connections.get(address, 1) - 1
+        if left > 0:
+            self.connections[address] = left
+        else:
+            self.connections.pop(address, None)
+
+    def may_create(self, address: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        recent = [t for t in self.made.get(address, []) if now - t < 3600.0]
+        self.made[address] = recent
+        return len(recent) < self.limits.tables_per_address
+
+    def created(self, address: str) -> None:
+        self.made.setdefault(address, []).append(time.monotonic())
 
     @property
     def max_games(self) -> int:
         return self.limits.max_games
 
-    def get(self, game_id: Any) -> Session:
-        s = self.games.get(check_game_id(game_id))
+    async def get(self, game_id: Any) -> Session:
+        """The table ``game_id``, from memory or reloaded from storage."""
+        gid = check_game_id(game_id)
+        s = self.games.get(gid)
         if s is None:
-            raise SessionError("unknown_game", f"no game {game_id} on this server (it may have been "
-                                               "closed, or the server restarted): start a new one")
+            s = await self._load(gid)
         s.touched = time.monotonic()
+        return s
+
+    async def _load(self, gid: str) -> Session:
+        try:
+            stored = await asyncio.to_thread(self.storage.load, gid)
+        except UnknownTable:
+            raise SessionError("unknown_game", f"no game {gid} on this server (it may have expired): "
+                                               "start a new one") from None
+        t = stored.table
+        game = romecore.load_game(t.game_id, **dict(t.options), players=t.players)
+        s = Session(game, t.seats, t.seed, float(t.settings.get("delay", self.delay)), self.hint,
+                    self.records_dir, t.settings, self.storage, table_id=t.id)
+        await s._restore(stored.moves, stored.snapshot)
+        if t.record is not None:
+            s.record = records.loads_json(t.record)
+            s.forfeit = s.record.forfeit
+        self._make_room()
+        self.games[gid] = s
         return s
 
     def _make_room(self) -> None:
         now = time.monotonic()
-        for gid, s in list(self.games.items()):
+        for gid, s in list(self.games.items()):  # unloaded only: storage keeps them
             if now - s.touched > self.idle_seconds and not s.listeners and not s.thinking:
                 self.games.pop(gid)
         if len(self.games) >= self.max_games:
@@ -522,8 +781,9 @@ class Sessions:
         if len(self.games) >= self.max_games:
             raise SessionError("full", f"the server holds {self.max_games} games already: finish one first")
 
-    def create(self, msg: Mapping[str, Any]) -> Session:
-        """A new game from a ``new`` message (see :mod:`romecore.web.app`)."""
+    async def create(self, msg: Mapping[str, Any]) -> tuple[Session, int, str, dict[int, str]]:
+        """A new table from a ``new`` message (see :mod:`romecore.web.app`); returns it, the
+        host's seat, the host's token and the invitation code of each open seat."""
         game_id = msg.get("game_id", "great_city_of_rome")
         if not isinstance(game_id, str) or len(game_id) > 100:
             raise SessionError("bad_request", "'game_id' must be a game id string")
@@ -539,28 +799,65 @@ class Sessions:
         seed = _int(msg, "seed", None)
         if seed is None:
             seed = random.randrange(2**32)
-        agents = msg.get("agents", [self.default_opponent(game_id)])
-        if isinstance(agents, str):
-            agents = [agents]
-        if not isinstance(agents, list) or not 0 < len(agents) <= n:
-            raise SessionError("bad_request", "'agents' must be a non-empty list of levels or agent specs")
-        try:
-            chosen = [resolve_opponent(game_id, a, self.limits) for a in agents]
-        except AgentSpecError as e:
-            raise SessionError("bad_request", f"'agents': {e}") from None
-        labels, specs = [HUMAN] * n, [HUMAN] * n
-        seats = list(range(n)) if len(chosen) == n else [p for p in range(n) if p != seat]
-        for i, p in enumerate(seats):  # one per other seat, in seat order, cycled
-            labels[p], specs[p] = chosen[i % len(chosen)]
+        seats = self._seats(game_id, n, seat, msg)
+        humans = sum(s.kind == HUMAN for s in seats)
+        alone = humans == 1
         delay = msg.get("delay", self.delay)
         if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= MAX_DELAY:
             raise SessionError("bad_request", f"'delay' must be seconds in 0..{MAX_DELAY:g}")
+        clock = msg.get("clock", 0)
+        if isinstance(clock, bool) or not isinstance(clock, (int, float)) or not 0 <= clock <= MAX_CLOCK:
+            raise SessionError("bad_request", f"'clock' must be seconds a move in 0..{MAX_CLOCK:g} (0: off)")
+        clock_level = msg.get("clock_level", "")
+        levels = levels_of(game_id)
+        if clock and clock_level not in levels:
+            clock_level = list(levels)[0] if levels else ""
+        token, invites = new_token(), {}
+        seats[seat].token_hash = hash_token(token)
+        for p, s in enumerate(seats):
+            if s.kind == HUMAN and p != seat:
+                invites[p] = new_token()
+        settings = {"hints": alone and _bool(msg, "hints", True), "undo": alone and _bool(msg, "undo", True),
+                    "clock": float(clock), "clock_level": clock_level, "delay": float(delay),
+                    "invites": {str(p): hash_token(code) for p, code in invites.items()}}
         self._make_room()
-        session = Session(game, seat, specs, seed, float(delay), self.hint, self.records_dir, labels)
+        session = Session(game, seats, seed, float(delay), self.hint, self.records_dir, settings, self.storage)
+        options_stored = {k: v for k, v in game.options.items() if k != "players"}
+        await asyncio.to_thread(self.storage.create_table, TableRow(session.id, game_id, seed, seats,
+                                                                    options_stored, settings))
         self.games[session.id] = session
-        return session
+        return session, seat, token, invites
+
+    def _seats(self, game_id: str, n: int, seat: int, msg: Mapping[str, Any]) -> list[Seat]:
+        """The seats a ``new`` message asks for: ``seats`` (one entry a seat: "host", "open",
+        or a level or spec for an AI), else ``agents`` for every seat but the host's."""
+        given = msg.get("seats")
+        if given is not None:
+            if not isinstance(given, list) or len(given) != n or [g for g in given if g == "host"] != ["host"] \
+                    or given.index("host") != seat:
+                raise SessionError("bad_request", f"'seats' must list {n} seats: \"host\" once (at 'seat'), "
+                                                  "\"open\" for an invited human, a level or spec for an AI")
+            asked = [(p, g) for p, g in enumerate(given) if g not in ("host", "open")]
+        else:
+            agents = msg.get("agents", [self.default_opponent(game_id)])
+            if isinstance(agents, str):
+                agents = [agents]
+            if not isinstance(agents, list) or not 0 < len(agents) <= n:
+                raise SessionError("bad_request", "'agents' must be a non-empty list of levels or agent specs")
+            others = list(range(n)) if len(agents) == n else [p for p in range(n) if p != seat]
+            asked = [(p, agents[i % len(agents)]) for i, p in enumerate(others) if p != seat]
+            given = ["host" if p == seat else "ai" for p in range(n)]
+        seats = [Seat(HUMAN, HUMAN, HUMAN) for _ in range(n)]
+        try:
+            for p, a in asked:
+                label, spec = resolve_opponent(game_id, a, self.limits)
+                seats[p] = Seat(AI, label, spec)
+        except AgentSpecError as e:
+            raise SessionError("bad_request", f"'agents': {e}") from None
+        return seats
 
     def default_opponent(self, game_id: str) -> str:
         """The level a page gets when it names none: the game's middle level."""
         levels = list(levels_of(game_id))
         return levels[len(levels) // 2] if levels else DEFAULT_OPPONENT
+
