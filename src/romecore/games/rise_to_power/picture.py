@@ -5,7 +5,10 @@ provinces, Senate cards and Arena cards.  Drawn from observations only (see
 
 Every place, card and die a move names carries its board key (``data-target``), and
 :func:`targets` says which keys each legal move names, so the browser table is played by
-clicking the board; the key scheme is in :func:`targets`' docstring."""
+clicking the board; the key scheme is in :func:`targets`' docstring.
+
+:func:`public_view` is what every player may see (a spectator's picture while the game is
+under way): every seat drawn as its opponents see it."""
 
 from __future__ import annotations
 
@@ -75,6 +78,29 @@ def _arena(views: dict[int, dict], base: dict, q: int) -> tuple[list[str], int, 
         return _names(views[q]["hand"]), 0, _names(views[q]["show"]), 0
     opp = base["opponents"][str(q)]
     return list(opp["known"]), opp["hidden"], [], opp["show_size"]
+
+
+# -- the public view ----------------------------------------------------------------------
+#: The observation's entries that belong to its seat alone: the seat's own Arena hand and show
+#: (with the face-down cards named) and what it knows of the others (which depends on who looks).
+PRIVATE = ("player", "hand", "show", "opponents")
+
+
+def public_view(state: Any) -> dict:
+    """What every player may see, in the shape of a seat's observation with ``"player":
+    None``: every entry all seats' observations hold alike (tracks, rows, decks as the
+    observation gives them, exhausted cards, each seat's forum, VP, dice, provinces and
+    Senate cards, scores ...), an empty ``hand`` and ``show`` (a spectator holds no cards),
+    and under ``opponents`` every seat as the others know it: its Arena cards bought face
+    up, the count of its face-down ones and the size of a show being prepared (the
+    rulebook's hidden information: the face-down cards' names and which cards went into a
+    show)."""
+    n = state.game.num_players()
+    obs = [state.observation(p) for p in range(n)]
+    view = {k: v for k, v in obs[0].items() if k not in PRIVATE and all(o.get(k) == v for o in obs[1:])}
+    view.update(player=None, hand=[], show=[],
+                opponents={str(q): obs[(q + 1) % n]["opponents"][str(q)] for q in range(n)})
+    return view
 
 
 # -- board keys ---------------------------------------------------------------------------
@@ -181,7 +207,11 @@ def targets(state: Any, action: int) -> tuple[str, ...]:
 
 
 # -- drawing ------------------------------------------------------------------------------
-def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: list | None) -> None:
+def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | None) -> None:
+    """Draws ``player``'s view: a seat's (its own cards named, the others' as they know them),
+    the whole truth (None: every seat's observation) or the public view
+    (:data:`romecore.picture.PUBLIC`: views holds only :func:`public_view`, so every seat is
+    drawn as an opponent, with no "(you)" mark)."""
     base = views[player if player is not None else 0]
     scores = scores if scores is not None else base.get("scores")
     n = game.num_players()
