@@ -6,12 +6,17 @@ players' tiles, Imperium, coins and bridges.  Drawn from observations only (see
 Every place, tile and piece a move names carries its board key (``data-target``, see
 :func:`targets`): each triangle, each site's hexagon, each vertex, each aqueduct, the tiles
 in hand, the Neighborhood stacks, the Imperium spaces, the Treasury and the magistrates.
-Hills carry a key of their own that no move names, so a click on a hill picks nothing."""
+Hills carry a key of their own that no move names, so a click on a hill picks nothing.
+
+:func:`public_view` is what every player may see (a spectator's picture while the game is
+under way): the whole board and every seat's tiles, Imperium, coins and magistrates, with
+each seat's bridge tiles face down as its opponents see them."""
 
 from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from romecore.games.city_of_marble import data as _data
 from romecore.games.city_of_marble import kernel as _kernel
@@ -180,6 +185,23 @@ def targets(state, action: int) -> tuple[str, ...]:
     return ()
 
 
+# -- what every player may see -----------------------------------------------------------------
+
+
+def public_view(state: Any) -> dict:
+    """What every player may see, in the shape of a seat's observation with ``"player":
+    None``: everything all seats' observations hold alike (the board, the stacks, the turn,
+    every seat's track, coins, tiles, Imperium and magistrates), and each seat's entry as
+    the next seat sees it, so its bridge values (the one thing a seat knows alone, and
+    drawn from a pile nobody sees) are ``None`` beside their ``bridge_count`` until the
+    game ends, when everyone sees them."""
+    n = state.game.num_players()
+    seen = [state.observation(q) for q in range(n)]
+    view = dict(seen[0], player=None)
+    view["players"] = [seen[(q + 1) % n]["players"][q] for q in range(n)]
+    return view
+
+
 # -- the fixed board ---------------------------------------------------------------------------
 
 
@@ -240,7 +262,9 @@ def _titled_group(c: Canvas, cls: str, parent: ET.Element, title: str, **attrs) 
 # -- the picture -------------------------------------------------------------------------------
 
 
-def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: list | None) -> None:
+def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | None) -> None:
+    """The board, then each seat's box: ``player``'s view, the whole truth (None) or the
+    public view (:data:`romecore.picture.PUBLIC`, every seat drawn as its opponents see it)."""
     base = views[player if player is not None else 0]
     scores = scores if scores is not None else base.get("scores")
     n = game.num_players()
@@ -462,7 +486,8 @@ def _side(c: Canvas, views, base, player, n, top, scores) -> None:
         if own.get("bridges") is not None:
             bridges = f"bridges: {', '.join(map(str, own['bridges'])) or 'none'}"
         else:
-            bridges = f"bridges: {pd.get('bridge_count', 0)} face down"
+            count = pd.get("bridge_count", 0)
+            bridges = f"bridges: {count} face down" if count else "bridges: none"
         c.text(x + 8, y + 102, bridges, size=11, parent=g)
         y += h + 8
     if scores is not None and base["phase"] == "over":
