@@ -50,7 +50,7 @@ def _end(h: Any, state: Any) -> None:
 def _playouts(h: Any, game: Any, games: int) -> None:
     """Whole games inside C, one seed each."""
     for seed in range(games):
-        state = game.new_initial_state()
+        state = game.new_initial_state(seed=seed)
         state.playout(seed)
         _end(h, state)
 
@@ -60,7 +60,7 @@ def _step_loop(h: Any, game: Any, games: int) -> None:
     n = game.num_players()
     for seed in range(games):
         rng = random.Random(seed)
-        state = game.new_initial_state()
+        state = game.new_initial_state(seed=seed)
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
