@@ -1,7 +1,7 @@
 """The Great City of Rome as an SVG picture: the action strip, the offer, the decks, the
 influence cards, the drawn cards and every player's city on the 8x8 board (rows and columns
 numbered as build actions name them), hand and counters.  Drawn from observations only (see
-:mod:`romecore.picture`).
+:mod:`romecore.picture`), or, for spectators, from :func:`public_view`: what every seat knows.
 
 Every thing a move names is its own element carrying a board key (``data-target``), and
 :func:`targets` gives each legal move's keys, so the browser table plays by clicking:
@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from romecore.games.great_city_of_rome import data as _data
 from romecore.games.great_city_of_rome.kernel import ACTION_BLOCKS as _B
-from romecore.picture import HIDDEN_FILL, INK, MUTED, PLAYER_COLOURS, Canvas, player_name
+from romecore.games.great_city_of_rome.state import card_name
+from romecore.picture import HIDDEN_FILL, INK, MUTED, PLAYER_COLOURS, PUBLIC, Canvas, player_name
 
 WIDTH = 920
 CELL = 27
@@ -111,6 +112,55 @@ def targets(state, action: int) -> tuple[str, ...]:
     return drawn_key(p, _between(text, "put ", f" under deck {deck}")), deck_key(deck)
 
 
+# -- the public view (spectators) -------------------------------------------------------
+#: The observation's fields that every seat's observation holds alike: the board, the strip,
+#: the offer, the counters, deck sizes and the scores (counted from cities and counters).
+COMMON = ("round", "rounds", "phase", "first_player", "current_player", "strips", "face", "emissaries", "turn",
+          "coins", "influence", "influence_cards", "cities", "offer", "deck_sizes", "school", "scores")
+
+
+def public_view(state) -> dict:
+    """What every player may see, in the shape of a seat's observation with ``player``
+    None: the common fields as every seat sees them; each seat's hand as its opponents see
+    it, narrowed to the cards every seat knows (``known``) and the rest counted by deck
+    (card backs show the deck); the drawn cards and the cards under the decks named where
+    every seat knows them, else None.  No seat's own hand or draft group.
+
+    Who knows a card is read per card from ``to_dict()["known"]``: intersecting the names
+    the observations list would not do, since two seats may each know a different copy of
+    one building in a third seat's hand, which neither copy makes public."""
+    n = state.game.num_players()
+    base = state.observation(0)
+    d = state.to_dict(history=False)
+    everyone = set(range(n))
+    public = {int(c) for c, seats in d["known"].items() if set(seats) == everyone}
+
+    def known(c: int) -> bool:
+        return c in public
+
+    opponents = {}
+    for q, pd in enumerate(d["players"]):
+        hidden: dict[str, int] = {}
+        for card in pd["hand"]:
+            if not known(card["id"]):
+                hidden[card["deck"]] = hidden.get(card["deck"], 0) + 1
+        opponents[str(q)] = {"size": len(pd["hand"]), "known": sorted(c["building"] for c in pd["hand"]
+                                                                      if known(c["id"])),
+                             "hidden_by_deck": hidden, "draft_cards_hidden": 0}
+    bottoms = {_data.DECK_NAMES[k]: [card_name(c) if known(c) else None for c in deck["bottom"]]
+               for k, deck in enumerate(d["decks"]) if k > 0}
+    drawn = d["drawn"]
+    return {
+        **{k: base[k] for k in COMMON},
+        "player": None,
+        "hand": [],
+        "opponents": opponents,
+        "draft_group": [],
+        "deck_bottoms": bottoms,
+        "drawn": sorted(card_name(c) for c in drawn if known(c)) + [None] * sum(not known(c) for c in drawn),
+    }
+
+
 def _fill(name: str) -> str:
     t = _TYPES.get(name)
     if t is None:
@@ -151,7 +201,9 @@ def _drawn_row(c: Canvas, views: dict[int, dict], base: dict, x: float, y: float
                    target=(lambda i, nm: drawn_key(mover, nm)) if mover >= 0 else None)
 
 
-def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: list | None) -> None:
+def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | None) -> None:
+    """The picture of ``views[player]`` (a seat's view, the public view for ``PUBLIC``: every
+    seat drawn as an opponent is), or of every seat's view for the whole truth (None)."""
     base = views[player if player is not None else 0]
     scores = scores if scores is not None else base.get("scores")
     n = game.num_players()
@@ -261,14 +313,15 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, h, score, player) -> None:
     # The hand (the card being placed marked), then nothing more: drawn cards lie on the table.
     hx = bx + BOARD * CELL + 16
     names, unknown = _hand(views, base, q)
-    c.text(hx, by + 8, "hand" + ("" if q in views else " (as known)"), weight="bold", parent=g)
+    heading = "" if q in views else " (known to all)" if player == PUBLIC else " (as known)"
+    c.text(hx, by + 8, "hand" + heading, weight="bold", parent=g)
     turn = base.get("turn") or {}
     placing = turn.get("selected") if q == base["current_player"] and base["phase"] == "place" else None
     cy = by + 16
     for nm in sorted(names):
-        mark = nm == placing
-        placing = None if mark else placing  # one card of the kind is the one being placed
-        c.card(hx, cy, w - (hx - x) - 10, 18, nm + ("  \u2190 placing" if mark else ""), fill=_fill(nm),
+        chosen = nm == placing
+        placing = None if chosen else placing  # one card of the kind is the one being placed
+        c.card(hx, cy, w - (hx - x) - 10, 18, nm + ("  \u2190 placing" if chosen else ""), fill=_fill(nm),
                size=10, parent=g, title=nm, target=hand_key(q, nm))
         cy += 21
     if unknown:
