@@ -5,16 +5,19 @@ hands and vaults as the cards that player saw plus a count, and no scores, which
 vaults.
 
 Every thing a move names carries a board key (``data-target``, see :func:`targets`), so the
-browser table is played by clicking the board."""
+browser table is played by clicking the board.  :func:`public_view` is what every player may
+see (a spectator's picture while the game is under way): every hand and vault as a count and
+the cards all seats know."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from romecore.games.glory_to_rome import data as _data
 from romecore.games.glory_to_rome import kernel as _kernel
-from romecore.picture import HIDDEN_FILL, INK, MUTED, PLAYER_COLOURS, Canvas, player_name
+from romecore.picture import HIDDEN_FILL, INK, MUTED, PLAYER_COLOURS, PUBLIC, Canvas, player_name
 
 WIDTH = 960
 MATERIAL_FILL = {"yellow": "#f3e18a", "green": "#9ccf8a", "grey": "#c4c4c4", "red": "#e58e7c",
@@ -50,12 +53,60 @@ def _counts(names, key) -> dict[str, int]:
     return out
 
 
-def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: list | None) -> None:
+# -- what every player may see -----------------------------------------------------------------
+def public_view(state: Any) -> dict:
+    """What every player may see, in the shape of a seat's observation with ``"player":
+    None``: what all seats' observations hold alike (the pool, piles, sites, roles, every
+    seat's stockpile, clientele, camp, buildings, Influence, hand and vault sizes, the turn),
+    no hand of its own (``"hand": []``), and for every seat's hand and vault only the cards
+    all the seats know (a Legionary reveal; a Merchant's sale), the rest a count.  A card
+    one seat knows alone (its hand, a Basilica card, a Fountain draw and the card it places)
+    is hidden, and so are the cards nobody knows (an Atrium card, the draw pile).  Anything
+    else the seats see differently is left out (the tests check that nothing is)."""
+    n = state.game.num_players()
+    seen = [state.observation(q) for q in range(n)]
+    view = {k: v for k, v in seen[0].items() if all(o[k] == v for o in seen[1:])}
+    view["player"] = None
+    view["hand"] = []
+    view["known_in_hands"] = {str(q): _common(o["known_in_hands"][str(q)] for o in seen if o["player"] != q)
+                              for q in range(n)}
+    view["vaults"] = [_public_vault([o["vaults"][q] for o in seen]) for q in range(n)]
+    view["drawn"] = [_agreed(o["drawn"][i] for o in seen) for i in range(len(seen[0]["drawn"]))]
+    turns = [o["turn"] for o in seen]
+    view["turn"] = {k: _agreed(t[k] for t in turns) for k in turns[0]}   # the card placed: if all know it
+    return {k: view[k] for k in seen[0] if k in view}   # in the observation's order
+
+
+def _common(lists) -> list[str]:
+    """The cards every list names (a multiset meet): what all those seats know of a zone."""
+    lists = [Counter(x) for x in lists]
+    meet = lists[0]
+    for c in lists[1:]:
+        meet &= c
+    return sorted(meet.elements())
+
+
+def _public_vault(vaults: list[dict]) -> dict:
+    """A vault as every seat's view has it: the cards all know, the rest face down."""
+    known = _common(v["known"] for v in vaults)
+    return {"known": known, "hidden": len(vaults[0]["known"]) + vaults[0]["hidden"] - len(known)}
+
+
+def _agreed(values) -> Any:
+    """The value every seat sees, else None (what one seat alone sees of it)."""
+    values = list(values)
+    return values[0] if all(v == values[0] for v in values[1:]) else None
+
+
+def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | None) -> None:
+    """``player``'s picture from ``views`` (see :mod:`romecore.picture`); for
+    :data:`~romecore.picture.PUBLIC` views holds only :func:`public_view`, so every seat is
+    drawn as the others see it: a hand and a vault as the cards all know plus a count."""
     base = views[player if player is not None else 0]
     n = game.num_players()
     mover = base["current_player"]
     info = (f"phase {base['phase']}   leader {player_name(base['leader'])} (\u2605)"
-            + (f"   {player_name(mover)} to move" if mover >= 0 else "") + _placing(base))
+            + (f"   {player_name(mover)} to move" if mover >= 0 else "") + _placing(views))
     y = c.title("Glory to Rome", player, info)
     y = _supply(c, base, y)
 
@@ -67,8 +118,8 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
         tops[col] += h + 10
     y = max(tops)
     if player is not None and scores is None:
-        c.text(12, y + 14, "scores are not shown: they depend on vaults that this player cannot see",
-               size=11, fill=MUTED)
+        whose = "face-down vault cards" if player == PUBLIC else "vaults that this player cannot see"
+        c.text(12, y + 14, f"scores are not shown: they depend on {whose}", size=11, fill=MUTED)
         y += 20
     elif scores is not None and base["phase"] == "over":
         c.text(12, y + 14, "final: " + ", ".join(f"{player_name(q)} {scores[q]}" for q in range(n)), weight="bold")
@@ -79,11 +130,13 @@ def draw(c: Canvas, views: dict[int, dict], player: int | None, game, scores: li
                 ("text", "out", "out of town")])
 
 
-def _placing(base: dict) -> str:
-    """The card a Craftsman, Architect or Stairway action is placing, when this view knows it."""
-    sel = base["turn"].get("selected")
+def _placing(views: dict) -> str:
+    """The card a Craftsman, Architect or Stairway action is placing, when a view knows it
+    (a Fountain draw only its drawer sees is named as such)."""
+    sel = next((v["turn"]["selected"] for v in views.values() if v["turn"].get("selected")), None)
     if not sel:
-        return ""
+        base = next(iter(views.values()))
+        return "   placing an unseen Fountain draw" if base["phase"] == "act" and None in base["drawn"] else ""
     src = sel["from"]   # a hand card or a Fountain draw by its building, else by its material
     what = sel["card"] if src in ("hand", "drawn") else _CARD_MAT[sel["card"]].name
     return f"   placing {what} from the {'Fountain draw' if src == 'drawn' else src}"
