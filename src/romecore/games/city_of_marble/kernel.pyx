@@ -847,7 +847,7 @@ cdef void cm_step(CMState *s, int32_t a) noexcept nogil:
     elif ph == PH_ACTION:
         if a >= A_PIPE:
             k = a - A_PIPE
-            place_piece(s, k // 6, k % 6)
+            place_piece(s, k // CM_NDIR, k % CM_NDIR)
             s.phase = PH_EXPAND2
         elif a >= A_RECALL:
             s.mag[p][a - A_RECALL] = LOC_CENTRE
@@ -879,7 +879,7 @@ cdef void cm_step(CMState *s, int32_t a) noexcept nogil:
         s.bridges[p][a - CH_BRIDGE] += 1
         s.pend_bridges -= 1
     elif ph == PH_AQSTART:
-        place_piece(s, s.aq_cur, (a - A_PIPE) % 6)
+        place_piece(s, s.aq_cur, (a - A_PIPE) % CM_NDIR)
         s.aq_left -= 1
     elif ph == PH_ORDER:
         take_pending(s, a - A_SITE)
@@ -894,7 +894,7 @@ cdef void cm_step(CMState *s, int32_t a) noexcept nogil:
         s.res_seat += 1
     elif ph == PH_EXPAND2:
         k = a - A_PIPE
-        place_piece(s, k // 6, k % 6)
+        place_piece(s, k // CM_NDIR, k % CM_NDIR)
         action_done(s)
     elif ph == PH_EXTRA:
         if a == A_END:
@@ -905,96 +905,160 @@ cdef void cm_step(CMState *s, int32_t a) noexcept nogil:
             s.phase = PH_ACTION
 
 
+cdef inline bint forced_hills(CMState *s) noexcept nogil:
+    """The set-up's hills: the first turn starts once they are all drawn."""
+    if s.hills_drawn < N_HILLS_IN_PLAY:
+        return False
+    start_turn(s, 0)
+    return True
+
+
+cdef inline bint forced_action(CMState *s) noexcept nogil:
+    """The action menu: an empty menu passes, a single entry is taken."""
+    cdef int32_t only
+    if not cm_menu_any(s):
+        end_turn(s)      # nothing to do: pass
+        return True
+    only = single_menu_action(s)
+    if only < 0:
+        return False
+    cm_step(s, only)
+    return True
+
+
+cdef inline bint forced_site(CMState *s) noexcept nogil:
+    """A single site to build on is chosen."""
+    cdef int i = single_site(s)
+    if i < 0:
+        return False
+    s.sel_site = i
+    s.phase = PH_TILE
+    return True
+
+
+cdef inline bint forced_tile(CMState *s) noexcept nogil:
+    """A single tile placement on the chosen site is played."""
+    cdef uint32_t bits = site_pl_bits(s.legal_pl, s.sel_site)
+    if rc_popcount32(bits) > 1:
+        return False
+    play_tile(s, site_pl_base(s.sel_site) + rc_lsb32(bits))
+    return True
+
+
+cdef inline bint forced_bridge(CMState *s) noexcept nogil:
+    """Pending bridges with a single value are taken; with none left, aqueducts start."""
+    cdef int v
+    if s.pend_bridges:
+        v = single_bridge_value(s)
+        if v < 0:
+            return False
+        s.bridges[s.turn_player][v - 1] += 1
+        s.pend_bridges -= 1
+        return True
+    s.phase = PH_AQSTART
+    return True
+
+
+cdef inline bint forced_aqstart(CMState *s) noexcept nogil:
+    """Aqueduct starts: a single pipe direction is laid, then the next water source
+    starts, and with none left the site order follows."""
+    cdef int a, dirs
+    if s.aq_left:
+        dirs = cm_pipe_dirs(s, s.aq_cur)
+        if dirs:
+            if rc_popcount32(dirs) > 1:
+                return False
+            place_piece(s, s.aq_cur, rc_lsb32(dirs))
+            s.aq_left -= 1
+            return True
+    s.aq_left = 0
+    s.aq_cur = 0
+    if s.aq_todo:
+        a = rc_lsb32(s.aq_todo)
+        s.aq_todo &= ~(1 << a)
+        s.aq_started |= 1 << a
+        s.aq_path[a][0] = WATER_V[a]
+        tset(s.aq_verts, WATER_V[a])
+        s.aq_cur = a
+        s.aq_left = N_AQ_START
+        return True
+    s.phase = PH_ORDER
+    return True
+
+
+cdef inline bint forced_order(CMState *s) noexcept nogil:
+    """Pending sites resolve in order; only two whose order matters wait for a choice."""
+    cdef int i
+    if s.pend_n == 0:
+        action_done(s)
+    elif s.pend_n == 2 and cm_order_matters(s):
+        return False
+    else:
+        i = s.pend_sites[0]
+        take_pending(s, i)
+        resolve_site(s, i)
+    return True
+
+
+cdef inline bint forced_send(CMState *s) noexcept nogil:
+    """The next seat with magistrates in the resolving site decides; after the last seat
+    the site order resumes."""
+    cdef int q
+    while s.res_seat < s.nplayers:
+        q = (s.turn_player + s.res_seat) % s.nplayers
+        if mags_in_site(s, q, s.res_site):
+            s.actor = q
+            return False
+        s.res_seat += 1
+    s.res_site = 0
+    s.res_seat = 0
+    s.actor = s.turn_player
+    s.phase = PH_ORDER
+    return True
+
+
+cdef inline bint forced_expand2(CMState *s) noexcept nogil:
+    """The second expansion: a single pipe is laid (or none is possible) and the action ends."""
+    cdef int32_t only = single_pipe(s)
+    if only == -1:
+        return False
+    if only >= 0:
+        place_piece(s, (only - A_PIPE) // CM_NDIR, (only - A_PIPE) % CM_NDIR)
+    action_done(s)
+    return True
+
+
+cdef inline bint forced_phase(CMState *s) noexcept nogil:
+    """One forced step of the current phase; False where a real choice or draw is due."""
+    if s.phase == PH_HILLS:
+        return forced_hills(s)
+    if s.phase == PH_ACTION:
+        return forced_action(s)
+    if s.phase == PH_SITE:
+        return forced_site(s)
+    if s.phase == PH_TILE:
+        return forced_tile(s)
+    if s.phase == PH_BRIDGE:
+        return forced_bridge(s)
+    if s.phase == PH_AQSTART:
+        return forced_aqstart(s)
+    if s.phase == PH_ORDER:
+        return forced_order(s)
+    if s.phase == PH_SEND:
+        return forced_send(s)
+    if s.phase == PH_EXPAND2:
+        return forced_expand2(s)
+    return False
+
+
 cdef void cm_forced(CMState *s) noexcept nogil:
     """Takes every step that needs no decision, and every decision or chance event with a
     single possible outcome, until a real choice or draw is due.  Each pass of the loop
     takes a step (counted in CM_MAX_GAME_LENGTH) or moves the phase on, a few times at
     most between two steps, so FORCED_MAX passes are never reached."""
-    cdef int a, q, i, dirs, v, _it
-    cdef int32_t only
-    cdef uint32_t bits
+    cdef int _it
     for _it in range(FORCED_MAX):
-        if s.phase == PH_HILLS:
-            if s.hills_drawn < N_HILLS_IN_PLAY:
-                return
-            start_turn(s, 0)
-        elif s.phase == PH_ACTION:
-            if not cm_menu_any(s):
-                end_turn(s)      # nothing to do: pass
-                continue
-            only = single_menu_action(s)
-            if only < 0:
-                return
-            cm_step(s, only)
-        elif s.phase == PH_SITE:
-            i = single_site(s)
-            if i < 0:
-                return
-            s.sel_site = i
-            s.phase = PH_TILE
-        elif s.phase == PH_TILE:
-            bits = site_pl_bits(s.legal_pl, s.sel_site)
-            if rc_popcount32(bits) > 1:
-                return
-            play_tile(s, site_pl_base(s.sel_site) + rc_lsb32(bits))
-        elif s.phase == PH_BRIDGE:
-            if s.pend_bridges:
-                v = single_bridge_value(s)
-                if v < 0:
-                    return
-                s.bridges[s.turn_player][v - 1] += 1
-                s.pend_bridges -= 1
-                continue
-            s.phase = PH_AQSTART
-        elif s.phase == PH_AQSTART:
-            if s.aq_left:
-                dirs = cm_pipe_dirs(s, s.aq_cur)
-                if dirs:
-                    if rc_popcount32(dirs) > 1:
-                        return
-                    place_piece(s, s.aq_cur, rc_lsb32(dirs))
-                    s.aq_left -= 1
-                    continue
-            s.aq_left = 0
-            s.aq_cur = 0
-            if s.aq_todo:
-                a = rc_lsb32(s.aq_todo)
-                s.aq_todo &= ~(1 << a)
-                s.aq_started |= 1 << a
-                s.aq_path[a][0] = WATER_V[a]
-                tset(s.aq_verts, WATER_V[a])
-                s.aq_cur = a
-                s.aq_left = N_AQ_START
-                continue
-            s.phase = PH_ORDER
-        elif s.phase == PH_ORDER:
-            if s.pend_n == 0:
-                action_done(s)
-            elif s.pend_n == 2 and cm_order_matters(s):
-                return
-            else:
-                i = s.pend_sites[0]
-                take_pending(s, i)
-                resolve_site(s, i)
-        elif s.phase == PH_SEND:
-            while s.res_seat < s.nplayers:
-                q = (s.turn_player + s.res_seat) % s.nplayers
-                if mags_in_site(s, q, s.res_site):
-                    s.actor = q
-                    return
-                s.res_seat += 1
-            s.res_site = 0
-            s.res_seat = 0
-            s.actor = s.turn_player
-            s.phase = PH_ORDER
-        elif s.phase == PH_EXPAND2:
-            only = single_pipe(s)
-            if only == -1:
-                return
-            if only >= 0:
-                place_piece(s, (only - A_PIPE) // 6, (only - A_PIPE) % 6)
-            action_done(s)
-        else:
+        if not forced_phase(s):
             return
 
 
@@ -1229,15 +1293,11 @@ cdef inline int mag_slot(int loc) noexcept nogil:
     return TP_MAG_IMPERIUM + loc - LOC_IMPERIUM
 
 
-cdef void cm_observation_tensor(const void *vs, int player, float *out) noexcept nogil:
-    """What player knows as the layout of kernel.pxd's TC_* / TP_* slices: all of the
-    state but the values of other players' bridge tiles before the game ends."""
-    cdef const CMState *s = <const CMState *>vs
-    cdef int n = s.nplayers, c, w, pl, i, a, d, v, q, j, loc, h
+cdef inline void tensor_board(const CMState *s, int player, float *out) noexcept nogil:
+    """The board: tiles by colour, hills, and each site's building (with its owner's seat
+    block), fountain or emptiness."""
+    cdef int n = s.nplayers, c, w, pl, i, q, h
     cdef uint64_t rem
-    cdef float *o
-    cdef bint over = s.phase == PH_OVER
-    memset(out, 0, sizeof(float) * (CM_TENSOR_COMMON + n * CM_TENSOR_PLAYER))
     for w in range(CM_PLW):
         rem = s.placed[w]
         while rem:
@@ -1255,6 +1315,11 @@ cdef void cm_observation_tensor(const void *vs, int player, float *out) noexcept
             out[TC_FOUNTAIN + i] = 1.0
         elif c == SITE_EMPTY:
             out[TC_EMPTY + i] = 1.0
+
+
+cdef inline void tensor_aqueducts(const CMState *s, float *out) noexcept nogil:
+    """Each started aqueduct: its length, its steps as directions, its end and its sites."""
+    cdef int a, i, v, d
     for a in range(CM_NAQ):
         if not (s.aq_started >> a) & 1:
             continue
@@ -1267,6 +1332,11 @@ cdef void cm_observation_tensor(const void *vs, int player, float *out) noexcept
                     out[TC_AQ_STEPS + CM_AQMAX * CM_NDIR * a + CM_NDIR * i + d] = 1.0
         out[TC_AQ_END + CM_NVERT * a + s.aq_path[a][s.aq_len[a]]] = 1.0
     one_hot_sites(out + TC_AQ_SITES, s.aq_sites)
+
+
+cdef inline void tensor_turn(const CMState *s, float *out) noexcept nogil:
+    """The stacks, the phase and the turn's pending choices."""
+    cdef int c, a, i
     for c in range(CM_NCOL):
         out[TC_STACKS + c] = s.stack[c] / <float>COL_TILES[c]
         out[TC_DRAWN + c] = s.pending[c] / <float>COL_TILES[c]
@@ -1289,30 +1359,48 @@ cdef void cm_observation_tensor(const void *vs, int player, float *out) noexcept
     if s.phase == PH_SEND:
         out[TC_RES_SITE + s.res_site] = 1.0
     out[TC_RES_SEAT] = s.res_seat / <float>CM_MAXP
+
+
+cdef inline void tensor_seat(const CMState *s, int q, bint bridges_seen, float *o) noexcept nogil:
+    """Seat q's block: points, coins, tiles, Imperium, magistrates and bridges (their
+    values only where bridges_seen)."""
+    cdef int c, i, v, loc
+    o[TP_POINTS] = s.points[q] / <float>POINTS_BOUND
+    o[TP_COINS] = s.coins[q] / <float>N_COINS
+    for c in range(CM_NCOL):
+        o[TP_TILES + c] = s.centre[q][c] / <float>COL_TILES[c]
+        o[TP_IMPERIUM + c] = s.imp[q][c] / <float>COL_IMP[c]
+    for i in range(CM_NMAG):
+        loc = s.mag[q][i]
+        if loc < CM_NPL:
+            o[TP_MAG_TILES + loc] = 1.0
+        else:     # off the board: a count of magistrates per space (whole numbers)
+            o[mag_slot(loc)] += 1.0
+    o[TP_MAG_CENTRE] /= CM_NMAG
+    o[TP_MAG_TREASURY] /= CM_NMAG
+    for c in range(CM_NCOL):
+        o[TP_MAG_IMPERIUM + c] /= CM_NMAG
+    o[TP_BRIDGE_COUNT] = count_sum(s.bridges[q], CM_NBVAL) / <float>CM_NBRIDGES
+    if bridges_seen:
+        for v in range(CM_NBVAL):
+            o[TP_BRIDGE_VALUES + v] = s.bridges[q][v] / <float>BRIDGE_COUNT[v + 1]
+    o[TP_TURN] = q == s.turn_player
+    o[TP_ACTOR] = q == s.actor
+
+
+cdef void cm_observation_tensor(const void *vs, int player, float *out) noexcept nogil:
+    """What player knows as the layout of kernel.pxd's TC_* / TP_* slices: all of the
+    state but the values of other players' bridge tiles before the game ends."""
+    cdef const CMState *s = <const CMState *>vs
+    cdef int n = s.nplayers, j, q
+    cdef bint over = s.phase == PH_OVER
+    memset(out, 0, sizeof(float) * (CM_TENSOR_COMMON + n * CM_TENSOR_PLAYER))
+    tensor_board(s, player, out)
+    tensor_aqueducts(s, out)
+    tensor_turn(s, out)
     for j in range(n):
         q = (player + j) % n
-        o = out + CM_TENSOR_COMMON + CM_TENSOR_PLAYER * j
-        o[TP_POINTS] = s.points[q] / <float>POINTS_BOUND
-        o[TP_COINS] = s.coins[q] / <float>N_COINS
-        for c in range(CM_NCOL):
-            o[TP_TILES + c] = s.centre[q][c] / <float>COL_TILES[c]
-            o[TP_IMPERIUM + c] = s.imp[q][c] / <float>COL_IMP[c]
-        for i in range(CM_NMAG):
-            loc = s.mag[q][i]
-            if loc < CM_NPL:
-                o[TP_MAG_TILES + loc] = 1.0
-            else:     # off the board: a count of magistrates per space (whole numbers)
-                o[mag_slot(loc)] += 1.0
-        o[TP_MAG_CENTRE] /= CM_NMAG
-        o[TP_MAG_TREASURY] /= CM_NMAG
-        for c in range(CM_NCOL):
-            o[TP_MAG_IMPERIUM + c] /= CM_NMAG
-        o[TP_BRIDGE_COUNT] = count_sum(s.bridges[q], CM_NBVAL) / <float>CM_NBRIDGES
-        if q == player or over:
-            for v in range(CM_NBVAL):
-                o[TP_BRIDGE_VALUES + v] = s.bridges[q][v] / <float>BRIDGE_COUNT[v + 1]
-        o[TP_TURN] = q == s.turn_player
-        o[TP_ACTOR] = q == s.actor
+        tensor_seat(s, q, q == player or over, out + CM_TENSOR_COMMON + CM_TENSOR_PLAYER * j)
 
 
 # =======================================================================================
@@ -1739,13 +1827,8 @@ cdef const char *cm_validate(const void *vs) noexcept nogil:
 # =======================================================================================
 # Tables from data: fills the Tables section from data.py at import
 
-def _load_tables():
-    global NSITES, NVERTS, N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS
-    global N_AQ_START, N_EXPAND, N_HILLS_IN_PLAY, N_FINAL_EMPTY
-    global AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
-    global POINTS_BOUND
-    global PL_LOW8, PL_HIGH
-    b = _data.BOARD
+def _check_bounds(b):
+    """The data fits the kernel's named bounds."""
     assert b.nsites <= CM_MAXSITES and b.nverts <= CM_NVERT
     assert len(b.hills) == CM_NHILLS and len(b.bridges) == CM_NBRIDGES and len(b.water) == CM_NAQ
     assert len(_data.COLOURS) == CM_NCOL and _data.AQUEDUCT_PIECES == CM_AQMAX
@@ -1759,8 +1842,10 @@ def _load_tables():
     # the hills, the bridge values, a send step
     assert max(2 * CM_NCOL + CM_NPAIRS + CM_NMAG + CM_NDIR * CM_NAQ, CM_MAXSITES, CM_SITE_PLS,
                CM_NHILLS, CM_NBVAL, CM_NMAG + 1) <= CM_MAXLEGAL
-    NSITES = b.nsites
-    NVERTS = b.nverts
+
+
+def _clear_geometry():
+    """Every geometry table empty: CM_NONE, CM_NO_PL or no bits."""
     memset(TRI_SITE, CM_NONE, sizeof(TRI_SITE))
     memset(TRI_NBR, CM_NONE, sizeof(TRI_NBR))
     memset(PL_T1, CM_NONE, sizeof(PL_T1))
@@ -1784,6 +1869,12 @@ def _load_tables():
         for j in range(TRI_SIDES):
             TRI_PL[t][j] = CM_NO_PL
     memset(VE_SITES, 0, sizeof(VE_SITES))
+    memset(SITE_NB, CM_MAXSITES, sizeof(SITE_NB))
+    memset(WATER_PL, 0, sizeof(WATER_PL))
+
+
+def _load_triangles(b):
+    """Each board triangle: its site, neighbours and placements."""
     for t, site in b.tri_site.items():
         TRI_SITE[t] = site
         TRI_VALID[t >> 6] |= (<uint64_t>1) << (t & 63)
@@ -1791,8 +1882,11 @@ def _load_tables():
             TRI_NBR[t][j] = n
         for j, pl in enumerate(b.tri_pls[t]):
             TRI_PL[t][j] = pl
-    memset(SITE_NB, CM_MAXSITES, sizeof(SITE_NB))
-    memset(WATER_PL, 0, sizeof(WATER_PL))
+
+
+def _load_placements(b):
+    """Each placement: its two triangles and sites, its water, and (for a rim placement)
+    the neighbouring sites it joins."""
     for pl in sorted(b.pl_tris):
         t1, t2 = b.pl_tris[pl]
         PL_T1[pl] = t1
@@ -1804,14 +1898,20 @@ def _load_tables():
         for a in range(CM_NAQ):
             if (b.pl_water[pl] >> a) & 1:
                 WATER_PL[a][pl >> 6] |= (<uint64_t>1) << (pl & 63)
-        i, k = divmod(pl, 64)
-        i, k = 7 * i + k // 9, k % 9
-        assert t1 == _data.tri_pos(i, (k + 5) % 6 if k < 6 else k - 6)
-        if k >= 6:
+        i, k = divmod(pl, WORD_BITS)
+        i, k = CM_PL_SITES * i + k // CM_SITE_PLS, k % CM_SITE_PLS
+        spoke = (k + CM_SITE_TRIS - 1) % CM_SITE_TRIS if k < CM_SITE_TRIS else k - CM_SITE_TRIS
+        assert t1 == _data.tri_pos(i, spoke)
+        if k >= CM_SITE_TRIS:
             j = b.tri_site[t2]
-            assert t2 == _data.tri_pos(j, k - 6 + 3), "a rim tile joins triangle k to the neighbour's k + 3"
-            SITE_NB[i][k - 6] = j
-            SITE_NB[j][k - 6 + 3] = i
+            opposite = k - CM_SITE_TRIS + CM_SITE_TRIS // 2
+            assert t2 == _data.tri_pos(j, opposite), "a rim tile joins triangle k to the neighbour's k + 3"
+            SITE_NB[i][k - CM_SITE_TRIS] = j
+            SITE_NB[j][opposite] = i
+
+
+def _load_sites(b):
+    """Site adjacency, hills, bridges and water sources."""
     for i in range(NSITES):
         SITE_ADJ[i] = b.site_adj[i]
     for h, site in enumerate(b.hills):
@@ -1823,6 +1923,10 @@ def _load_tables():
     for a, v in enumerate(b.water):
         WATER_V[a] = v
         WATER_MASK[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+def _load_vertices(b):
+    """Each vertex's edges: neighbour, triangles, placement and the sites it touches."""
     for v in range(NVERTS):
         for d in range(CM_NDIR):
             e = b.vert_edges[v][d]
@@ -1834,16 +1938,28 @@ def _load_tables():
             VE_TB[v][d] = tris[1] if len(tris) > 1 else CM_NONE
             VE_PL[v][d] = pl if pl >= 0 else CM_NO_PL
             VE_SITES[v][d] = b.edge_sites(v, w)
+
+
+def _load_colours():
+    """The colours' tiles, points and Imperium, and the bridge tiles per value."""
     memset(SIZE_COLOUR, CM_NONE, sizeof(SIZE_COLOUR))
     for c, col in enumerate(_data.COLOURS):
         COL_TILES[c] = col.tiles
         COL_POINTS[c] = col.points
         COL_IMP[c] = col.imperium
-        assert 3 <= col.site_size <= 6
+        assert 3 <= col.site_size <= CM_SITE_TRIS
         SIZE_COLOUR[col.site_size] = c
     memset(BRIDGE_COUNT, 0, sizeof(BRIDGE_COUNT))
     for v in _data.BRIDGE_VALUES:
         BRIDGE_COUNT[v] += 1
+
+
+def _load_counts():
+    """The game's counts and points."""
+    global N_FOUNTAINS, N_COINS, N_CUBES, N_START_TILES, N_ACTIONS
+    global N_AQ_START, N_EXPAND, N_HILLS_IN_PLAY, N_FINAL_EMPTY
+    global AQ_PTS, FOUNTAIN_PTS, COIN_PTS, MOST_COINS_PTS, IMP_SOLE_PTS, IMP_TIED_PTS
+    global POINTS_BOUND
     N_FOUNTAINS = _data.FOUNTAINS
     N_COINS = _data.COINS
     N_CUBES = _data.CUBES
@@ -1861,6 +1977,11 @@ def _load_tables():
     IMP_SOLE_PTS = _data.IMPERIUM_SOLE_POINTS
     IMP_TIED_PTS = _data.IMPERIUM_TIED_POINTS
     POINTS_BOUND = N_CUBES * max(col.points for col in _data.COLOURS)
+
+
+def _load_fields():
+    """The placement words' field masks, and the colour pairs of a two-stack draw."""
+    global PL_LOW8, PL_HIGH
     for j in range(CM_PL_SITES):
         PL_LOW8 |= (<uint64_t>PL_FIELD >> 1) << (CM_SITE_PLS * j)
         PL_HIGH |= (<uint64_t>1) << (CM_SITE_PLS * j + CM_SITE_PLS - 1)
@@ -1871,6 +1992,23 @@ def _load_tables():
             PAIR_A[k] = a
             PAIR_B[k] = c
             k += 1
+
+
+def _load_tables():
+    """Fills the Tables section from data.py."""
+    global NSITES, NVERTS
+    b = _data.BOARD
+    _check_bounds(b)
+    NSITES = b.nsites
+    NVERTS = b.nverts
+    _clear_geometry()
+    _load_triangles(b)
+    _load_placements(b)
+    _load_sites(b)
+    _load_vertices(b)
+    _load_colours()
+    _load_counts()
+    _load_fields()
 
 
 _load_tables()
