@@ -63,12 +63,13 @@ view is ever sent.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import logging
 import os
 import time
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from importlib import resources
 from typing import Any
 
@@ -309,13 +310,16 @@ async def _record(request: Request) -> Response:
 
 
 def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: float = DEFAULT_DELAY,
-               max_games: int = 200, limits: Limits | None = None, storage: Storage | None = None) -> Starlette:
+               max_games: int = 200, limits: Limits | None = None, storage: Storage | None = None,
+               expire_seconds: float = 7 * 86400.0) -> Starlette:
     """The app: finished games are saved to ``records_dir`` (None: kept in memory only,
     still downloadable), ``hint`` is the hint agent's spec, ``delay`` the least time an
     agent's move stays on screen before the next (seconds; a game may ask for its own),
     ``limits`` what a page may ask (think time, raw specs, tables, message size and rate),
     ``storage`` where tables live (:class:`~romecore.web.storage.SQLiteStorage` for
-    ``--db``; by default in memory)."""
+    ``--db``; by default in memory).  Idle tables: one with no page on it is unloaded from
+    memory after an hour (storage keeps it; a join reloads it), and an unfinished table
+    nobody touched for ``expire_seconds`` is deleted (checked hourly); finished tables stay."""
     limits = limits or Limits(max_games=max_games)
     app = Starlette(routes=[
         Route("/", _index),
@@ -325,5 +329,28 @@ def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: 
         WebSocketRoute("/ws", _socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
-    app.state.sessions = Sessions(records_dir, hint, delay, limits, storage=storage)
+    sessions = Sessions(records_dir, hint, delay, limits, storage=storage)
+    app.state.sessions = sessions
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.get_running_loop().create_task(_expire_loop(sessions, expire_seconds))
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    app.router.lifespan_context = lifespan
     return app
+
+
+async def _expire_loop(sessions: Sessions, expire_seconds: float, every: float = 3600.0) -> None:
+    """Hourly: deletes the unfinished tables idle past ``expire_seconds`` (the storage's
+    rule), and forgets them in memory."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            for gid in await asyncio.to_thread(sessions.storage.expire, expire_seconds):
+                sessions.games.pop(gid, None)
+        except RomecoreError:
+            log.exception("expiring idle tables failed")
