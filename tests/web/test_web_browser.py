@@ -74,7 +74,7 @@ def test_a_whole_game_played_by_board_clicks_against_beginner(server, driver, ga
         session = app.state.sessions.games[driver.execute_script("return document.body.dataset.game")]
         # the last move of each player the seat saw is marked on the board, by its keys
         last = {}
-        for e in session.log:
+        for e in session._log(0):
             if isinstance(e["player"], int):
                 last[e["player"]] = e.get("keys", [])
         shown = _last_marks(driver)
@@ -164,9 +164,12 @@ def test_bad_input_from_the_page_shows_an_error_and_changes_nothing(server, driv
     session = app.state.sessions.games[game]
     before = session.state.serialize()
     forged = next(a for a in range(10000) if not session.state.is_legal(a))
+    token = driver.execute_script("return current.token")
     cases = [
-        (f'{{"type": "move", "game": "{game}", "action": {forged}, "ply": {turn["ply"]}}}', "illegal"),
-        (f'{{"type": "move", "game": "{game}", "action": 0, "ply": {turn["ply"] - 1}}}', "stale"),
+        (f'{{"type": "move", "game": "{game}", "token": "{token}", "action": {forged}, "ply": {turn["ply"]}}}',
+         "illegal"),
+        (f'{{"type": "move", "game": "{game}", "token": "{token}", "action": 0, "ply": {turn["ply"] - 1}}}', "stale"),
+        (f'{{"type": "move", "game": "{game}", "token": "{token[:-2]}", "action": 0}}', "forbidden"),
         (f'{{"type": "move", "game": "{"0" * 32}", "action": 0}}', "unknown_game"),
         ('{"type": "move", "game": ', "malformed"),
         ("[" * 5000 + "]" * 5000, "malformed"),

@@ -120,8 +120,9 @@ function fillOpponents() {
   for (let p = 0; p < n; p++) {
     if (p === seat) continue;
     const level = el("select", { class: "level", "data-seat": p });
-    for (const l of chosen.levels) option(level, l, l);
+    for (const l of chosen.levels) option(level, l, "AI: " + l);
     if (!chosen.levels.length) option(level, chosen.default_opponent, chosen.default_opponent);
+    option(level, "open", "A friend (invitation link)");
     level.value = chosen.default_opponent;
     box.appendChild(el("label", {}, "P" + p, level));
     if (info.allow_specs) {
@@ -153,18 +154,22 @@ function optionValue(input) {
 function startGame(ev) {
   ev.preventDefault();
   if (!chosen) return;
-  const agents = [];
+  const seat = Number($("seat").value);
+  const seats = [];
+  for (let p = 0; p < Number($("players").value); p++) seats.push("host");
   for (const level of document.querySelectorAll("#opponents select.level")) {
     const spec = document.querySelector('#custom-specs input[data-seat="' + level.dataset.seat + '"]');
-    agents.push(spec && spec.value.trim() ? spec.value.trim() : level.value);
+    seats[Number(level.dataset.seat)] = level.value !== "open" && spec && spec.value.trim() ? spec.value.trim() : level.value;
   }
+  seats[seat] = "host";
   const options = {};
   for (const input of document.querySelectorAll("#options [data-option]")) options[input.dataset.option] = optionValue(input);
   const msg = {
-    type: "new", game_id: chosen.id, players: Number($("players").value), seat: Number($("seat").value),
-    agents: agents, delay: Number($("delay").value || 0), options: options,
+    type: "new", game_id: chosen.id, players: Number($("players").value), seat: seat,
+    seats: seats, delay: Number($("delay").value || 0), options: options,
   };
   if ($("seed").value !== "") msg.seed = Number($("seed").value);
+  if (Number($("clock").value) > 0) { msg.clock = Number($("clock").value); msg.clock_level = chosen.levels[1] || ""; }
   send(msg);
 }
 
@@ -176,14 +181,25 @@ function seatName(p, msg) {
   return "P" + p + " (" + msg.agents[p] + ")";
 }
 
+function tokenFor(game) {
+  try { return localStorage.getItem("romecore:seat:" + game); } catch (e) { return null; }
+}
+
+function keepToken(msg) {   // the seat's secret stays in this browser, to rejoin with
+  try { if (msg.token) localStorage.setItem("romecore:seat:" + msg.game, msg.token); } catch (e) { /* private mode */ }
+}
+
 function render(msg) {
+  keepToken(msg);
+  if (current && current.game === msg.game && msg.invites === undefined && current.invites) msg.invites = current.invites;
   const fresh = !current || current.game !== msg.game || current.ply !== msg.ply || current.over !== msg.over;
   current = msg;
   if (fresh) { picked = []; hinted = null; $("hint-text").textContent = ""; }
   showError("");
   $("setup").hidden = true;
   $("play").hidden = false;
-  if (location.hash.slice(1) !== msg.game) history.replaceState(null, "", "#" + msg.game);
+  const here = msg.seat === null ? msg.game + "/watch" : msg.game;
+  if (location.hash.slice(1) !== here) history.replaceState(null, "", "#" + here);
   document.title = msg.name + " – romecore";
   const b = document.body.dataset;
   b.game = msg.game; b.gameId = msg.game_id; b.ply = msg.ply; b.toMove = msg.to_move; b.over = msg.over;
@@ -193,8 +209,13 @@ function render(msg) {
   const turn = $("turn");
   const mine = msg.to_move === msg.seat;
   turn.className = mine ? "yours" : "";
+  const waiting = msg.seats_taken ? msg.seats_taken.map((t, p) => t ? null : "P" + p).filter((x) => x) : [];
   if (msg.over) turn.textContent = "Game over after move " + msg.ply;
+  else if (msg.seat === null) turn.textContent = "Watching (the public view) · move " + msg.ply;
   else if (mine) turn.textContent = "Your move (you are P" + msg.seat + ") · move " + (msg.ply + 1);
+  else if (typeof msg.to_move === "number" && waiting.includes("P" + msg.to_move)) {
+    turn.textContent = "Waiting for P" + msg.to_move + " to take their seat (send them the invitation)";
+  }
   else if (typeof msg.to_move === "number") turn.textContent = seatName(msg.to_move, msg) + " is thinking… · move " + (msg.ply + 1);
   else turn.textContent = "Dealing…";
 
@@ -208,10 +229,29 @@ function render(msg) {
   drawSummary(msg);
   drawResult(msg);
   $("undo").disabled = !msg.can_undo;
-  $("hint").disabled = !mine;
-  $("resign").disabled = msg.over;
+  $("hint").disabled = !mine || !msg.hints;
+  $("resign").disabled = msg.over || msg.seat === null;
+  $("undo").hidden = $("hint").hidden = msg.seat === null;
+  $("resign").hidden = msg.seat === null;
+  drawInvites(msg);
   setStatus(msg.name + " · move " + msg.ply + (msg.seed !== undefined ? " · seed " + msg.seed : ""));
   markBoard();
+}
+
+// The host's invitation links: one per open seat (each takes its seat once), and a
+// spectator link.
+function drawInvites(msg) {
+  const box = $("invites");
+  box.innerHTML = "";
+  const base = location.origin + location.pathname + "#" + msg.game;
+  const rows = Object.entries(msg.invites || {}).filter(([p]) => !(msg.seats_taken || [])[Number(p)])
+    .map(([p, code]) => ["Invite P" + p, base + "/invite/" + code]);
+  if (!msg.over) rows.push(["Watch", base + "/watch"]);
+  for (const [label, url] of rows) {
+    const input = el("input", { readonly: "", value: url, class: "link", "data-link": label });
+    box.appendChild(el("div", { class: "invite" }, el("span", {}, label + ": "), input,
+      el("button", { type: "button", onclick: () => { input.select(); navigator.clipboard && navigator.clipboard.writeText(url); } }, "copy")));
+  }
 }
 
 // The log: grouped by round (where the game counts rounds) and by turn (a player's
@@ -308,7 +348,7 @@ function drawResult(msg) {
 
 function play(action) {
   if (!current || current.over) return;
-  if (send({ type: "move", game: current.game, action: action, ply: current.ply })) {
+  if (send({ type: "move", game: current.game, token: current.token, action: action, ply: current.ply })) {
     document.body.dataset.sent = current.ply;   // the move answering this position is on its way
   }
 }
@@ -402,8 +442,15 @@ function connect() {
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "hello") {
-      const id = location.hash.slice(1);
-      if (/^[0-9a-f]{32}$/.test(id)) send({ type: "join", game: id });
+      // #GAME: rejoin (with this browser's token for the table, if it holds one, else watch);
+      // #GAME/invite/CODE: take the seat an invitation names; #GAME/watch: watch
+      const [id, route, code] = location.hash.slice(1).split("/");
+      if (/^[0-9a-f]{32}$/.test(id)) {
+        const join = { type: "join", game: id };
+        if (route === "invite" && code && !tokenFor(id)) join.invite = code;
+        else if (route !== "watch" && tokenFor(id)) join.token = tokenFor(id);
+        send(join);
+      }
     } else if (msg.type === "state") {
       render(msg);
     } else if (msg.type === "hint") {
@@ -435,13 +482,15 @@ function init() {
   $("board").addEventListener("click", boardClick);
   $("hint").addEventListener("click", () => {
     if (!current || current.over) return;
-    if (send({ type: "hint", game: current.game, ply: current.ply })) $("hint-text").textContent = "thinking…";
+    if (send({ type: "hint", game: current.game, token: current.token, ply: current.ply })) {
+      $("hint-text").textContent = "thinking…";
+    }
   });
-  $("undo").addEventListener("click", () => { if (current) send({ type: "undo", game: current.game }); });
+  $("undo").addEventListener("click", () => { if (current) send({ type: "undo", game: current.game, token: current.token }); });
   $("resign").addEventListener("click", () => {   // two clicks: a slip of the mouse resigns nothing
     const b = $("resign");
     if (!current || current.over) return;
-    if (b.dataset.armed === "1") { send({ type: "resign", game: current.game }); return; }
+    if (b.dataset.armed === "1") { send({ type: "resign", game: current.game, token: current.token }); return; }
     b.dataset.armed = "1";
     b.textContent = "Really resign?";
     setTimeout(() => { b.dataset.armed = ""; b.textContent = "Resign"; }, 4000);
