@@ -84,6 +84,7 @@ cdef enum:
     F_TOOK = 1
     F_BUILT = 2
     F_PRODUCED = 4
+    N_TURN_FLAGS = 3
 
 # score categories (gc_score out[]): the score pad's rows
 cdef enum:
@@ -147,7 +148,7 @@ cdef enum:
     O_TURN_BRICKS = O_TURN_SPACE + GC_NSPACES
     O_TURN_COGS = O_TURN_BRICKS + 1
     O_TURN_FLAGS = O_TURN_COGS + 1                # took, built, produced
-    O_SELECTED = O_TURN_FLAGS + 3                 # building chosen to place, one-hot type
+    O_SELECTED = O_TURN_FLAGS + N_TURN_FLAGS      # building chosen to place, one-hot type
     O_OFFER = O_SELECTED + GC_NTYPES              # offer slot (card-id order) x type
     O_DRAWN = O_OFFER + GC_MAXOFFER * GC_NTYPES   # drawn cards p knows, by type
     O_DRAWN_HIDDEN = O_DRAWN + GC_NTYPES

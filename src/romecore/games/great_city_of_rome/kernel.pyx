@@ -66,6 +66,7 @@ cdef enum:
     COLOUR_RED = 1        # influence, School draws, bath tokens
     COLOUR_SCHOOL = 2
     COLOUR_BATH = 3
+    WORD_BITS = 64        # bits of a card-set word (rc_set128 has two)
     F_ALL = F_TOOK | F_BUILT | F_PRODUCED
 
 cdef uint8_t CARD_TYPE[GC_NCARDS]
@@ -725,110 +726,176 @@ cdef inline void end_turn(GCState *s) noexcept nogil:
         begin_turn(s)
 
 
+cdef inline bint forced_draft_deal(GCState *s) noexcept nogil:
+    """Once every seat's draft card is dealt, the picks start from the last seat."""
+    if s.drawn_n < s.nplayers:
+        return False
+    s.phase = PH_DRAFT_PICK
+    s.actor = (s.first_player + s.nplayers - 1) % s.nplayers
+    return True
+
+
+cdef inline bint forced_draft_pick(GCState *s) noexcept nogil:
+    """The last draft card left goes to the last seat to pick."""
+    if s.drawn_n != 1:
+        return False
+    s.draft_card[s.actor] = keep_drawn(s, 0)
+    s.actor = s.first_player
+    s.phase = PH_STRIP
+    return True
+
+
+cdef inline bint forced_strip(GCState *s) noexcept nogil:
+    """The round's strip: with it revealed the offer starts; the last strip needs no draw."""
+    cdef int k = (s.round - 1) % GC_NFACES % GC_NSTRIPS, i
+    if k < s.strips_revealed:
+        s.phase = PH_OFFER
+        s.draw_idx = 0
+    elif s.strips_revealed == GC_NSTRIPS - 1:
+        i = GC_NSTRIPS * (GC_NSTRIPS - 1) // 2
+        for k in range(GC_NSTRIPS - 1):
+            i -= s.strip_order[k]
+        s.strip_order[GC_NSTRIPS - 1] = i
+        s.strips_revealed = GC_NSTRIPS
+    else:
+        return False
+    return True
+
+
+cdef inline bint forced_offer(GCState *s) noexcept nogil:
+    """The offer fills from the decks' bottoms until a draw is due; then the round's
+    influence tiles come into play and emissaries are placed."""
+    cdef int d, i
+    if s.draw_idx < OFFER_N[s.nplayers]:
+        d = OFFER_DECK[s.nplayers][s.draw_idx]
+        if s.pool_n[d]:
+            return False
+        if s.bot_n[d]:
+            to_offer(s, draw_from_bottom(s, d))
+        s.draw_idx += 1
+        return True
+    for i in range(GC_NINFL):
+        if INFL_ROUND[s.nplayers][i] == s.round:
+            s.infl[i] = INFL_IN_PLAY
+    s.draw_idx = 0
+    s.phase = PH_EMISSARY
+    s.place_idx = 0
+    return True
+
+
+cdef inline bint forced_emissary(GCState *s) noexcept nogil:
+    """The next seat places an emissary; once all are placed the first space's turn begins."""
+    cdef int k
+    if s.place_idx < emissaries(s):
+        s.actor = (s.first_player + s.place_idx) % s.nplayers
+        return False
+    k = next_space(s, -1)
+    if k < 0:
+        end_round(s)
+        return True
+    s.turn_space = k
+    begin_turn(s)
+    return True
+
+
+cdef inline bint forced_take(GCState *s) noexcept nogil:
+    """With the offer empty there is nothing to take: on to the main step."""
+    cdef rc_set128 offer
+    gc_zone_cards(s, Z_OFFER, &offer)
+    if not rc_s128_empty(&offer):
+        return False
+    s.phase = PH_MAIN
+    return True
+
+
+cdef inline bint forced_main(GCState *s) noexcept nogil:
+    """With nothing to build or produce the turn ends."""
+    if buildable_types(s, s.actor) or can_produce(s, s.actor):
+        return False
+    end_turn(s)
+    return True
+
+
+cdef inline bint forced_school_deck(GCState *s) noexcept nogil:
+    """The school's deck: none left ends the school, a single one is chosen."""
+    cdef int k = 0, c = 0, d
+    for d in range(1, school_decks_end(s)):
+        if deck_remaining(s, d):
+            k += 1
+            c = d
+    if k == 0:
+        s.school_left = 0
+        s.phase = PH_MAIN
+    elif k == 1:
+        s.school_deck = c
+        s.phase = PH_SCHOOL_DRAW
+    else:
+        return False
+    return True
+
+
+cdef inline bint forced_school_draw(GCState *s) noexcept nogil:
+    """The school draws from the deck's bottom until a draw is due or none are left."""
+    cdef int d = s.school_deck, c
+    if s.school_left and deck_remaining(s, d):
+        if s.pool_n[d]:
+            return False
+        c = draw_from_bottom(s, d)
+        to_drawn(s, c, s.known[c] | (1 << s.actor))
+        s.school_left -= 1
+        return True
+    s.school_left = 0
+    s.phase = PH_SCHOOL_KEEP
+    return True
+
+
+cdef inline bint forced_school_end(GCState *s, bint keep) noexcept nogil:
+    """A lone drawn card is kept (keep) or put at the bottom, and the main step resumes."""
+    if s.drawn_n > 1:
+        return False
+    if s.drawn_n == 1:
+        if keep:
+            keep_drawn(s, 0)
+        else:
+            put_bottom(s, 0)
+    s.school_deck = 0
+    s.phase = PH_MAIN
+    return True
+
+
+cdef inline bint forced_phase(GCState *s) noexcept nogil:
+    """One forced step of the current phase; False where a decision or chance is due."""
+    if s.phase == PH_DRAFT_DEAL:
+        return forced_draft_deal(s)
+    if s.phase == PH_DRAFT_PICK:
+        return forced_draft_pick(s)
+    if s.phase == PH_STRIP:
+        return forced_strip(s)
+    if s.phase == PH_OFFER:
+        return forced_offer(s)
+    if s.phase == PH_EMISSARY:
+        return forced_emissary(s)
+    if s.phase == PH_TAKE:
+        return forced_take(s)
+    if s.phase == PH_MAIN:
+        return forced_main(s)
+    if s.phase == PH_SCHOOL_DECK:
+        return forced_school_deck(s)
+    if s.phase == PH_SCHOOL_DRAW:
+        return forced_school_draw(s)
+    if s.phase == PH_SCHOOL_KEEP:
+        return forced_school_end(s, True)
+    if s.phase == PH_SCHOOL_BOTTOM:
+        return forced_school_end(s, False)
+    return False
+
+
 cdef void gc_forced(GCState *s) noexcept nogil:
     """Takes every step that needs no decision and no chance, until one does (at most
     GC_MAX_FORCED of them, more than any one action can set off)."""
-    cdef int k, d, c, i, _step
-    cdef rc_set128 offer
+    cdef int _step
     for _step in range(GC_MAX_FORCED):
-        if s.phase == PH_DRAFT_DEAL:
-            if s.drawn_n < s.nplayers:
-                return
-            s.phase = PH_DRAFT_PICK
-            s.actor = (s.first_player + s.nplayers - 1) % s.nplayers
-        elif s.phase == PH_DRAFT_PICK:
-            if s.drawn_n != 1:
-                return
-            s.draft_card[s.actor] = keep_drawn(s, 0)
-            s.actor = s.first_player
-            s.phase = PH_STRIP
-        elif s.phase == PH_STRIP:
-            k = (s.round - 1) % GC_NFACES % GC_NSTRIPS
-            if k < s.strips_revealed:
-                s.phase = PH_OFFER
-                s.draw_idx = 0
-            elif s.strips_revealed == GC_NSTRIPS - 1:
-                i = GC_NSTRIPS * (GC_NSTRIPS - 1) // 2
-                for k in range(GC_NSTRIPS - 1):
-                    i -= s.strip_order[k]
-                s.strip_order[GC_NSTRIPS - 1] = i
-                s.strips_revealed = GC_NSTRIPS
-            else:
-                return
-        elif s.phase == PH_OFFER:
-            if s.draw_idx < OFFER_N[s.nplayers]:
-                d = OFFER_DECK[s.nplayers][s.draw_idx]
-                if s.pool_n[d]:
-                    return
-                if s.bot_n[d]:
-                    to_offer(s, draw_from_bottom(s, d))
-                s.draw_idx += 1
-                continue
-            for i in range(GC_NINFL):
-                if INFL_ROUND[s.nplayers][i] == s.round:
-                    s.infl[i] = INFL_IN_PLAY
-            s.draw_idx = 0
-            s.phase = PH_EMISSARY
-            s.place_idx = 0
-        elif s.phase == PH_EMISSARY:
-            if s.place_idx < emissaries(s):
-                s.actor = (s.first_player + s.place_idx) % s.nplayers
-                return
-            k = next_space(s, -1)
-            if k < 0:
-                end_round(s)
-                continue
-            s.turn_space = k
-            begin_turn(s)
-        elif s.phase == PH_TAKE:
-            gc_zone_cards(s, Z_OFFER, &offer)
-            if not rc_s128_empty(&offer):
-                return
-            s.phase = PH_MAIN
-        elif s.phase == PH_MAIN:
-            if buildable_types(s, s.actor) or can_produce(s, s.actor):
-                return
-            end_turn(s)
-        elif s.phase == PH_SCHOOL_DECK:
-            k = 0
-            for d in range(1, school_decks_end(s)):
-                if deck_remaining(s, d):
-                    k += 1
-                    c = d
-            if k == 0:
-                s.school_left = 0
-                s.phase = PH_MAIN
-            elif k == 1:
-                s.school_deck = c
-                s.phase = PH_SCHOOL_DRAW
-            else:
-                return
-        elif s.phase == PH_SCHOOL_DRAW:
-            d = s.school_deck
-            if s.school_left and deck_remaining(s, d):
-                if s.pool_n[d]:
-                    return
-                c = draw_from_bottom(s, d)
-                to_drawn(s, c, s.known[c] | (1 << s.actor))
-                s.school_left -= 1
-                continue
-            s.school_left = 0
-            s.phase = PH_SCHOOL_KEEP
-        elif s.phase == PH_SCHOOL_KEEP:
-            if s.drawn_n > 1:
-                return
-            if s.drawn_n == 1:
-                keep_drawn(s, 0)
-            s.school_deck = 0
-            s.phase = PH_MAIN
-        elif s.phase == PH_SCHOOL_BOTTOM:
-            if s.drawn_n > 1:
-                return
-            if s.drawn_n == 1:
-                put_bottom(s, 0)
-            s.school_deck = 0
-            s.phase = PH_MAIN
-        else:
+        if not forced_phase(s):
             return
 
 
@@ -1148,15 +1215,21 @@ cdef void gc_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
             s.draft_card[q] = mapping[s.draft_card[q]]
 
 
+cdef enum:   # what others see of a hidden step (observe_action): RC_HIDDEN | SEEN_*
+    SEEN_DEAL = 1             # a draft card dealt
+    SEEN_SCHOOL_DRAW = 2      # + deck: a card drawn by the School
+    SEEN_CHOICE = 8           # + phase: a hidden card kept or put back
+
+
 cdef uint32_t gc_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
     cdef const GCState *s = <const GCState *>vs
     cdef int ph = s.phase
     if ph == PH_DRAFT_DEAL:
-        return <uint32_t>a if observer == (s.first_player + s.nplayers - 1) % s.nplayers else RC_HIDDEN | 1
+        return <uint32_t>a if observer == (s.first_player + s.nplayers - 1) % s.nplayers else RC_HIDDEN | SEEN_DEAL
     if ph == PH_SCHOOL_DRAW:
-        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (2 + s.school_deck)
+        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (SEEN_SCHOOL_DRAW + s.school_deck)
     if ph == PH_DRAFT_PICK or ph == PH_SCHOOL_KEEP or ph == PH_SCHOOL_BOTTOM:
-        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (8 + ph)
+        return <uint32_t>a if observer == s.actor else RC_HIDDEN | (SEEN_CHOICE + ph)
     return <uint32_t>a
 
 
@@ -1194,31 +1267,11 @@ cdef void fill_zone_kinds() noexcept nogil:
 fill_zone_kinds()
 
 
-cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogil:
-    """What p knows (the package docstring's table): public facts, p's own cards, and the
-    others' cards through the known bits (hidden ones as counts by deck), seat-relative.
-    The cards are read as sets by zone kind; one pass over a city's cards fills its
-    planes and its masks, which give its score."""
-    cdef const GCState *s = <const GCState *>vs
-    cdef int n = s.nplayers, c, t, z, q, k, d, i, w, slot, cell, face, bricks
+cdef inline void tensor_common(const GCState *s, int n, float *common, float **blk) noexcept nogil:
+    """The common block: phase, round, strips, the face, the turn, decks, the School and
+    the influence tiles (a taken one in its holder's block)."""
+    cdef int k, d, face, bricks
     cdef int ph = s.phase
-    cdef uint8_t pbit = 1 << p
-    cdef uint64_t bits
-    cdef uint64_t lo[2]                 # ZONE_KIND's low bit of cards 0-63, 64-
-    cdef uint64_t hi[2]                 # and its high bit
-    cdef uint64_t m[GC_MAXP][M_N]       # each city's masks (gc_city_masks)
-    cdef GCAreas areas
-    cdef const uint8_t *kind = ZONE_KIND[n]
-    cdef float *blk[GC_MAXP]            # each seat's block
-    cdef int32_t sc[SC_N]
-    cdef float *pb
-    cdef float *common = out
-    cdef float type_step = 1.0 / O_TYPE_BOUND
-    memset(out, 0, sizeof(float) * (GC_TENSOR_COMMON + n * GC_TENSOR_PER_PLAYER))
-    memset(m, 0, sizeof(m))
-    for q in range(n):   # seat q's block is (q - p) mod n
-        blk[q] = out + GC_TENSOR_COMMON + (q - p + (n if q < p else 0)) * GC_TENSOR_PER_PLAYER
-    # -- common block
     common[O_PHASE + (ph if ph < GC_NPHASES else PH_OVER)] = 1.0
     if 1 <= s.round <= GC_MAXROUNDS:
         common[O_ROUND + s.round - 1] = 1.0
@@ -1238,7 +1291,7 @@ cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogi
             common[O_TURN_SPACE + s.turn_space] = 1.0
         common[O_TURN_BRICKS] = <float>s.bricks / GC_NSPACES
         common[O_TURN_COGS] = <float>s.cogs / GC_NSPACES
-        for k in range(3):
+        for k in range(N_TURN_FLAGS):
             common[O_TURN_FLAGS + k] = (s.flags >> k) & 1
         if ph == PH_PLACE and s.sel_type < GC_NTYPES:
             common[O_SELECTED + s.sel_type] = 1.0
@@ -1253,7 +1306,12 @@ cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogi
             common[O_INFL_IN_PLAY + k] = 1.0
         elif s.infl[k] < n:
             blk[s.infl[k]][P_INFL_CARDS + k] = 1.0
-    # -- per-player blocks
+
+
+cdef inline void tensor_seats(const GCState *s, int n, float **blk) noexcept nogil:
+    """Each seat's scalars: first player, coins, influence, emissaries, the actor."""
+    cdef int q, k
+    cdef float *pb
     for q in range(n):
         pb = blk[q]
         pb[P_FIRST] = q == s.first_player
@@ -1267,74 +1325,126 @@ cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogi
             blk[q][P_EMISSARY + k] = 1.0
     if gc_current_player(s) >= 0 and s.actor < n:
         blk[s.actor][P_ACTOR] = 1.0
-    # -- cards: two bits of ZONE_KIND per card, as sets of ids (start buildings count only
-    # in a city), then each set in id order (so the k-th offer card is offer slot k)
+
+
+cdef inline void zone_kind_bits(const GCState *s, const uint8_t *kind, uint64_t *lo, uint64_t *hi) noexcept nogil:
+    """Two bits of ZONE_KIND per card, as sets of ids (start buildings count only in a city)."""
+    cdef int c, k
     lo[0] = lo[1] = hi[0] = hi[1] = 0
-    for c in range(64):
+    for c in range(WORD_BITS):
         k = kind[s.loc[c]]
         lo[0] |= <uint64_t>(k & 1) << c
         hi[0] |= <uint64_t>(k >> 1) << c
-    for c in range(64, GC_NDECKCARDS):
+    for c in range(WORD_BITS, GC_NDECKCARDS):
         k = kind[s.loc[c]]
-        lo[1] |= <uint64_t>(k & 1) << (c - 64)
-        hi[1] |= <uint64_t>(k >> 1) << (c - 64)
+        lo[1] |= <uint64_t>(k & 1) << (c - WORD_BITS)
+        hi[1] |= <uint64_t>(k >> 1) << (c - WORD_BITS)
     for c in range(GC_NDECKCARDS, GC_NCARDS):
-        lo[1] |= <uint64_t>(kind[s.loc[c]] == ZK_CITY) << (c - 64)
+        lo[1] |= <uint64_t>(kind[s.loc[c]] == ZK_CITY) << (c - WORD_BITS)
+
+
+cdef inline void tensor_city_cards(const GCState *s, int w, uint64_t bits, float **blk,
+                                   uint64_t (*m)[M_N]) noexcept nogil:
+    """The city cards of word w: types, planes and bath tokens, and each city's masks."""
+    cdef int c, q, t, cell, i, k
+    cdef float *pb
+    cdef float type_step = 1.0 / O_TYPE_BOUND
+    while bits:
+        c = WORD_BITS * w + rc_pop_lsb64(&bits)
+        q = s.loc[c] - Z_CITY
+        t = CARD_TYPE[c]
+        pb = blk[q]
+        pb[P_CITY_TYPES + t] += type_step
+        city_add(m[q], t, s.cell[c])
+        if s.cell[c] >= GC_NCELLS or not (GC_BOARD >> s.cell[c]) & 1:
+            continue
+        cell = s.cell[c] // BOARD_SIDE * GC_CITY_COLS + s.cell[c] % BOARD_SIDE
+        for i in range(TYPE_NPLANES):   # M_OCC repeated: a fixed number of stores
+            pb[P_PLANES + TYPE_PLANES[t][i] * GC_CITY_CELLS + cell] = 1.0
+        k = TOK_SLOT[c]
+        if k >= 0 and s.tok[k]:
+            if k < GC_NBRICKTOK:
+                pb[P_PLANES + PL_BRICK_TOKEN * GC_CITY_CELLS + cell] = 1.0
+            else:
+                pb[P_PLANES + PL_BATH_TOKENS * GC_CITY_CELLS + cell] = <float>s.tok[k] / MAX_TOKENS
+
+
+cdef inline void tensor_hand_cards(const GCState *s, int p, int w, uint64_t bits, float **blk,
+                                   float *common) noexcept nogil:
+    """The hand cards of word w: known ones by type, a hidden draft card, others by deck."""
+    cdef int c, q, t, d
+    cdef uint8_t pbit = 1 << p
+    cdef float *pb
+    cdef float type_step = 1.0 / O_TYPE_BOUND
+    while bits:
+        c = WORD_BITS * w + rc_pop_lsb64(&bits)
+        q = s.loc[c] - Z_HAND
+        t = CARD_TYPE[c]
+        pb = blk[q]
+        if q == p or s.known[c] & pbit:
+            pb[P_HAND + t] += type_step
+        elif c == s.draft_card[q] and q < p:
+            pb[P_DRAFT_HIDDEN] = 1.0
+            common[O_DRAFT_GROUP + t] += 1.0 / O_DRAFT_BOUND
+        else:
+            d = CARD_DECK[c]
+            pb[P_HAND_HIDDEN + d] += 1.0 / (DECK_HI[d] - DECK_LO[d])
+
+
+cdef inline int tensor_other_cards(const GCState *s, int p, int w, uint64_t bits, int slot,
+                                   float *common) noexcept nogil:
+    """The other cards of word w: offer slots (from slot on; returns the next slot), drawn
+    cards and the cards under decks II-IV."""
+    cdef int c, z, t, k
+    cdef uint8_t pbit = 1 << p
+    while bits:
+        c = WORD_BITS * w + rc_pop_lsb64(&bits)
+        z = s.loc[c]
+        t = CARD_TYPE[c]
+        if z == Z_OFFER:
+            if slot < GC_MAXOFFER:
+                common[O_OFFER + slot * GC_NTYPES + t] = 1.0
+            slot += 1
+        elif z == Z_DRAWN:
+            if s.known[c] & pbit:
+                common[O_DRAWN + t] += 1.0 / GC_MAXDRAWN
+            else:
+                common[O_DRAWN_HIDDEN] += 1.0 / GC_MAXDRAWN
+                if s.phase == PH_DRAFT_PICK and s.actor < p:
+                    common[O_DRAFT_GROUP + t] += 1.0 / O_DRAFT_BOUND
+        else:
+            k = O_BOTTOM + (z - Z_BOTTOM - 1) * (GC_NTYPES + 1)
+            common[k + (t if s.known[c] & pbit else GC_NTYPES)] += 1.0 / GC_BOTTOM
+    return slot
+
+
+cdef void gc_observation_tensor(const void *vs, int p, float *out) noexcept nogil:
+    """What p knows (the package docstring's table): public facts, p's own cards, and the
+    others' cards through the known bits (hidden ones as counts by deck), seat-relative.
+    The cards are read as sets by zone kind; one pass over a city's cards fills its
+    planes and its masks, which give its score."""
+    cdef const GCState *s = <const GCState *>vs
+    cdef int n = s.nplayers, q, w, slot
+    cdef uint64_t lo[2]                 # ZONE_KIND's low bit of cards 0-63, 64-
+    cdef uint64_t hi[2]                 # and its high bit
+    cdef uint64_t m[GC_MAXP][M_N]       # each city's masks (gc_city_masks)
+    cdef GCAreas areas
+    cdef float *blk[GC_MAXP]            # each seat's block
+    cdef int32_t sc[SC_N]
+    memset(out, 0, sizeof(float) * (GC_TENSOR_COMMON + n * GC_TENSOR_PER_PLAYER))
+    memset(m, 0, sizeof(m))
+    for q in range(n):   # seat q's block is (q - p) mod n
+        blk[q] = out + GC_TENSOR_COMMON + (q - p + (n if q < p else 0)) * GC_TENSOR_PER_PLAYER
+    tensor_common(s, n, out, blk)
+    tensor_seats(s, n, blk)
+    # the cards, each set in id order (so the k-th offer card is offer slot k)
+    zone_kind_bits(s, ZONE_KIND[n], lo, hi)
     slot = 0
     for w in range(2):
-        bits = lo[w] & ~hi[w]
-        while bits:
-            c = 64 * w + rc_pop_lsb64(&bits)
-            q = s.loc[c] - Z_CITY
-            t = CARD_TYPE[c]
-            pb = blk[q]
-            pb[P_CITY_TYPES + t] += type_step
-            city_add(m[q], t, s.cell[c])
-            if s.cell[c] >= GC_NCELLS or not (GC_BOARD >> s.cell[c]) & 1:
-                continue
-            cell = s.cell[c] // BOARD_SIDE * GC_CITY_COLS + s.cell[c] % BOARD_SIDE
-            for i in range(TYPE_NPLANES):   # M_OCC repeated: a fixed number of stores
-                pb[P_PLANES + TYPE_PLANES[t][i] * GC_CITY_CELLS + cell] = 1.0
-            k = TOK_SLOT[c]
-            if k >= 0 and s.tok[k]:
-                if k < GC_NBRICKTOK:
-                    pb[P_PLANES + PL_BRICK_TOKEN * GC_CITY_CELLS + cell] = 1.0
-                else:
-                    pb[P_PLANES + PL_BATH_TOKENS * GC_CITY_CELLS + cell] = <float>s.tok[k] / MAX_TOKENS
-        bits = hi[w] & ~lo[w]
-        while bits:
-            c = 64 * w + rc_pop_lsb64(&bits)
-            q = s.loc[c] - Z_HAND
-            t = CARD_TYPE[c]
-            pb = blk[q]
-            if q == p or s.known[c] & pbit:
-                pb[P_HAND + t] += type_step
-            elif c == s.draft_card[q] and q < p:
-                pb[P_DRAFT_HIDDEN] = 1.0
-                common[O_DRAFT_GROUP + t] += 1.0 / O_DRAFT_BOUND
-            else:
-                d = CARD_DECK[c]
-                pb[P_HAND_HIDDEN + d] += 1.0 / (DECK_HI[d] - DECK_LO[d])
-        bits = hi[w] & lo[w]
-        while bits:
-            c = 64 * w + rc_pop_lsb64(&bits)
-            z = s.loc[c]
-            t = CARD_TYPE[c]
-            if z == Z_OFFER:
-                if slot < GC_MAXOFFER:
-                    common[O_OFFER + slot * GC_NTYPES + t] = 1.0
-                slot += 1
-            elif z == Z_DRAWN:
-                if s.known[c] & pbit:
-                    common[O_DRAWN + t] += 1.0 / GC_MAXDRAWN
-                else:
-                    common[O_DRAWN_HIDDEN] += 1.0 / GC_MAXDRAWN
-                    if ph == PH_DRAFT_PICK and s.actor < p:
-                        common[O_DRAFT_GROUP + t] += 1.0 / O_DRAFT_BOUND
-            else:
-                k = O_BOTTOM + (z - Z_BOTTOM - 1) * (GC_NTYPES + 1)
-                common[k + (t if s.known[c] & pbit else GC_NTYPES)] += 1.0 / GC_BOTTOM
-    # -- each seat's score, from its city's masks
+        tensor_city_cards(s, w, lo[w] & ~hi[w], blk, m)
+        tensor_hand_cards(s, p, w, hi[w] & ~lo[w], blk, out)
+        slot = tensor_other_cards(s, p, w, hi[w] & lo[w], slot, out)
+    # each seat's score, from its city's masks
     for q in range(n):
         gc_city_areas(m[q], &areas)
         gc_score_city(s, q, m[q], &areas, sc)
@@ -1786,12 +1896,8 @@ cdef const char *gc_validate(const void *vs) noexcept nogil:
 # =======================================================================================
 # Tables from data: run at import, fills the Tables section from data.py
 
-def _load_tables():
-    global START_COINS, BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE
-    global T_MINERVA, T_FORTUNA, T_CUPID, T_JUNO, T_SATURN, T_LUNA, T_MARS, T_VENUS, T_JUPITER, T_MERCURY
-    global MINERVA_BUILDINGS, MINERVA_POINTS, FORTUNA_POINTS, CUPID_RES2, CUPID_POINTS
-    global JUNO_TEMPLES, JUNO_POINTS, SATURN_FARMS, SATURN_POINTS, MARS_POINTS
-    global VENUS_PER_RES2, JUPITER_PER_TEMPLE, MERCURY_COINS, N_VEG_CARDS, N_SHEEP_CARDS
+def _load_types():
+    """Each building type: kind, cost, stars, value, colour, bonus and city masks."""
     kinds = {_data.FARM_VEG: K_VEG, _data.FARM_GRAIN: K_GRAIN, _data.FARM_SHEEP: K_SHEEP,
              _data.VINEYARD: K_VINEYARD, _data.RESIDENTIAL: K_RES, _data.PUBLIC: K_PUBLIC,
              _data.AQUEDUCT: K_AQUEDUCT, _data.TEMPLE: K_TEMPLE}
@@ -1829,7 +1935,11 @@ def _load_tables():
             TYPE_MASK_IDS[t][i] = ids[i] if i < len(ids) else M_OCC
         for i in range(TYPE_NPLANES):
             TYPE_PLANES[t][i] = planes[i] if i < len(planes) else M_OCC
-    cards = _data.card_table()
+
+
+def _load_cards(cards):
+    """Each card's type and deck, the decks' id ranges, token slots and farm lists."""
+    global N_VEG_CARDS, N_SHEEP_CARDS
     assert len(cards) == GC_NCARDS
     for d in range(GC_NDECKS):
         ids = [i for i, (_, dk) in enumerate(cards) if dk == d]
@@ -1861,6 +1971,10 @@ def _load_tables():
     for i, c in enumerate(sheep):
         SHEEP_CARDS[i] = c
     N_SHEEP_CARDS = len(sheep)
+
+
+def _check_bounds(cards):
+    """The data fits the kernel's named bounds (the tensor's among them)."""
     assert len(_data.STRIP_FRONTS) == GC_NSTRIPS and GC_NFACES == 2 * GC_NSTRIPS
     assert GC_NCELLS == BOARD_SIDE * BOARD_SIDE
     assert BOARD_SIDE == 8   # a row is a byte of a cell mask (row_bits, rows_mask)
@@ -1875,6 +1989,10 @@ def _load_tables():
     assert GC_MAXOFFER == max(len(decks) for decks in _data.OFFER_DECKS.values())
     assert all(len(front) == GC_NSPACES for front in _data.STRIP_FRONTS)
     assert GC_NDECKCARDS == sum(1 for _, deck in _data.card_table() if deck >= 0)
+
+
+def _load_faces():
+    """Bricks and cogs up to each space of each strip face."""
     for f in range(GC_NFACES):
         front = _data.STRIP_FRONTS[f % GC_NSTRIPS]
         face = front if f < GC_NSTRIPS else front[::-1]
@@ -1884,6 +2002,10 @@ def _load_tables():
             c_ += face[k] == "C"
             FACE_BRICKS[f][k] = b
             FACE_COGS[f][k] = c_
+
+
+def _load_player_counts():
+    """Per player count: the offer's decks, the rounds and when influence tiles come."""
     memset(OFFER_N, 0, sizeof(OFFER_N))
     memset(ROUNDS, 0, sizeof(ROUNDS))
     memset(INFL_ROUND, 0, sizeof(INFL_ROUND))
@@ -1901,6 +2023,15 @@ def _load_tables():
         INFL_VALUE[i] = v
     for i, v in enumerate(_data.AQUEDUCT_POINTS):
         AQ_POINTS[i] = v
+
+
+def _load_points():
+    """The prices, the temples' ids and their points."""
+    global START_COINS, BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE
+    global T_MINERVA, T_FORTUNA, T_CUPID, T_JUNO, T_SATURN, T_LUNA, T_MARS, T_VENUS, T_JUPITER, T_MERCURY
+    global MINERVA_BUILDINGS, MINERVA_POINTS, FORTUNA_POINTS, CUPID_RES2, CUPID_POINTS
+    global JUNO_TEMPLES, JUNO_POINTS, SATURN_FARMS, SATURN_POINTS, MARS_POINTS
+    global VENUS_PER_RES2, JUPITER_PER_TEMPLE, MERCURY_COINS
     START_COINS = _data.START_COINS
     BRICK_PRICE, COG_PRICE, COGS_TO_PRODUCE = _data.BRICK_PRICE, _data.COG_PRICE, _data.COGS_TO_PRODUCE
     tid = _data.TYPE_ID
@@ -1915,6 +2046,17 @@ def _load_tables():
     SATURN_FARMS, SATURN_POINTS = _data.SATURN_FARMS, _data.SATURN_POINTS
     MARS_POINTS, VENUS_PER_RES2 = _data.MARS_POINTS, _data.VENUS_PER_RES2
     JUPITER_PER_TEMPLE, MERCURY_COINS = _data.JUPITER_PER_TEMPLE, _data.MERCURY_COINS_PER_POINT
+
+
+def _load_tables():
+    """Fills the Tables section from data.py."""
+    cards = _data.card_table()
+    _load_types()
+    _load_cards(cards)
+    _check_bounds(cards)
+    _load_faces()
+    _load_player_counts()
+    _load_points()
 
 
 _load_tables()
