@@ -118,8 +118,7 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
         tops[col] += h + 10
     y = max(tops)
     if player is not None and scores is None:
-        whose = "face-down vault cards" if player == PUBLIC else "vaults that this player cannot see"
-        c.text(12, y + 14, f"scores are not shown: they depend on {whose}", size=11, fill=MUTED)
+        c.text(12, y + 14, _no_scores(base, player), size=11, fill=MUTED)
         y += 20
     elif scores is not None and base["phase"] == "over":
         c.text(12, y + 14, "final: " + ", ".join(f"{player_name(q)} {scores[q]}" for q in range(n)), weight="bold")
@@ -128,6 +127,15 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
              + [("box", JACK_FILL, "Jack"), ("box", HIDDEN_FILL, "unseen card(s)"),
                 ("text", "\u2605", "leader"), ("text", "\u25b6", "to move"), ("text", "\u2713", "complete"),
                 ("text", "out", "out of town")])
+
+
+def _no_scores(base: dict, player: int | str) -> str:
+    """Why a seat's or the public picture shows no scores."""
+    if player != PUBLIC:
+        return "scores are not shown: they depend on vaults that this player cannot see"
+    if any(v["hidden"] for v in base["vaults"]):
+        return "scores are not shown: they depend on face-down vault cards"
+    return "scores are not shown in the public view"
 
 
 def _placing(views: dict) -> str:
