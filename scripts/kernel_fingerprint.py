@@ -27,6 +27,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fuzz import configs, load  # noqa: E402
 
+# option values beyond the fuzzer's representative ones, so every kernel path is played
+EXTRA_OPTIONS: dict[str, dict[str, list[Any]]] = {"rise_to_power": {"intrigue": ["all"]}}
+
+
+def all_configs(game_ids: list[str] | None) -> list[dict[str, Any]]:
+    """The fuzzer's configurations, then each with every extra option value."""
+    out = configs(game_ids)
+    extra = [dict(cfg, **{name: v}) for cfg in out for name, values in EXTRA_OPTIONS.get(cfg["game"], {}).items()
+             for v in values if cfg.get(name) != v]
+    return out + extra
+
 
 def _feed(h: Any, tag: str, value: Any) -> None:
     """Adds one tagged value to the hash, so that fields cannot run into each other."""
@@ -96,7 +107,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=12, help="step-loop games per configuration")
     ap.add_argument("--playouts", type=int, default=200, help="C playouts per configuration")
     args = ap.parse_args()
-    for cfg in configs(args.game):
+    for cfg in all_configs(args.game):
         label = " ".join(f"{k}={v}" for k, v in cfg.items())
         print(f"{fingerprint(cfg, args.games, args.playouts)}  {label}", flush=True)
 
