@@ -111,6 +111,31 @@ cdef enum:
     AB_SHOW_BONUS = 17
     AB_N = 18
 
+# slots within the tensor's multi-float slices below
+cdef enum:
+    ACT_MARKS = 0            # O_ACT_COUNTERS + slot
+    ACT_MARK_FLOOR = 1
+    ACT_PASSES = 2
+    ACT_OPTIONAL = 3
+    ACT_DIE = 4
+    N_ACT_COUNTERS = 5
+    RES_SECTION = 0          # O_RESOLUTION + slot
+    RES_BUDGET = 1
+    RES_FLOOR = 2
+    RES_PICKS = 3
+    N_RESOLUTION = 4
+    OWN_HAND_PUBLIC = 0      # O_OWN_ARENA + RP_NATYPES * slot
+    OWN_HAND_HIDDEN = 1
+    OWN_SHOW_PUBLIC = 2
+    OWN_SHOW_HIDDEN = 3
+    N_OWN_ARENA = 4
+    VP_FORUM = 0             # PP_VP + slot
+    VP_ARENA = 1
+    N_VP = 2
+    BONUS_MILITARY = 0       # PP_BONUS + slot
+    BONUS_COIN = 1
+    N_BONUS = 2
+
 # observation tensor layout (the package docstring's table; kernel.TENSOR_BLOCKS): a
 # common block, then one per-player block for each seat, the observer's first
 cdef enum:
@@ -137,15 +162,15 @@ cdef enum:
     O_EXH_PROV = O_REMOVED + RP_NATYPES
     O_EXH_SENATE = O_EXH_PROV + RP_NPROV
     O_OWN_ARENA = O_EXH_SENATE + RP_NSENATE     # p's hand public / face down, show public / face down
-    O_ACT = O_OWN_ARENA + 4 * RP_NATYPES        # an activation is in progress
+    O_ACT = O_OWN_ARENA + N_OWN_ARENA * RP_NATYPES   # an activation is in progress
     O_ACT_CARD = O_ACT + 1
     O_ACT_RETURN = O_ACT_CARD + RP_NSENATE
     O_ACT_PROV_LEFT = O_ACT_RETURN + RP_NPHASES
     O_ACT_FIRST = O_ACT_PROV_LEFT + 1
     O_ACT_COUNTERS = O_ACT_FIRST + RP_NPROV     # marks, mark floor, passes, optional, die
-    O_ACT_PLACED = O_ACT_COUNTERS + 5           # track one-hot, then position one-hot
+    O_ACT_PLACED = O_ACT_COUNTERS + N_ACT_COUNTERS   # track one-hot, then position one-hot
     O_RESOLUTION = O_ACT_PLACED + RP_NTRACKS + RP_DICE   # section, budget, floor, picks
-    O_FORUM_TRACK = O_RESOLUTION + 4
+    O_FORUM_TRACK = O_RESOLUTION + N_RESOLUTION
     RP_TENSOR_COMMON = O_FORUM_TRACK + RP_NRES
     # per-player block
     PP_ACTOR = 0
@@ -155,9 +180,9 @@ cdef enum:
     PP_ORDER = PP_SHOW_BONUS + 1
     PP_NEW_ORDER = PP_ORDER + RP_MAXP
     PP_VP = PP_NEW_ORDER + RP_MAXP
-    PP_FORUM = PP_VP + 2
+    PP_FORUM = PP_VP + N_VP
     PP_BONUS = PP_FORUM + RP_NRES
-    PP_TRIBUNUS = PP_BONUS + 2
+    PP_TRIBUNUS = PP_BONUS + N_BONUS
     PP_DICE = PP_TRIBUNUS + 1
     PP_PROVINCES = PP_DICE + RP_FACE_SLOTS
     PP_SENATE = PP_PROVINCES + RP_NPROV
@@ -241,6 +266,11 @@ cdef int rp_dice_sum(const RPState *s, int p) noexcept nogil
 cdef int rp_ngroups(const RPState *s, int t) noexcept nogil
 cdef int rp_group_index(const RPState *s, int t, int p) noexcept nogil
 cdef int rp_group_sum(const RPState *s, int t, int p) noexcept nogil
+cdef enum:   # rp_chance_kind: what PH_DEAL deals next (DEAL_ARENA also in PH_DRAW)
+    DEAL_DONE = -1       # the rows are complete
+    DEAL_PROVINCE = 0
+    DEAL_SENATE = 1
+    DEAL_ARENA = 2
 cdef int rp_chance_kind(const RPState *s) noexcept nogil
 # Scoring
 cdef int rp_forum_points(const RPState *s, int p, int track) noexcept nogil

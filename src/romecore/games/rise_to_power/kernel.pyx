@@ -58,6 +58,7 @@ cdef enum:
     MIN_ADJ = -8         # Tribunus change to a dice sum
     MAX_ADJ = 20
     MAX_BUDGET = 40      # strength or coins left in a resolution
+    MAX_SYMBOLS = 2      # provinces one activation exhausts, at most (a card's symbols)
     CAT_ROMAN = 0
     CAT_BEAST = 1
     CAT_BARBARIAN = 2
@@ -215,16 +216,16 @@ cdef inline uint32_t track_faces(const RPState *s, int p, int t) noexcept nogil:
 
 
 cdef int rp_chance_kind(const RPState *s) noexcept nogil:
-    """In PH_DEAL: 0 a province is dealt next, 1 a Senate card, 2 an Arena card; -1 the
-    rows are complete."""
+    """In PH_DEAL: what is dealt next, a province, a Senate card or an Arena card
+    (DEAL_*); DEAL_DONE once the rows are complete."""
     cdef int k = ROW_SIZE[s.nplayers]
     if rc_popcount32(s.p_row) < k and s.p_deck:
-        return 0
+        return DEAL_PROVINCE
     if rc_popcount32(s.s_row) < k and s.s_deck:
-        return 1
+        return DEAL_SENATE
     if rc_popcount32(s.a_row) < ARENA_ROW and s.a_deck:
-        return 2
-    return -1
+        return DEAL_ARENA
+    return DEAL_DONE
 
 
 cdef inline uint32_t era_pool(uint32_t deck, const uint32_t *era_masks) noexcept nogil:
@@ -611,7 +612,7 @@ cdef inline void clear_tracks(RPState *s) noexcept nogil:
 
 cdef inline void begin_round(RPState *s) noexcept nogil:
     s.phase = PH_DEAL
-    if rp_chance_kind(s) < 0:
+    if rp_chance_kind(s) == DEAL_DONE:
         begin_roll(s)
 
 
@@ -886,198 +887,289 @@ cdef inline void after_reroll(RPState *s) noexcept nogil:
     finish_activation(s)
 
 
+cdef inline void step_deal(RPState *s, int32_t a) noexcept nogil:
+    """A card dealt to its row (a province, the lowest of identical Senate cards, the
+    lowest of an Arena type); once the rows are full the dice are rolled."""
+    cdef int k = rp_chance_kind(s), c
+    cdef uint32_t bit
+    if k == DEAL_PROVINCE:
+        bit = 1u << (a - CH_PROVINCE)
+        s.p_deck &= ~bit
+        s.p_row |= bit
+    elif k == DEAL_SENATE:
+        c = a - CH_SENATE
+        bit = lowest_in(era_pool(s.s_deck, S_ERA_MASK), S_TWINS[c])
+        s.s_deck &= ~bit
+        s.s_row |= bit
+    else:
+        bit = lowest_in(s.a_deck, AT_MASK[a - CH_ARENA])
+        s.a_deck &= ~bit
+        s.a_row |= bit
+    if rp_chance_kind(s) == DEAL_DONE:
+        begin_roll(s)
+
+
+cdef inline void step_roll(RPState *s, int32_t a) noexcept nogil:
+    """One Power Die rolled for the seat whose dice are being rolled."""
+    s.dice[s.step // RP_DICE][a - CH_DIE + 1] += 1
+    s.step += 1
+    if s.step >= RP_DICE * s.nplayers:
+        s.step = 0
+        begin_tribunus(s)
+
+
+cdef inline void step_done(RPState *s, int ph) noexcept nogil:
+    """A_DONE in a turn phase: the next Tribunus seat, forum seat, show or turn."""
+    if ph == PH_TRIBUNUS:
+        s.step += 1
+        if s.step >= s.nplayers:
+            s.step = 0
+            begin_order(s)
+        else:
+            s.actor = s.order[s.step]
+    elif ph == PH_FORUM:
+        forum_next(s)
+    elif ph == PH_SHOW:
+        show_next(s)
+    else:
+        next_turn(s)
+
+
+cdef inline void step_turn(RPState *s, int ph, int32_t a) noexcept nogil:
+    """A turn phase's decision: done, a card activated, a die placed or a card shown."""
+    cdef int p = s.actor, t
+    cdef uint32_t bit
+    if a == A_DONE:
+        step_done(s, ph)
+    elif A_ACTIVATE <= a < A_PROVINCE:
+        begin_activation(s, a - A_ACTIVATE, ph)
+    elif a < A_DONE:
+        t = (a - A_PLACE) // RP_FACES
+        place_die(s, p, t, a - A_PLACE - t * RP_FACES + 1)
+        s.consul = 0
+        s.phase = PH_AFTER
+    else:  # A_SHOW: the copy every player knows goes first, so no knowledge is lost
+        t = a - A_SHOW
+        bit = lowest_in(s.a_hand[p] & s.a_pub, AT_MASK[t])
+        if not bit:
+            bit = lowest_in(s.a_hand[p], AT_MASK[t])
+        s.a_hand[p] &= ~bit
+        s.a_show[p] |= bit
+
+
+cdef inline void step_province(RPState *s, int32_t a) noexcept nogil:
+    """A province exhausted to pay for an activation; the last one runs the ability."""
+    cdef int k = a - A_PROVINCE
+    s.p_exh |= 1u << k
+    s.prov_first = k
+    s.prov_left -= 1
+    if s.prov_left == 0:
+        run_ability(s)
+
+
+cdef inline void step_mark(RPState *s, int32_t a) noexcept nogil:
+    """A die marked for a reroll, or done: the marked dice are rerolled."""
+    cdef int v
+    if a == A_DONE:
+        if s.marks:
+            s.rr_pos = RP_NONE
+            s.phase = PH_REROLL
+        else:
+            finish_activation(s)
+    else:
+        v = a - A_DIE
+        s.dice[s.target][v] -= 1
+        s.marks += 1
+        s.mark_floor = v
+
+
+cdef inline void step_reroll(RPState *s, int32_t a) noexcept nogil:
+    """A rerolled die's new face, in the pool or in its placed group."""
+    cdef int v = a - CH_DIE + 1
+    cdef RPGroup *g
+    if s.rr_pos == RP_NONE:
+        s.dice[s.target][v] += 1
+    else:
+        g = &s.grp[s.rr_pos // RP_DICE][s.target]
+        g.d[s.rr_pos % RP_DICE] = v
+        canonical(g)
+    s.marks -= 1
+    after_reroll(s)
+
+
+cdef inline void step_pick_die(RPState *s, int32_t a) noexcept nogil:
+    """The die an ability works on: inverted, shifted next, or rerolled."""
+    cdef int v = a - A_DIE
+    cdef int ab = S_AB[s.card]
+    if ab == AB_INVERT:
+        s.dice[s.target][v] -= 1
+        s.dice[s.target][RP_FACES + 1 - v] += 1
+        finish_activation(s)
+    elif ab == AB_SHIFT:
+        s.die = v
+        s.phase = PH_SHIFT
+    else:  # AB_REROLL_ANY
+        s.dice[s.target][v] -= 1
+        s.marks = 1
+        s.passes = 0
+        s.rr_pos = RP_NONE
+        s.phase = PH_REROLL
+
+
+cdef inline void step_shift(RPState *s, int32_t a) noexcept nogil:
+    """The chosen die one face up (A_PLUS) or down, wrapping around."""
+    cdef int v = s.die
+    s.dice[s.target][v] -= 1
+    s.dice[s.target][v % RP_FACES + 1 if a == A_PLUS else (v + RP_FACES - 2) % RP_FACES + 1] += 1
+    finish_activation(s)
+
+
+cdef inline void step_pick_placed(RPState *s, int32_t a) noexcept nogil:
+    """A placed die lowered, or picked for a reroll."""
+    cdef int k = a - A_PLACED
+    if S_AB[s.card] == AB_LOWER_PLACED:
+        lower_die(s, s.actor, k // RP_DICE, k % RP_DICE)
+        finish_activation(s)
+    else:
+        s.rr_pos = k
+        s.marks = 1
+        s.passes = 0
+        s.phase = PH_REROLL
+
+
+cdef inline void step_target(RPState *s, int32_t a) noexcept nogil:
+    """The player an ability targets: turn order moved, dice to pick, or a resource stolen."""
+    cdef int p = s.actor, q = a - A_PLAYER, c = s.card, t
+    cdef int ab = S_AB[c]
+    if ab == AB_TURN_ORDER_OTHER:
+        s.adj[q] += S_AMOUNT[c]
+        finish_activation(s)
+    elif ab == AB_REROLL_ANY:
+        s.target = q
+        s.phase = PH_PICK_DIE
+    else:  # AB_STEAL
+        t = S_RES[c]
+        if s.forum[p][t] < FORUM_MAX:
+            s.forum[p][t] += 1
+        s.forum[q][t] -= 1
+        finish_activation(s)
+
+
+cdef inline void step_discard(RPState *s, int32_t a) noexcept nogil:
+    """A Senate card discarded; a province to remove is chosen next."""
+    cdef uint32_t bit = 1u << (a - A_SENATE)
+    s.s_own[s.actor] &= ~bit
+    s.s_exh &= ~bit
+    s.phase = PH_TARGET_PROV
+
+
+cdef inline void step_target_prov(RPState *s, int32_t a) noexcept nogil:
+    """A province removed from its owner, with its forum resource."""
+    cdef int k = a - A_PROVINCE, q
+    cdef uint32_t bit = 1u << k
+    for q in range(s.nplayers):
+        if s.p_own[q] & bit:
+            s.p_own[q] &= ~bit
+            if s.forum[q][P_RES[k]]:
+                s.forum[q][P_RES[k]] -= 1
+    s.p_exh &= ~bit
+    finish_activation(s)
+
+
+cdef inline void step_military(RPState *s, int32_t a) noexcept nogil:
+    """A province conquered from the row within the budget, or done."""
+    cdef int p = s.actor, k
+    if a == A_DONE:
+        s.rpos += 1
+        military_setup(s)
+        return
+    k = a - A_PROVINCE
+    s.p_row &= ~(1u << k)
+    s.p_own[p] |= 1u << k
+    if s.forum[p][P_RES[k]] < FORUM_MAX:
+        s.forum[p][P_RES[k]] += 1
+    s.budget -= P_POWER[k]
+    s.floor = k + 1
+
+
+cdef inline void step_senate(RPState *s, int32_t a) noexcept nogil:
+    """A Senate card taken from the row; after the last pick the next seat's turn."""
+    cdef uint32_t bit = 1u << (a - A_SENATE)
+    s.s_row &= ~bit
+    s.s_own[s.actor] |= bit
+    s.picks -= 1
+    if s.picks == 0 or not s.s_row:
+        s.rpos += 1
+        senate_setup(s)
+
+
+cdef inline void step_market(RPState *s, int32_t a) noexcept nogil:
+    """An Arena card bought from the row, a face-down draw paid for, or done."""
+    cdef int p = s.actor, t
+    cdef uint32_t bit
+    if a == A_DONE:
+        s.rpos += 1
+        market_setup(s)
+    elif a == A_DRAW:
+        s.budget -= FACE_DOWN_COST
+        s.phase = PH_DRAW
+    else:
+        t = a - A_BUY
+        bit = lowest_in(s.a_row, AT_MASK[t])
+        s.a_row &= ~bit
+        s.a_hand[p] |= bit
+        s.a_pub |= bit
+        s.budget -= AT_COST[t]
+        s.floor = t
+
+
+cdef inline void step_draw(RPState *s, int32_t a) noexcept nogil:
+    """The face-down Arena card drawn, known to its owner only."""
+    cdef uint32_t bit = lowest_in(s.a_deck, AT_MASK[a - CH_ARENA])
+    s.a_deck &= ~bit
+    s.a_hand[s.actor] |= bit  # known to its owner only
+    s.phase = PH_MARKET
+
+
 cdef void rp_step(RPState *s, int32_t a) noexcept nogil:
     """One decision or chance outcome and its direct effects; no forced steps."""
-    cdef int ph = s.phase, p = s.actor, k, c, t, v, q, ab
-    cdef uint32_t bit
-    cdef RPGroup *g
+    cdef int ph = s.phase
     if ph == PH_DEAL:
-        k = rp_chance_kind(s)
-        if k == 0:
-            bit = 1u << (a - CH_PROVINCE)
-            s.p_deck &= ~bit
-            s.p_row |= bit
-        elif k == 1:
-            c = a - CH_SENATE
-            bit = lowest_in(era_pool(s.s_deck, S_ERA_MASK), S_TWINS[c])
-            s.s_deck &= ~bit
-            s.s_row |= bit
-        else:
-            bit = lowest_in(s.a_deck, AT_MASK[a - CH_ARENA])
-            s.a_deck &= ~bit
-            s.a_row |= bit
-        if rp_chance_kind(s) < 0:
-            begin_roll(s)
+        step_deal(s, a)
     elif ph == PH_ROLL:
-        s.dice[s.step >> 2][a - CH_DIE + 1] += 1
-        s.step += 1
-        if s.step >= RP_DICE * s.nplayers:
-            s.step = 0
-            begin_tribunus(s)
+        step_roll(s, a)
     elif ph == PH_TRIBUNUS or ph == PH_FORUM or ph == PH_AFTER or ph == PH_PLACE or ph == PH_SHOW:
-        if a == A_DONE:
-            if ph == PH_TRIBUNUS:
-                s.step += 1
-                if s.step >= s.nplayers:
-                    s.step = 0
-                    begin_order(s)
-                else:
-                    s.actor = s.order[s.step]
-            elif ph == PH_FORUM:
-                forum_next(s)
-            elif ph == PH_SHOW:
-                show_next(s)
-            else:
-                next_turn(s)
-        elif A_ACTIVATE <= a < A_PROVINCE:
-            begin_activation(s, a - A_ACTIVATE, ph)
-        elif a < A_DONE:
-            t = (a - A_PLACE) // RP_FACES
-            place_die(s, p, t, a - A_PLACE - t * RP_FACES + 1)
-            s.consul = 0
-            s.phase = PH_AFTER
-        else:  # A_SHOW: the copy every player knows goes first, so no knowledge is lost
-            t = a - A_SHOW
-            bit = lowest_in(s.a_hand[p] & s.a_pub, AT_MASK[t])
-            if not bit:
-                bit = lowest_in(s.a_hand[p], AT_MASK[t])
-            s.a_hand[p] &= ~bit
-            s.a_show[p] |= bit
+        step_turn(s, ph, a)
     elif ph == PH_ORDER:
         s.nord[s.nord_n] = a - CH_SEAT
         s.nord_n += 1
         order_step(s)
     elif ph == PH_PROVINCE:
-        k = a - A_PROVINCE
-        s.p_exh |= 1u << k
-        s.prov_first = k
-        s.prov_left -= 1
-        if s.prov_left == 0:
-            run_ability(s)
+        step_province(s, a)
     elif ph == PH_MARK:
-        if a == A_DONE:
-            if s.marks:
-                s.rr_pos = RP_NONE
-                s.phase = PH_REROLL
-            else:
-                finish_activation(s)
-        else:
-            v = a - A_DIE
-            s.dice[s.target][v] -= 1
-            s.marks += 1
-            s.mark_floor = v
+        step_mark(s, a)
     elif ph == PH_REROLL:
-        v = a - CH_DIE + 1
-        if s.rr_pos == RP_NONE:
-            s.dice[s.target][v] += 1
-        else:
-            g = &s.grp[s.rr_pos // RP_DICE][s.target]
-            g.d[s.rr_pos % RP_DICE] = v
-            canonical(g)
-        s.marks -= 1
-        after_reroll(s)
+        step_reroll(s, a)
     elif ph == PH_PICK_DIE:
-        v = a - A_DIE
-        ab = S_AB[s.card]
-        if ab == AB_INVERT:
-            s.dice[s.target][v] -= 1
-            s.dice[s.target][RP_FACES + 1 - v] += 1
-            finish_activation(s)
-        elif ab == AB_SHIFT:
-            s.die = v
-            s.phase = PH_SHIFT
-        else:  # AB_REROLL_ANY
-            s.dice[s.target][v] -= 1
-            s.marks = 1
-            s.passes = 0
-            s.rr_pos = RP_NONE
-            s.phase = PH_REROLL
+        step_pick_die(s, a)
     elif ph == PH_SHIFT:
-        v = s.die
-        s.dice[s.target][v] -= 1
-        s.dice[s.target][v % RP_FACES + 1 if a == A_PLUS else (v + RP_FACES - 2) % RP_FACES + 1] += 1
-        finish_activation(s)
+        step_shift(s, a)
     elif ph == PH_PICK_PLACED:
-        k = a - A_PLACED
-        if S_AB[s.card] == AB_LOWER_PLACED:
-            lower_die(s, p, k // RP_DICE, k % RP_DICE)
-            finish_activation(s)
-        else:
-            s.rr_pos = k
-            s.marks = 1
-            s.passes = 0
-            s.phase = PH_REROLL
+        step_pick_placed(s, a)
     elif ph == PH_TARGET:
-        q = a - A_PLAYER
-        c = s.card
-        ab = S_AB[c]
-        if ab == AB_TURN_ORDER_OTHER:
-            s.adj[q] += S_AMOUNT[c]
-            finish_activation(s)
-        elif ab == AB_REROLL_ANY:
-            s.target = q
-            s.phase = PH_PICK_DIE
-        else:  # AB_STEAL
-            t = S_RES[c]
-            if s.forum[p][t] < FORUM_MAX:
-                s.forum[p][t] += 1
-            s.forum[q][t] -= 1
-            finish_activation(s)
+        step_target(s, a)
     elif ph == PH_DISCARD:
-        bit = 1u << (a - A_SENATE)
-        s.s_own[p] &= ~bit
-        s.s_exh &= ~bit
-        s.phase = PH_TARGET_PROV
+        step_discard(s, a)
     elif ph == PH_TARGET_PROV:
-        k = a - A_PROVINCE
-        bit = 1u << k
-        for q in range(s.nplayers):
-            if s.p_own[q] & bit:
-                s.p_own[q] &= ~bit
-                if s.forum[q][P_RES[k]]:
-                    s.forum[q][P_RES[k]] -= 1
-        s.p_exh &= ~bit
-        finish_activation(s)
+        step_target_prov(s, a)
     elif ph == PH_MILITARY:
-        if a == A_DONE:
-            s.rpos += 1
-            military_setup(s)
-        else:
-            k = a - A_PROVINCE
-            s.p_row &= ~(1u << k)
-            s.p_own[p] |= 1u << k
-            if s.forum[p][P_RES[k]] < FORUM_MAX:
-                s.forum[p][P_RES[k]] += 1
-            s.budget -= P_POWER[k]
-            s.floor = k + 1
+        step_military(s, a)
     elif ph == PH_SENATE:
-        bit = 1u << (a - A_SENATE)
-        s.s_row &= ~bit
-        s.s_own[p] |= bit
-        s.picks -= 1
-        if s.picks == 0 or not s.s_row:
-            s.rpos += 1
-            senate_setup(s)
+        step_senate(s, a)
     elif ph == PH_MARKET:
-        if a == A_DONE:
-            s.rpos += 1
-            market_setup(s)
-        elif a == A_DRAW:
-            s.budget -= FACE_DOWN_COST
-            s.phase = PH_DRAW
-        else:
-            t = a - A_BUY
-            bit = lowest_in(s.a_row, AT_MASK[t])
-            s.a_row &= ~bit
-            s.a_hand[p] |= bit
-            s.a_pub |= bit
-            s.budget -= AT_COST[t]
-            s.floor = t
+        step_market(s, a)
     elif ph == PH_DRAW:
-        bit = lowest_in(s.a_deck, AT_MASK[a - CH_ARENA])
-        s.a_deck &= ~bit
-        s.a_hand[p] |= bit  # known to its owner only
-        s.phase = PH_MARKET
+        step_draw(s, a)
 
 
 cdef enum:
@@ -1111,9 +1203,9 @@ cdef inline int32_t quick_forced(const RPState *s) noexcept nogil:
         return UNKNOWN
     if ph == PH_DEAL:
         k = rp_chance_kind(s)
-        if k == 0:
+        if k == DEAL_PROVINCE:
             return OPEN if rc_popcount32(era_pool(s.p_deck, P_ERA_MASK)) >= 2 else UNKNOWN
-        if k == 1:
+        if k == DEAL_SENATE:
             m = era_pool(s.s_deck, S_ERA_MASK)
             return OPEN if m & ~S_TWINS[rc_lsb32(m)] else UNKNOWN
         m = s.a_deck
@@ -1197,147 +1289,216 @@ cdef int rp_current_player(const void *vs) noexcept nogil:
     return s.actor
 
 
+cdef inline int legal_place(const RPState *s, int32_t *out) noexcept nogil:
+    """Each die face on each track it may go to (or a pass), and the activations."""
+    cdef int p = s.actor, n = 0, t
+    cdef uint32_t m, avail = face_mask(s, p)
+    for t in range(RP_NTRACKS):
+        m = track_faces(s, p, t) & avail
+        while m:
+            out[n] = A_PLACE + t * RP_FACES + rc_pop_lsb32(&m) - 1
+            n += 1
+    if n == 0:
+        out[0] = A_DONE  # no die can be placed: pass
+        n = 1
+    return add_activations(s, p, CTX_PLACE, out, n)
+
+
+cdef inline int legal_show(const RPState *s, int32_t *out) noexcept nogil:
+    """Done (with no show or a full one), the activations, and each Arena type to show."""
+    cdef int p = s.actor, n = 0, t
+    cdef int k = rc_popcount32(s.a_show[p])
+    if k == 0 or k >= SHOW_MIN:
+        out[n] = A_DONE
+        n += 1
+    n = add_activations(s, p, CTX_SHOW, out, n)
+    if k + rc_popcount32(s.a_hand[p]) >= SHOW_MIN:
+        for t in range(RP_NATYPES):
+            if s.a_hand[p] & AT_MASK[t]:
+                out[n] = A_SHOW + t
+                n += 1
+    return n
+
+
+cdef inline int legal_province(const RPState *s, int32_t *out) noexcept nogil:
+    """Provinces to exhaust for an activation, in increasing id order."""
+    cdef int n = 0, k
+    cdef uint32_t m, avail = prov_avail(s, s.actor, s.card)
+    if s.prov_first != RP_NONE:
+        avail &= ~((2u << s.prov_first) - 1)
+    m = avail
+    while m:
+        k = rc_pop_lsb32(&m)
+        if s.prov_left >= 2 and not (avail >> (k + 1)):
+            break  # a second province must follow with a higher id
+        out[n] = A_PROVINCE + k
+        n += 1
+    return n
+
+
+cdef inline int legal_dice(const RPState *s, int lowest, int32_t *out, int n) noexcept nogil:
+    """The target's pool dice from face lowest on, after out[0 .. n - 1]."""
+    cdef int v
+    for v in range(lowest, RP_FACES + 1):
+        if s.dice[s.target][v]:
+            out[n] = A_DIE + v
+            n += 1
+    return n
+
+
+cdef inline int legal_mark(const RPState *s, int32_t *out) noexcept nogil:
+    """Done (where allowed) and each die to mark for a reroll, from mark_floor up."""
+    cdef int n = 0
+    if s.marks or s.optional:
+        out[n] = A_DONE
+        n += 1
+    return legal_dice(s, s.mark_floor, out, n)
+
+
+cdef inline int legal_pick_placed(const RPState *s, int32_t *out) noexcept nogil:
+    """The placed dice an ability may lower or reroll (equal middle dice once)."""
+    cdef int p = s.actor, n = 0, t, k
+    cdef int ab = S_AB[s.card]
+    cdef const RPGroup *g
+    for t in range(RP_NTRACKS):
+        if ab == AB_REROLL_PLACED_MILITARY and t != T_MILITARY:
+            break
+        g = &s.grp[t][p]
+        for k in range(g.n):
+            if ab == AB_LOWER_PLACED and g.d[k] == 0:
+                continue
+            if 1 < k < g.n - 1 and g.d[k] == g.d[k - 1]:
+                continue  # equal middle dice are interchangeable
+            out[n] = A_PLACED + t * RP_DICE + k
+            n += 1
+    return n
+
+
+cdef inline int legal_target(const RPState *s, int32_t *out) noexcept nogil:
+    """The players the activated card may target."""
+    cdef int n = 0, q
+    for q in range(s.nplayers):
+        if target_ok(s, s.card, s.actor, q):
+            out[n] = A_PLAYER + q
+            n += 1
+    return n
+
+
+cdef inline int legal_discard(const RPState *s, int32_t *out) noexcept nogil:
+    """Own Senate cards to discard, one of each identical and equally exhausted kind."""
+    cdef int p = s.actor, n = 0, c
+    cdef uint32_t m = s.s_own[p], avail
+    while m:
+        c = rc_pop_lsb32(&m)
+        avail = s.s_own[p] & S_TWIN_LOWER[c]
+        avail &= s.s_exh if (s.s_exh >> c) & 1 else ~s.s_exh
+        if avail:
+            continue
+        out[n] = A_SENATE + c
+        n += 1
+    return n
+
+
+cdef inline int legal_bits(uint32_t m, int32_t base, int32_t *out, int n) noexcept nogil:
+    """base + each member of m, after out[0 .. n - 1]."""
+    while m:
+        out[n] = base + rc_pop_lsb32(&m)
+        n += 1
+    return n
+
+
+cdef inline int legal_military(const RPState *s, int32_t *out) noexcept nogil:
+    """Done, and the provinces in the row from floor on within the budget."""
+    cdef int p = s.actor, n = 0, k
+    cdef uint32_t m
+    out[n] = A_DONE
+    n += 1
+    if rc_popcount32(s.p_own[p]) < ARCHES:
+        m = s.p_row & ~((1u << s.floor) - 1)
+        while m:
+            k = rc_pop_lsb32(&m)
+            if P_POWER[k] <= s.budget:
+                out[n] = A_PROVINCE + k
+                n += 1
+    return n
+
+
+cdef inline int legal_senate(const RPState *s, int32_t *out) noexcept nogil:
+    """The Senate row's cards, one of each identical pair."""
+    cdef int n = 0, c
+    cdef uint32_t m = s.s_row
+    while m:
+        c = rc_pop_lsb32(&m)
+        if s.s_row & S_TWIN_LOWER[c]:
+            continue
+        out[n] = A_SENATE + c
+        n += 1
+    return n
+
+
+cdef inline int legal_market(const RPState *s, int32_t *out) noexcept nogil:
+    """Done, the Arena types in the row from floor on within the budget, a face-down draw."""
+    cdef int n = 0, t
+    out[n] = A_DONE
+    n += 1
+    for t in range(s.floor, RP_NATYPES):
+        if s.a_row & AT_MASK[t] and AT_COST[t] <= s.budget:
+            out[n] = A_BUY + t
+            n += 1
+    if s.budget >= FACE_DOWN_COST and s.a_deck:
+        out[n] = A_DRAW
+        n += 1
+    return n
+
+
+cdef inline int legal_done_then(const RPState *s, int ctx, int32_t *out) noexcept nogil:
+    """Done, then the activations of context ctx."""
+    out[0] = A_DONE
+    return add_activations(s, s.actor, ctx, out, 1)
+
+
 cdef int rp_legal(const void *vs, int32_t *out) noexcept nogil:
     cdef const RPState *s = <const RPState *>vs
     cdef double probs[RP_MAXLEGAL]
-    cdef int ph = s.phase, p = s.actor, n = 0, t, v, k, c, ab, q
-    cdef uint32_t m, avail
-    cdef const RPGroup *g
+    cdef int ph = s.phase
     if ph == PH_OVER:
         return 0
     if ph == PH_DEAL or ph == PH_ROLL or ph == PH_ORDER or ph == PH_REROLL or ph == PH_DRAW:
         return rp_chance_outcomes(vs, out, probs)
     if ph == PH_PLACE:
-        avail = face_mask(s, p)
-        for t in range(RP_NTRACKS):
-            m = track_faces(s, p, t) & avail
-            while m:
-                out[n] = A_PLACE + t * RP_FACES + rc_pop_lsb32(&m) - 1
-                n += 1
-        if n == 0:
-            out[0] = A_DONE  # no die can be placed: pass
-            n = 1
-        return add_activations(s, p, CTX_PLACE, out, n)
+        return legal_place(s, out)
     if ph == PH_AFTER:
-        out[0] = A_DONE
-        return add_activations(s, p, CTX_AFTER, out, 1)
+        return legal_done_then(s, CTX_AFTER, out)
     if ph == PH_TRIBUNUS:
-        out[0] = A_DONE
-        return add_activations(s, p, CTX_TRIBUNUS, out, 1)
+        return legal_done_then(s, CTX_TRIBUNUS, out)
     if ph == PH_FORUM:
-        out[0] = A_DONE
-        return add_activations(s, p, CTX_FORUM, out, 1)
+        return legal_done_then(s, CTX_FORUM, out)
     if ph == PH_SHOW:
-        k = rc_popcount32(s.a_show[p])
-        if k == 0 or k >= SHOW_MIN:
-            out[n] = A_DONE
-            n += 1
-        n = add_activations(s, p, CTX_SHOW, out, n)
-        if k + rc_popcount32(s.a_hand[p]) >= SHOW_MIN:
-            for t in range(RP_NATYPES):
-                if s.a_hand[p] & AT_MASK[t]:
-                    out[n] = A_SHOW + t
-                    n += 1
-        return n
+        return legal_show(s, out)
     if ph == PH_PROVINCE:
-        avail = prov_avail(s, p, s.card)
-        if s.prov_first != RP_NONE:
-            avail &= ~((2u << s.prov_first) - 1)
-        m = avail
-        while m:
-            k = rc_pop_lsb32(&m)
-            if s.prov_left >= 2 and not (avail >> (k + 1)):
-                break  # a second province must follow with a higher id
-            out[n] = A_PROVINCE + k
-            n += 1
-        return n
+        return legal_province(s, out)
     if ph == PH_MARK:
-        if s.marks or s.optional:
-            out[n] = A_DONE
-            n += 1
-        for v in range(s.mark_floor, RP_FACES + 1):
-            if s.dice[s.target][v]:
-                out[n] = A_DIE + v
-                n += 1
-        return n
+        return legal_mark(s, out)
     if ph == PH_PICK_DIE:
-        for v in range(1, RP_FACES + 1):
-            if s.dice[s.target][v]:
-                out[n] = A_DIE + v
-                n += 1
-        return n
+        return legal_dice(s, 1, out, 0)
     if ph == PH_SHIFT:
         out[0] = A_PLUS
         out[1] = A_MINUS
         return 2
     if ph == PH_PICK_PLACED:
-        ab = S_AB[s.card]
-        for t in range(RP_NTRACKS):
-            if ab == AB_REROLL_PLACED_MILITARY and t != T_MILITARY:
-                break
-            g = &s.grp[t][p]
-            for k in range(g.n):
-                if ab == AB_LOWER_PLACED and g.d[k] == 0:
-                    continue
-                if 1 < k < g.n - 1 and g.d[k] == g.d[k - 1]:
-                    continue  # equal middle dice are interchangeable
-                out[n] = A_PLACED + t * RP_DICE + k
-                n += 1
-        return n
+        return legal_pick_placed(s, out)
     if ph == PH_TARGET:
-        for q in range(s.nplayers):
-            if target_ok(s, s.card, p, q):
-                out[n] = A_PLAYER + q
-                n += 1
-        return n
+        return legal_target(s, out)
     if ph == PH_DISCARD:
-        m = s.s_own[p]
-        while m:
-            c = rc_pop_lsb32(&m)
-            avail = s.s_own[p] & S_TWIN_LOWER[c]
-            avail &= s.s_exh if (s.s_exh >> c) & 1 else ~s.s_exh
-            if avail:
-                continue
-            out[n] = A_SENATE + c
-            n += 1
-        return n
+        return legal_discard(s, out)
     if ph == PH_TARGET_PROV:
-        m = owned_provinces(s) & P_ERA_MASK[DISCARD_ERA - 1]
-        while m:
-            out[n] = A_PROVINCE + rc_pop_lsb32(&m)
-            n += 1
-        return n
+        return legal_bits(owned_provinces(s) & P_ERA_MASK[DISCARD_ERA - 1], A_PROVINCE, out, 0)
     if ph == PH_MILITARY:
-        out[n] = A_DONE
-        n += 1
-        if rc_popcount32(s.p_own[p]) < ARCHES:
-            m = s.p_row & ~((1u << s.floor) - 1)
-            while m:
-                k = rc_pop_lsb32(&m)
-                if P_POWER[k] <= s.budget:
-                    out[n] = A_PROVINCE + k
-                    n += 1
-        return n
+        return legal_military(s, out)
     if ph == PH_SENATE:
-        m = s.s_row
-        while m:
-            c = rc_pop_lsb32(&m)
-            if s.s_row & S_TWIN_LOWER[c]:
-                continue
-            out[n] = A_SENATE + c
-            n += 1
-        return n
+        return legal_senate(s, out)
     if ph == PH_MARKET:
-        out[n] = A_DONE
-        n += 1
-        for t in range(s.floor, RP_NATYPES):
-            if s.a_row & AT_MASK[t] and AT_COST[t] <= s.budget:
-                out[n] = A_BUY + t
-                n += 1
-        if s.budget >= FACE_DOWN_COST and s.a_deck:
-            out[n] = A_DRAW
-            n += 1
-        return n
+        return legal_market(s, out)
     return 0
 
 
@@ -1357,8 +1518,8 @@ cdef int rp_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
             probs[n] = 1.0 / k
             n += 1
         return n
-    k = 2 if ph == PH_DRAW else rp_chance_kind(s)
-    if k == 0:
+    k = DEAL_ARENA if ph == PH_DRAW else rp_chance_kind(s)
+    if k == DEAL_PROVINCE:
         pool = era_pool(s.p_deck, P_ERA_MASK)
         total = rc_popcount32(pool)
         while pool:
@@ -1366,7 +1527,7 @@ cdef int rp_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
             probs[n] = 1.0 / total
             n += 1
         return n
-    if k == 1:
+    if k == DEAL_SENATE:
         pool = era_pool(s.s_deck, S_ERA_MASK)
         total = rc_popcount32(pool)
         m = pool
@@ -1378,7 +1539,7 @@ cdef int rp_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
             probs[n] = rc_popcount32(pool & S_TWINS[c]) / <double>total
             n += 1
         return n
-    if k == 2:
+    if k == DEAL_ARENA:
         total = rc_popcount32(s.a_deck)
         for t in range(RP_NATYPES):
             c = rc_popcount32(s.a_deck & AT_MASK[t])
@@ -1399,17 +1560,17 @@ cdef int32_t rp_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
     if ph == PH_ORDER:
         k = order_candidates(s, &cands)
         return CH_SEAT + rc_nth_bit64(cands, rc_rng_below(rng, k))
-    kind = 2 if ph == PH_DRAW else rp_chance_kind(s)
-    if kind == 0:
+    kind = DEAL_ARENA if ph == PH_DRAW else rp_chance_kind(s)
+    if kind == DEAL_PROVINCE:
         pool = era_pool(s.p_deck, P_ERA_MASK)
-    elif kind == 1:
+    elif kind == DEAL_SENATE:
         pool = era_pool(s.s_deck, S_ERA_MASK)
     else:
         pool = s.a_deck
     c = rc_nth_bit64(pool, rc_rng_below(rng, rc_popcount32(pool)))
-    if kind == 0:
+    if kind == DEAL_PROVINCE:
         return CH_PROVINCE + c
-    if kind == 1:
+    if kind == DEAL_SENATE:
         return CH_SENATE + rc_lsb32(pool & S_TWINS[c])  # the lowest identical card left
     return CH_ARENA + A_TYPE[c]
 
@@ -1485,14 +1646,19 @@ cdef void rp_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
         s.a_hand[q] = held & ~show
 
 
+cdef enum:   # what others see of a hidden step (observe_action): RC_HIDDEN | SEEN_*
+    SEEN_SHOW = 1            # a card joins the show, face down
+    SEEN_DRAW = 2            # a face-down Arena card drawn
+
+
 cdef uint32_t rp_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
     cdef const RPState *s = <const RPState *>vs
     if observer == s.actor:
         return <uint32_t>a
     if s.phase == PH_SHOW and A_SHOW <= a < A_SHOW + RP_NATYPES:
-        return RC_HIDDEN | 1   # a card joins the show, face down
+        return RC_HIDDEN | SEEN_SHOW
     if s.phase == PH_DRAW:
-        return RC_HIDDEN | 2   # a face-down Arena card
+        return RC_HIDDEN | SEEN_DRAW
     return <uint32_t>a
 
 
@@ -1519,18 +1685,14 @@ cdef inline void flags(float *out, uint32_t bits, int nbits) noexcept nogil:
         out[i] = (bits >> i) & 1
 
 
-cdef void rp_observation_tensor(const void *vs, int p, float *out) noexcept nogil:
-    """What p knows (the package docstring's table): everything public, p's own Arena
-    cards and show, and the others' face-down cards and shows as counts; seat-relative."""
-    cdef const RPState *s = <const RPState *>vs
-    cdef int n = s.nplayers, q, t, k, v, cur
+cdef inline float *seat_block(float *out, int q, int p, int n) noexcept nogil:
+    """Seat q's block in p's tensor: (q - p) mod n."""
+    return out + RP_TENSOR_COMMON + (q - p + n) % n * RP_TENSOR_PER_PLAYER
+
+
+cdef inline void tensor_cards(const RPState *s, int p, float *out) noexcept nogil:
+    """The common block's round, rows, decks, exhausted cards and p's own Arena cards."""
     cdef int ph = s.phase
-    cdef uint32_t held, removed = ARENA_ALL
-    cdef int32_t sc[SC_N]
-    cdef float *pb
-    cdef const RPGroup *g
-    memset(out, 0, sizeof(float) * (RP_TENSOR_COMMON + n * RP_TENSOR_PER_PLAYER))
-    # -- common block
     out[O_PHASE + (ph if ph < RP_NPHASES else PH_OVER)] = 1.0
     if 1 <= s.round <= RP_ROUNDS:
         out[O_ROUND + s.round - 1] = 1.0
@@ -1546,74 +1708,109 @@ cdef void rp_observation_tensor(const void *vs, int p, float *out) noexcept nogi
     out[O_DECK_ARENA] = <float>rc_popcount32(s.a_deck) / RP_NARENA
     flags(out + O_EXH_PROV, s.p_exh, RP_NPROV)
     flags(out + O_EXH_SENATE, s.s_exh, RP_NSENATE)
-    arena_counts(out + O_OWN_ARENA, s.a_hand[p] & s.a_pub)
-    arena_counts(out + O_OWN_ARENA + RP_NATYPES, s.a_hand[p] & ~s.a_pub)
-    arena_counts(out + O_OWN_ARENA + 2 * RP_NATYPES, s.a_show[p] & s.a_pub)
-    arena_counts(out + O_OWN_ARENA + 3 * RP_NATYPES, s.a_show[p] & ~s.a_pub)
-    if PH_PROVINCE <= ph <= PH_TARGET_PROV:
+    arena_counts(out + O_OWN_ARENA + OWN_HAND_PUBLIC * RP_NATYPES, s.a_hand[p] & s.a_pub)
+    arena_counts(out + O_OWN_ARENA + OWN_HAND_HIDDEN * RP_NATYPES, s.a_hand[p] & ~s.a_pub)
+    arena_counts(out + O_OWN_ARENA + OWN_SHOW_PUBLIC * RP_NATYPES, s.a_show[p] & s.a_pub)
+    arena_counts(out + O_OWN_ARENA + OWN_SHOW_HIDDEN * RP_NATYPES, s.a_show[p] & ~s.a_pub)
+
+
+cdef inline void tensor_activation(const RPState *s, int p, float *out) noexcept nogil:
+    """An activation in progress: its card, return phase, provinces, counters, placed
+    die and target; then the resolution's counters and forum track."""
+    cdef int n = s.nplayers
+    if PH_PROVINCE <= s.phase <= PH_TARGET_PROV:
         out[O_ACT] = 1.0
         if s.card < RP_NSENATE:
             out[O_ACT_CARD + s.card] = 1.0
         if s.ret < RP_NPHASES:
             out[O_ACT_RETURN + s.ret] = 1.0
-        out[O_ACT_PROV_LEFT] = <float>s.prov_left / 2
+        out[O_ACT_PROV_LEFT] = <float>s.prov_left / MAX_SYMBOLS
         if s.prov_first < RP_NPROV:
             out[O_ACT_FIRST + s.prov_first] = 1.0
-        out[O_ACT_COUNTERS] = <float>s.marks / RP_DICE
-        out[O_ACT_COUNTERS + 1] = <float>s.mark_floor / RP_FACES
-        out[O_ACT_COUNTERS + 2] = s.passes != 0
-        out[O_ACT_COUNTERS + 3] = s.optional != 0
-        out[O_ACT_COUNTERS + 4] = <float>s.die / RP_FACES
+        out[O_ACT_COUNTERS + ACT_MARKS] = <float>s.marks / RP_DICE
+        out[O_ACT_COUNTERS + ACT_MARK_FLOOR] = <float>s.mark_floor / RP_FACES
+        out[O_ACT_COUNTERS + ACT_PASSES] = s.passes != 0
+        out[O_ACT_COUNTERS + ACT_OPTIONAL] = s.optional != 0
+        out[O_ACT_COUNTERS + ACT_DIE] = <float>s.die / RP_FACES
         if s.rr_pos < RP_NTRACKS * RP_DICE:
             out[O_ACT_PLACED + s.rr_pos // RP_DICE] = 1.0
             out[O_ACT_PLACED + RP_NTRACKS + s.rr_pos % RP_DICE] = 1.0
         if s.target < n:
-            out[RP_TENSOR_COMMON + (s.target - p + n) % n * RP_TENSOR_PER_PLAYER + PP_TARGET] = 1.0
-    out[O_RESOLUTION] = <float>s.rpos / RP_MAXP
-    out[O_RESOLUTION + 1] = <float>s.budget / MAX_BUDGET
-    out[O_RESOLUTION + 2] = <float>s.floor / RP_NPROV
-    out[O_RESOLUTION + 3] = <float>s.picks / RP_DICE
+            seat_block(out, s.target, p, n)[PP_TARGET] = 1.0
+    out[O_RESOLUTION + RES_SECTION] = <float>s.rpos / RP_MAXP
+    out[O_RESOLUTION + RES_BUDGET] = <float>s.budget / MAX_BUDGET
+    out[O_RESOLUTION + RES_FLOOR] = <float>s.floor / RP_NPROV
+    out[O_RESOLUTION + RES_PICKS] = <float>s.picks / RP_DICE
     if s.ftrack < RP_NRES:
         out[O_FORUM_TRACK + s.ftrack] = 1.0
-    # -- per-player blocks: seat q's block is (q - p) mod n
+
+
+cdef inline void tensor_orders(const RPState *s, int p, float *out) noexcept nogil:
+    """Each seat's place in the turn order and in the new order being drawn."""
+    cdef int n = s.nplayers, k
     for k in range(n):
         if s.order[k] < n:
-            out[RP_TENSOR_COMMON + (s.order[k] - p + n) % n * RP_TENSOR_PER_PLAYER + PP_ORDER + k] = 1.0
+            seat_block(out, s.order[k], p, n)[PP_ORDER + k] = 1.0
         if k < s.nord_n and s.nord[k] < n:
-            out[RP_TENSOR_COMMON + (s.nord[k] - p + n) % n * RP_TENSOR_PER_PLAYER + PP_NEW_ORDER + k] = 1.0
+            seat_block(out, s.nord[k], p, n)[PP_NEW_ORDER + k] = 1.0
+
+
+cdef inline void tensor_tracks(const RPState *s, int q, float *pb) noexcept nogil:
+    """Seat q's group on each track: its section and its dice."""
+    cdef int t, k, v
+    cdef const RPGroup *g
+    for t in range(RP_NTRACKS):
+        k = rp_group_index(s, t, q)
+        if k < 0:
+            continue
+        pb[PP_TRACKS + t * RP_TRACK_SLICE + k] = 1.0
+        g = &s.grp[t][q]
+        for v in range(RP_DICE):
+            if v < g.n and g.d[v] < RP_FACE_SLOTS:
+                pb[PP_TRACKS + t * RP_TRACK_SLICE + RP_DICE + v * RP_FACE_SLOTS + g.d[v]] = 1.0
+
+
+cdef inline uint32_t tensor_seat(const RPState *s, int q, int cur, float *pb) noexcept nogil:
+    """Seat q's block; returns q's Arena cards (hand and show)."""
+    cdef int k, v
+    cdef uint32_t held = s.a_hand[q] | s.a_show[q]
+    cdef int32_t sc[SC_N]
+    pb[PP_ACTOR] = q == s.actor
+    pb[PP_CURRENT] = q == cur
+    pb[PP_SHOW_BONUS] = (s.greko >> q) & 1
+    pb[PP_VP + VP_FORUM] = <float>s.vp_forum[q] / MAX_VP
+    pb[PP_VP + VP_ARENA] = <float>s.vp_arena[q] / MAX_VP
+    for k in range(RP_NRES):
+        pb[PP_FORUM + k] = <float>s.forum[q][k] / FORUM_MAX
+    pb[PP_BONUS + BONUS_MILITARY] = <float>s.mil_bonus[q] / MAX_BONUS
+    pb[PP_BONUS + BONUS_COIN] = <float>s.coin_bonus[q] / MAX_BONUS
+    pb[PP_TRIBUNUS] = <float>(s.adj[q] - MIN_ADJ) / (MAX_ADJ - MIN_ADJ)
+    for v in range(RP_FACE_SLOTS):
+        pb[PP_DICE + v] = <float>s.dice[q][v] / RP_DICE
+    flags(pb + PP_PROVINCES, s.p_own[q], RP_NPROV)
+    flags(pb + PP_SENATE, s.s_own[q], RP_NSENATE)
+    arena_counts(pb + PP_ARENA_PUBLIC, held & s.a_pub)
+    pb[PP_ARENA_HIDDEN] = <float>rc_popcount32(held & ~s.a_pub) / RP_NARENA
+    pb[PP_SHOW_SIZE] = <float>rc_popcount32(s.a_show[q]) / RP_NARENA
+    tensor_tracks(s, q, pb)
+    rp_score(s, q, sc)
+    pb[PP_SCORE] = 1.0 if sc[SC_TOTAL] >= O_SCORE_SCALE else <float>sc[SC_TOTAL] / O_SCORE_SCALE
+    return held
+
+
+cdef void rp_observation_tensor(const void *vs, int p, float *out) noexcept nogil:
+    """What p knows (the package docstring's table): everything public, p's own Arena
+    cards and show, and the others' face-down cards and shows as counts; seat-relative."""
+    cdef const RPState *s = <const RPState *>vs
+    cdef int n = s.nplayers, q, cur
+    cdef uint32_t removed = ARENA_ALL
+    memset(out, 0, sizeof(float) * (RP_TENSOR_COMMON + n * RP_TENSOR_PER_PLAYER))
+    tensor_cards(s, p, out)
+    tensor_activation(s, p, out)
+    tensor_orders(s, p, out)
     cur = rp_current_player(s)
     for q in range(n):
-        pb = out + RP_TENSOR_COMMON + (q - p + n) % n * RP_TENSOR_PER_PLAYER
-        pb[PP_ACTOR] = q == s.actor
-        pb[PP_CURRENT] = q == cur
-        pb[PP_SHOW_BONUS] = (s.greko >> q) & 1
-        pb[PP_VP] = <float>s.vp_forum[q] / MAX_VP
-        pb[PP_VP + 1] = <float>s.vp_arena[q] / MAX_VP
-        for k in range(RP_NRES):
-            pb[PP_FORUM + k] = <float>s.forum[q][k] / FORUM_MAX
-        pb[PP_BONUS] = <float>s.mil_bonus[q] / MAX_BONUS
-        pb[PP_BONUS + 1] = <float>s.coin_bonus[q] / MAX_BONUS
-        pb[PP_TRIBUNUS] = <float>(s.adj[q] - MIN_ADJ) / (MAX_ADJ - MIN_ADJ)
-        for v in range(RP_FACE_SLOTS):
-            pb[PP_DICE + v] = <float>s.dice[q][v] / RP_DICE
-        flags(pb + PP_PROVINCES, s.p_own[q], RP_NPROV)
-        flags(pb + PP_SENATE, s.s_own[q], RP_NSENATE)
-        held = s.a_hand[q] | s.a_show[q]
-        removed &= ~held
-        arena_counts(pb + PP_ARENA_PUBLIC, held & s.a_pub)
-        pb[PP_ARENA_HIDDEN] = <float>rc_popcount32(held & ~s.a_pub) / RP_NARENA
-        pb[PP_SHOW_SIZE] = <float>rc_popcount32(s.a_show[q]) / RP_NARENA
-        for t in range(RP_NTRACKS):
-            k = rp_group_index(s, t, q)
-            if k < 0:
-                continue
-            pb[PP_TRACKS + t * RP_TRACK_SLICE + k] = 1.0
-            g = &s.grp[t][q]
-            for v in range(RP_DICE):
-                if v < g.n and g.d[v] < RP_FACE_SLOTS:
-                    pb[PP_TRACKS + t * RP_TRACK_SLICE + RP_DICE + v * RP_FACE_SLOTS + g.d[v]] = 1.0
-        rp_score(s, q, sc)
-        pb[PP_SCORE] = 1.0 if sc[SC_TOTAL] >= O_SCORE_SCALE else <float>sc[SC_TOTAL] / O_SCORE_SCALE
+        removed &= ~tensor_seat(s, q, cur, seat_block(out, q, p, n))
     arena_counts(out + O_REMOVED, removed & ~(s.a_deck | s.a_row))
 
 
@@ -2032,20 +2229,21 @@ cdef const char *rp_validate(const void *vs) noexcept nogil:
 # =======================================================================================
 # Tables from data: fills the Tables section from data.py at import
 
-def _load_tables():
-    global ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
-    global REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA
-    global SHOW_BONUS_AMOUNT
-    d = _data
-    ab_codes = {d.MILITARY_BONUS: AB_MILITARY_BONUS, d.COIN_BONUS: AB_COIN_BONUS,
-                d.REROLL_PLACED_MILITARY: AB_REROLL_PLACED_MILITARY,
-                d.REROLL_UNPLACED: AB_REROLL_UNPLACED, d.INVERT: AB_INVERT, d.SHIFT: AB_SHIFT,
-                d.CONSUL: AB_CONSUL, d.TURN_ORDER_SELF: AB_TURN_ORDER_SELF,
-                d.TURN_ORDER_OTHER: AB_TURN_ORDER_OTHER, d.LOWER_PLACED: AB_LOWER_PLACED,
-                d.FORUM_MOVE: AB_FORUM_MOVE, d.ENDGAME_REGIONS: AB_ENDGAME_REGIONS,
-                d.ENDGAME_TYPE: AB_ENDGAME_TYPE, d.ENDGAME_PAIRS: AB_ENDGAME_PAIRS,
-                d.REROLL_ANY: AB_REROLL_ANY, d.DISCARD_PROVINCE: AB_DISCARD_PROVINCE,
-                d.STEAL: AB_STEAL, d.SHOW_BONUS: AB_SHOW_BONUS}
+def _ability_codes(d):
+    """data.py's ability names -> AB_*."""
+    return {d.MILITARY_BONUS: AB_MILITARY_BONUS, d.COIN_BONUS: AB_COIN_BONUS,
+            d.REROLL_PLACED_MILITARY: AB_REROLL_PLACED_MILITARY,
+            d.REROLL_UNPLACED: AB_REROLL_UNPLACED, d.INVERT: AB_INVERT, d.SHIFT: AB_SHIFT,
+            d.CONSUL: AB_CONSUL, d.TURN_ORDER_SELF: AB_TURN_ORDER_SELF,
+            d.TURN_ORDER_OTHER: AB_TURN_ORDER_OTHER, d.LOWER_PLACED: AB_LOWER_PLACED,
+            d.FORUM_MOVE: AB_FORUM_MOVE, d.ENDGAME_REGIONS: AB_ENDGAME_REGIONS,
+            d.ENDGAME_TYPE: AB_ENDGAME_TYPE, d.ENDGAME_PAIRS: AB_ENDGAME_PAIRS,
+            d.REROLL_ANY: AB_REROLL_ANY, d.DISCARD_PROVINCE: AB_DISCARD_PROVINCE,
+            d.STEAL: AB_STEAL, d.SHOW_BONUS: AB_SHOW_BONUS}
+
+
+def _check_bounds(d, ab_codes):
+    """The data fits the kernel's named bounds (the tensor's among them)."""
     assert len(ab_codes) == AB_N
     assert len(d.PROVINCES) == RP_NPROV and len(d.SENATE) == RP_NSENATE
     assert len(d.ARENA_TYPES) == RP_NATYPES and len(d.REGIONS) == RP_NREGIONS
@@ -2056,6 +2254,10 @@ def _load_tables():
     # the tensor's bounds: identical Senate cards, Arena copies of a type
     assert max(sum(1 for o in d.SENATE if _same_card(o, c)) for c in d.SENATE) <= O_SENATE_COPIES
     assert max(a.copies for a in d.ARENA_TYPES) <= O_ARENA_COPIES
+
+
+def _load_provinces(d):
+    """Each province's era, power, type, resource and region, and the masks by each."""
     memset(P_TYPE_MASK, 0, sizeof(P_TYPE_MASK))
     memset(P_RES_MASK, 0, sizeof(P_RES_MASK))
     memset(P_ERA_MASK, 0, sizeof(P_ERA_MASK))
@@ -2070,6 +2272,10 @@ def _load_tables():
         P_RES_MASK[P_RES[i]] |= 1u << i
         P_ERA_MASK[pr.era - 1] |= 1u << i
         P_REGION_MASK[P_REGION[i]] |= 1u << i
+
+
+def _load_games(d):
+    """The provinces and Senate cards in play per player count (and intrigue set)."""
     memset(P_GAME, 0, sizeof(P_GAME))
     memset(S_GAME, 0, sizeof(S_GAME))
     for n in range(RP_MINP, RP_MAXP + 1):
@@ -2078,11 +2284,17 @@ def _load_tables():
         for mask in range(RP_INTRIGUE_ALL + 1):
             for c in d.senate_in_game(n, mask):
                 S_GAME[n][mask] |= 1u << c
+
+
+def _load_senate(d, ab_codes):
+    """Each Senate card: era, symbol, ability and its numbers, and its identical twins."""
+    global SHOW_BONUS_AMOUNT
     memset(S_ERA_MASK, 0, sizeof(S_ERA_MASK))
     for c, card in enumerate(d.SENATE):
         S_ERA[c] = card.era
         S_SYM[c] = d.PROVINCE_TYPES.index(card.symbol)
         S_NSYM[c] = card.symbols
+        assert card.symbols <= MAX_SYMBOLS
         S_AB[c] = ab_codes[card.ability]
         S_AMOUNT[c] = card.amount
         S_RES[c] = d.RESOURCES.index(card.resource) if card.resource else RP_NONE
@@ -2098,6 +2310,10 @@ def _load_tables():
                 S_TWIN_LOWER[c] |= 1u << j
         if card.ability == d.SHOW_BONUS:
             SHOW_BONUS_AMOUNT = card.amount
+
+
+def _load_timing(d):
+    """The contexts (CTX_*) in which each Senate card may be activated."""
     timing_ctx = {d.PHASE_2: (CTX_PLACE, CTX_AFTER), d.PHASE_1: (CTX_TRIBUNUS,), d.END: ()}
     memset(S_CTX_MASK, 0, sizeof(S_CTX_MASK))
     for c, card in enumerate(d.SENATE):
@@ -2110,6 +2326,10 @@ def _load_tables():
             ctxs = (CTX_PLACE,)
         for x in ctxs:
             S_CTX_MASK[x] |= 1u << c
+
+
+def _load_arena(d):
+    """Each Arena card's type; each type's category and cost; the show ranks' VP."""
     types = d.arena_card_types()
     assert len(types) == RP_NARENA
     memset(AT_MASK, 0, sizeof(AT_MASK))
@@ -2121,6 +2341,10 @@ def _load_tables():
         AT_COST[t] = at.cost
     for r, (_name, vp) in enumerate(d.SHOW_RANKS):
         RANK_VP[r] = vp
+
+
+def _load_rounds(d):
+    """Row sizes, rounds per era and the scoring rounds."""
     memset(ROW_SIZE, 0, sizeof(ROW_SIZE))
     for n, k in d.ROW_SIZE.items():
         ROW_SIZE[n] = k
@@ -2131,6 +2355,12 @@ def _load_tables():
         ERA_ROUNDS[e - 1] += 1
     for r in d.SCORING_ROUNDS:
         SCORING_ROUND[r] = 1
+
+
+def _load_counts(d):
+    """The game's counts and points."""
+    global ROUNDS, FORUM_MAX, ARCHES, FACE_DOWN_COST, ARENA_ROW, SHOW_MIN, BEST_SHOW_BONUS
+    global REGION_MAJORITY_VP, REGION_ALL_VP, REGION_TIE_VP, DISCARD_ERA
     ROUNDS = d.ROUNDS
     FORUM_MAX = d.FORUM_MAX
     ARCHES = d.ARCHES
@@ -2142,6 +2372,20 @@ def _load_tables():
     REGION_ALL_VP = d.REGION_ALL_VP
     REGION_TIE_VP = d.REGION_TIE_VP
     DISCARD_ERA = d.DISCARD_PROVINCE_ERA
+
+
+def _load_tables():
+    """Fills the Tables section from data.py."""
+    d = _data
+    ab_codes = _ability_codes(d)
+    _check_bounds(d, ab_codes)
+    _load_provinces(d)
+    _load_games(d)
+    _load_senate(d, ab_codes)
+    _load_timing(d)
+    _load_arena(d)
+    _load_rounds(d)
+    _load_counts(d)
 
 
 def _same_card(a, b):
@@ -2203,16 +2447,16 @@ TENSOR_BLOCKS = {
     "O_ROW_ARENA": (O_ROW_ARENA, RP_NATYPES), "O_DECK_PROV": (O_DECK_PROV, RP_NPROV),
     "O_DECK_SENATE": (O_DECK_SENATE, RP_NSENATE), "O_DECK_ARENA": (O_DECK_ARENA, 1),
     "O_REMOVED": (O_REMOVED, RP_NATYPES), "O_EXH_PROV": (O_EXH_PROV, RP_NPROV),
-    "O_EXH_SENATE": (O_EXH_SENATE, RP_NSENATE), "O_OWN_ARENA": (O_OWN_ARENA, 4 * RP_NATYPES),
+    "O_EXH_SENATE": (O_EXH_SENATE, RP_NSENATE), "O_OWN_ARENA": (O_OWN_ARENA, N_OWN_ARENA * RP_NATYPES),
     "O_ACT": (O_ACT, 1), "O_ACT_CARD": (O_ACT_CARD, RP_NSENATE),
     "O_ACT_RETURN": (O_ACT_RETURN, RP_NPHASES), "O_ACT_PROV_LEFT": (O_ACT_PROV_LEFT, 1),
-    "O_ACT_FIRST": (O_ACT_FIRST, RP_NPROV), "O_ACT_COUNTERS": (O_ACT_COUNTERS, 5),
-    "O_ACT_PLACED": (O_ACT_PLACED, RP_NTRACKS + RP_DICE), "O_RESOLUTION": (O_RESOLUTION, 4),
+    "O_ACT_FIRST": (O_ACT_FIRST, RP_NPROV), "O_ACT_COUNTERS": (O_ACT_COUNTERS, N_ACT_COUNTERS),
+    "O_ACT_PLACED": (O_ACT_PLACED, RP_NTRACKS + RP_DICE), "O_RESOLUTION": (O_RESOLUTION, N_RESOLUTION),
     "O_FORUM_TRACK": (O_FORUM_TRACK, RP_NRES),
     "PP_ACTOR": (PP_ACTOR, 1), "PP_CURRENT": (PP_CURRENT, 1), "PP_TARGET": (PP_TARGET, 1),
     "PP_SHOW_BONUS": (PP_SHOW_BONUS, 1), "PP_ORDER": (PP_ORDER, RP_MAXP),
-    "PP_NEW_ORDER": (PP_NEW_ORDER, RP_MAXP), "PP_VP": (PP_VP, 2), "PP_FORUM": (PP_FORUM, RP_NRES),
-    "PP_BONUS": (PP_BONUS, 2), "PP_TRIBUNUS": (PP_TRIBUNUS, 1), "PP_DICE": (PP_DICE, RP_FACE_SLOTS),
+    "PP_NEW_ORDER": (PP_NEW_ORDER, RP_MAXP), "PP_VP": (PP_VP, N_VP), "PP_FORUM": (PP_FORUM, RP_NRES),
+    "PP_BONUS": (PP_BONUS, N_BONUS), "PP_TRIBUNUS": (PP_TRIBUNUS, 1), "PP_DICE": (PP_DICE, RP_FACE_SLOTS),
     "PP_PROVINCES": (PP_PROVINCES, RP_NPROV), "PP_SENATE": (PP_SENATE, RP_NSENATE),
     "PP_ARENA_PUBLIC": (PP_ARENA_PUBLIC, RP_NATYPES), "PP_ARENA_HIDDEN": (PP_ARENA_HIDDEN, 1),
     "PP_SHOW_SIZE": (PP_SHOW_SIZE, 1), "PP_TRACKS": (PP_TRACKS, RP_NTRACKS * RP_TRACK_SLICE),
