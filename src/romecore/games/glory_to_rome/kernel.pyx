@@ -65,6 +65,8 @@ cdef enum:
                                       # every offset, where cards that count nowhere go
     T_JUNK = T_NONE + GR_NBUILD       # + card: a scratch count of its own for each card
                                       # (no chain of increments through one cell)
+    WORD_BITS = 64                    # bits of a card-set word
+    CARD_WORDS = (GR_NCARDS + WORD_BITS - 1) // WORD_BITS   # words of a set of card ids
 cdef uint8_t ZONE_READ[256]           # zone: 1 where a card there counts somewhere for some
                                       # observer (not the deck, not a foundation)
 cdef int16_t ZONE_SLICE[2][Z_END]     # [knows][zone]: tensor offset of the zone's by-building
@@ -486,85 +488,131 @@ cdef int legal_target(const GRState *s, int p, int r, int32_t *out) noexcept nog
     return n
 
 
-cdef int legal_act(const GRState *s, int32_t *out) noexcept nogil:
-    cdef int p = actp(s), k = s.nframes - 1, n = 0, m, b, left
-    cdef int r = s.fr_role[k] & FR_ROLE, st = s.fr_stage[k]
-    cdef uint64_t mask
-    cdef uint8_t acc
-    if r == R_PRISON:
-        for b in range(s.nstruct):
-            if stealable(s, p, b):
-                out[n] = A_STRUCT + b
+cdef inline int act_prison(const GRState *s, int p, int32_t *out) noexcept nogil:
+    """The Prison: each structure p may take, then done."""
+    cdef int n = 0, b
+    for b in range(s.nstruct):
+        if stealable(s, p, b):
+            out[n] = A_STRUCT + b
+            n += 1
+    out[n] = A_DONE
+    return n + 1
+
+
+cdef inline int act_stair_target(const GRState *s, int p, int32_t *out) noexcept nogil:
+    """The Stairway's structure for the chosen material."""
+    cdef int n = 0, b, m = CARD_M[s.sel_card]
+    for b in range(s.nstruct):
+        if stair_accepts(s, p, b, m):
+            out[n] = A_STRUCT + b
+            n += 1
+    return n
+
+
+cdef inline int act_craftsman(const GRState *s, int p, int32_t *out, int n) noexcept nogil:
+    """Craftsman: hand buildings to add or found, and the Fountain's deck card."""
+    cdef int b
+    cdef uint8_t acc = accepted_materials(s, p)
+    cdef int left = gr_acts_left(s)
+    cdef uint64_t mask = zone_buildings(s, Z_HAND + p, -1)
+    while mask:
+        b = rc_pop_lsb64(&mask)
+        if (acc >> B_MAT[b]) & 1 or can_found_any(s, p, b, left):
+            out[n] = A_CARD + b
+            n += 1
+    if HAS(s, p, B_FOUNTAIN):
+        out[n] = A_DECK
+        n += 1
+    return n
+
+
+cdef inline int act_architect(const GRState *s, int p, int32_t *out, int n) noexcept nogil:
+    """Architect: hand buildings to found, and stockpile materials to add."""
+    cdef int b
+    cdef uint8_t acc = accepted_materials(s, p)
+    cdef int left = gr_acts_left(s)
+    cdef uint64_t mask = zone_buildings(s, Z_HAND + p, -1)
+    while mask:
+        b = rc_pop_lsb64(&mask)
+        if can_found_any(s, p, b, left):
+            out[n] = A_CARD + b
+            n += 1
+    return emit_materials(s, p, acc, out, n)
+
+
+cdef inline int act_merchant(const GRState *s, int p, int st, int32_t *out, int n) noexcept nogil:
+    """Merchant (with vault room): the Basilica's hand card, stockpile materials, the
+    Atrium's deck card."""
+    cdef int m
+    if not vault_room(s, p):
+        return n
+    if HAS(s, p, B_BASILICA):
+        n = emit_buildings(zone_buildings(s, Z_HAND + p, -1), out, n)
+    if st == ST_MAIN:
+        for m in range(GR_NMAT):
+            if s.cnt[Z_STOCK + p][m]:
+                out[n] = A_STOCK + m
                 n += 1
-        out[n] = A_DONE
-        return n + 1
+        if HAS(s, p, B_ATRIUM):
+            out[n] = A_DECK
+            n += 1
+    return n
+
+
+cdef inline int act_legionary(const GRState *s, int p, int32_t *out, int n) noexcept nogil:
+    """Legionary: while actions are left, hand buildings to reveal, in building order."""
+    cdef int m, demanded = 0
+    cdef uint64_t mask
+    for m in range(GR_NMAT):
+        demanded += s.dem[m]
+    if demanded < gr_acts_left(s):
+        mask = unrevealed_buildings(s, p) & ~((<uint64_t>1 << s.leg_last) - 1)
+        n = emit_buildings(mask, out, n)
+    return n
+
+
+cdef inline int act_patron(const GRState *s, int p, int st, int32_t *out, int n) noexcept nogil:
+    """Patron (with client room): the Aqueduct's hand card, the pool, the Bar's deck card."""
+    if not client_room(s, p):
+        return n
+    if HAS(s, p, B_AQUEDUCT):
+        n = emit_buildings(zone_buildings(s, Z_HAND + p, -1), out, n)
+    if st == ST_MAIN:
+        n = emit_pool(s, out, n)
+    if st != ST_AQ and HAS(s, p, B_BAR):
+        out[n] = A_DECK
+        n += 1
+    return n
+
+
+cdef int legal_act(const GRState *s, int32_t *out) noexcept nogil:
+    cdef int p = actp(s), k = s.nframes - 1, n = 0
+    cdef int r = s.fr_role[k] & FR_ROLE, st = s.fr_stage[k]
+    if r == R_PRISON:
+        return act_prison(s, p, out)
     if st == ST_TARGET:
         return legal_target(s, p, r, out)
     if st == ST_STAIR:
-        acc = stair_materials(s, p)
-        n = emit_materials(s, p, acc, out, n)
+        n = emit_materials(s, p, stair_materials(s, p), out, n)
         out[n] = A_DONE
         return n + 1
     if st == ST_STAIR_TARGET:
-        m = CARD_M[s.sel_card]
-        for b in range(s.nstruct):
-            if stair_accepts(s, p, b, m):
-                out[n] = A_STRUCT + b
-                n += 1
-        return n
+        return act_stair_target(s, p, out)
     if r == R_LABORER:
         if HAS(s, p, B_DOCK):
             n = emit_buildings(zone_buildings(s, Z_HAND + p, -1), out, n)
         if st == ST_MAIN:
             n = emit_pool(s, out, n)
     elif r == R_CRAFTSMAN:
-        acc = accepted_materials(s, p)
-        left = gr_acts_left(s)
-        mask = zone_buildings(s, Z_HAND + p, -1)
-        while mask:
-            b = rc_pop_lsb64(&mask)
-            if (acc >> B_MAT[b]) & 1 or can_found_any(s, p, b, left):
-                out[n] = A_CARD + b
-                n += 1
-        if HAS(s, p, B_FOUNTAIN):
-            out[n] = A_DECK
-            n += 1
+        n = act_craftsman(s, p, out, n)
     elif r == R_ARCHITECT:
-        acc = accepted_materials(s, p)
-        left = gr_acts_left(s)
-        mask = zone_buildings(s, Z_HAND + p, -1)
-        while mask:
-            b = rc_pop_lsb64(&mask)
-            if can_found_any(s, p, b, left):
-                out[n] = A_CARD + b
-                n += 1
-        n = emit_materials(s, p, acc, out, n)
+        n = act_architect(s, p, out, n)
     elif r == R_MERCHANT:
-        if vault_room(s, p):
-            if HAS(s, p, B_BASILICA):
-                n = emit_buildings(zone_buildings(s, Z_HAND + p, -1), out, n)
-            if st == ST_MAIN:
-                for m in range(GR_NMAT):
-                    if s.cnt[Z_STOCK + p][m]:
-                        out[n] = A_STOCK + m
-                        n += 1
-                if HAS(s, p, B_ATRIUM):
-                    out[n] = A_DECK
-                    n += 1
+        n = act_merchant(s, p, st, out, n)
     elif r == R_LEGIONARY:
-        m = s.dem[0] + s.dem[1] + s.dem[2] + s.dem[3] + s.dem[4] + s.dem[5]
-        if m < gr_acts_left(s):
-            mask = unrevealed_buildings(s, p) & ~((<uint64_t>1 << s.leg_last) - 1)
-            n = emit_buildings(mask, out, n)
+        n = act_legionary(s, p, out, n)
     elif r == R_PATRON:
-        if client_room(s, p):
-            if HAS(s, p, B_AQUEDUCT):
-                n = emit_buildings(zone_buildings(s, Z_HAND + p, -1), out, n)
-            if st == ST_MAIN:
-                n = emit_pool(s, out, n)
-            if st != ST_AQ and HAS(s, p, B_BAR):
-                out[n] = A_DECK
-                n += 1
+        n = act_patron(s, p, st, out, n)
     out[n] = A_DONE
     return n + 1
 
@@ -968,83 +1016,100 @@ cdef int setup_step(GRState *s) noexcept nogil:
     return 0
 
 
-cdef int legion_step(GRState *s) noexcept nogil:
-    """One automatic step of resolving the demands in dem[]; sets PH_GIVE or
-    PH_COLISEUM when someone has to choose.  The pool gives first, then each victim
-    in seat order (hand, then with a Bridge the stockpile), then the Coliseum."""
-    cdef int p = actp(s), n = s.nplayers, q, m, i, c, have, k, _i
+cdef inline void take_demanded(GRState *s, int zone, int p) noexcept nogil:
+    """Each demanded material that zone holds, up to the demand, into p's stockpile."""
+    cdef int m, c, _i
+    for m in range(GR_NMAT):
+        for _i in range(s.dem[m]):
+            c = find_mat(s, zone, m)
+            if c < 0:
+                break
+            mv_public(s, c, Z_STOCK + p)
+
+
+cdef inline int legion_pool(GRState *s, int p) noexcept nogil:
+    """The pool gives first; then the victims' hands, from the next seat."""
+    take_demanded(s, Z_POOL, p)
+    s.leg_stage = LEG_HANDS
+    s.leg_v = 1
+    s.leg_m = 0
+    s.leg_last = 0
+    s.give_left = 0
+    return 1
+
+
+cdef inline int legion_give_hand(GRState *s, int p, int q) noexcept nogil:
+    """Victim q gives the current material from hand: by itself where there is no
+    choice (all it has, or one building), else q chooses (PH_GIVE)."""
+    cdef int m = s.leg_m, c
+    cdef int have = s.cnt[Z_HAND + q][m]
     cdef uint64_t types
-    if s.leg_stage == LEG_POOL:
-        for m in range(GR_NMAT):
-            for _i in range(s.dem[m]):
-                c = find_mat(s, Z_POOL, m)
-                if c < 0:
-                    break
-                mv_public(s, c, Z_STOCK + p)
-        s.leg_stage = LEG_HANDS
+    if s.give_left == 0:
+        s.give_left = s.dem[m] if s.dem[m] < have else have
+        if s.give_left == 0:
+            s.leg_m += 1
+            return 1
+    types = zone_buildings(s, Z_HAND + q, m) & ~((<uint64_t>1 << s.leg_last) - 1)
+    if s.give_left >= have or rc_popcount64(types) == 1:
+        while s.give_left and types:
+            c = find_building(s, Z_HAND + q, rc_lsb64(types))
+            if c < 0:
+                types &= types - 1
+                continue
+            mv_public(s, c, Z_STOCK + p)
+            s.give_left -= 1
+        s.give_left = 0
+        s.leg_last = 0
+        s.leg_m += 1
+        return 1
+    s.actor = q
+    s.phase = PH_GIVE
+    return 1
+
+
+cdef inline int legion_hands(GRState *s, int p) noexcept nogil:
+    """Each victim in seat order gives from hand, material by material, then (with p's
+    Bridge) from the stockpile; after the last, the Coliseum."""
+    cdef int n = s.nplayers, q
+    if s.leg_v >= n:
+        s.leg_stage = LEG_COLISEUM
         s.leg_v = 1
+        s.leg_last = 0
+        memset(s.col_taken, 0, sizeof(s.col_taken))
+        return 1
+    q = (p + s.leg_v) % n
+    if not is_victim(s, p, q, s.leg_v) or s.leg_m >= GR_NMAT:
+        if s.leg_m >= GR_NMAT and HAS(s, p, B_BRIDGE):
+            take_demanded(s, Z_STOCK + q, p)
+        s.leg_v += 1
         s.leg_m = 0
         s.leg_last = 0
         s.give_left = 0
         return 1
-    if s.leg_stage == LEG_HANDS:
-        if s.leg_v >= n:
-            s.leg_stage = LEG_COLISEUM
-            s.leg_v = 1
-            s.leg_last = 0
-            memset(s.col_taken, 0, sizeof(s.col_taken))
-            return 1
-        q = (p + s.leg_v) % n
-        if not is_victim(s, p, q, s.leg_v) or s.leg_m >= GR_NMAT:
-            if s.leg_m >= GR_NMAT and HAS(s, p, B_BRIDGE):
-                for m in range(GR_NMAT):
-                    for _i in range(s.dem[m]):
-                        c = find_mat(s, Z_STOCK + q, m)
-                        if c < 0:
-                            break
-                        mv_public(s, c, Z_STOCK + p)
-            s.leg_v += 1
-            s.leg_m = 0
-            s.leg_last = 0
-            s.give_left = 0
-            return 1
-        m = s.leg_m
-        have = s.cnt[Z_HAND + q][m]
-        if s.give_left == 0:
-            s.give_left = s.dem[m] if s.dem[m] < have else have
-            if s.give_left == 0:
-                s.leg_m += 1
-                return 1
-        types = zone_buildings(s, Z_HAND + q, m) & ~((<uint64_t>1 << s.leg_last) - 1)
-        if s.give_left >= have or rc_popcount64(types) == 1:
-            while s.give_left and types:
-                c = find_building(s, Z_HAND + q, rc_lsb64(types))
-                if c < 0:
-                    types &= types - 1
-                    continue
-                mv_public(s, c, Z_STOCK + p)
-                s.give_left -= 1
-            s.give_left = 0
-            s.leg_last = 0
-            s.leg_m += 1
-            return 1
-        s.actor = q
-        s.phase = PH_GIVE
+    return legion_give_hand(s, p, q)
+
+
+cdef inline int legion_coliseum(GRState *s, int p) noexcept nogil:
+    """With p's Coliseum, each victim in seat order with clients to take: p chooses."""
+    cdef int n = s.nplayers, q
+    if s.leg_v >= n or not HAS(s, p, B_COLISEUM):
+        s.leg_stage = LEG_DONE
         return 1
-    if s.leg_stage == LEG_COLISEUM:
-        if s.leg_v >= n or not HAS(s, p, B_COLISEUM):
-            s.leg_stage = LEG_DONE
-            return 1
-        q = (p + s.leg_v) % n
-        if not is_victim(s, p, q, s.leg_v) or not coliseum_options(s, p, q):
-            s.leg_v += 1
-            s.leg_last = 0
-            memset(s.col_taken, 0, sizeof(s.col_taken))
-            return 1
-        s.actor = p
-        s.phase = PH_COLISEUM
+    q = (p + s.leg_v) % n
+    if not is_victim(s, p, q, s.leg_v) or not coliseum_options(s, p, q):
+        s.leg_v += 1
+        s.leg_last = 0
+        memset(s.col_taken, 0, sizeof(s.col_taken))
         return 1
-    # done: every Legionary action of the frame is spent
+    s.actor = p
+    s.phase = PH_COLISEUM
+    return 1
+
+
+cdef inline int legion_done(GRState *s, int p) noexcept nogil:
+    """Every Legionary action of the frame is spent: revealed cards hide again, the
+    demands clear, and the frame's base actions (or none) remain."""
+    cdef int c, i, k
     for c in range(GR_NCARDS):
         s.known[c] &= ~KN_REVEALED
     memset(s.dem, 0, sizeof(s.dem))
@@ -1063,6 +1128,20 @@ cdef int legion_step(GRState *s) noexcept nogil:
     s.actor = p
     s.phase = PH_ACT
     return 1
+
+
+cdef int legion_step(GRState *s) noexcept nogil:
+    """One automatic step of resolving the demands in dem[]; sets PH_GIVE or
+    PH_COLISEUM when someone has to choose.  The pool gives first, then each victim
+    in seat order (hand, then with a Bridge the stockpile), then the Coliseum."""
+    cdef int p = actp(s)
+    if s.leg_stage == LEG_POOL:
+        return legion_pool(s, p)
+    if s.leg_stage == LEG_HANDS:
+        return legion_hands(s, p)
+    if s.leg_stage == LEG_COLISEUM:
+        return legion_coliseum(s, p)
+    return legion_done(s, p)
 
 
 cdef int eot_step(GRState *s) noexcept nogil:
@@ -1263,103 +1342,138 @@ cdef void apply_target(GRState *s, int a) noexcept nogil:
         lay(s, p, c, a - A_FOUND_IN, False)
 
 
+cdef inline void do_stair(GRState *s, int p, int k, int a) noexcept nogil:
+    """The Stairway: done, or a material chosen from the pool or stockpile."""
+    if a == A_DONE:
+        s.fr_stage[k] = ST_MAIN
+        return
+    if a < A_STOCK:
+        s.sel_card = find_mat(s, Z_POOL, a - A_POOL)
+        s.sel_src = SRC_POOL
+    else:
+        s.sel_card = find_mat(s, Z_STOCK + p, a - A_STOCK)
+        s.sel_src = SRC_STOCK
+    s.fr_stage[k] = ST_STAIR_TARGET
+
+
+cdef inline void do_stair_target(GRState *s, int k, int a) noexcept nogil:
+    """The Stairway's material added to the chosen structure, which becomes public."""
+    cdef int c = s.sel_card
+    s.sel_card = 0
+    s.sel_src = 0
+    s.fr_stage[k] = ST_MAIN
+    make_public(s, a - A_STRUCT, c)
+
+
+cdef inline void do_done(GRState *s, int k, int r, int st) noexcept nogil:
+    """Done: a Legionary's demands resolve; otherwise the action ends (an Architect's
+    main action then offers the Stairway)."""
+    if r == R_LEGIONARY:
+        s.phase = PH_LEGION
+        s.leg_stage = LEG_POOL
+        return
+    finish_action(s, k, 1)
+    if r == R_ARCHITECT and st == ST_MAIN:
+        s.fr_stage[k] = ST_STAIR
+
+
+cdef inline void do_laborer(GRState *s, int p, int k, int a) noexcept nogil:
+    """Laborer: a hand card (Dock) or a pool material into the stockpile."""
+    if a < A_JACK:
+        mv_public(s, find_building(s, Z_HAND + p, a - A_CARD), Z_STOCK + p)
+        finish_action(s, k, 1)
+        return
+    mv_public(s, find_mat(s, Z_POOL, a - A_POOL), Z_STOCK + p)
+    if HAS(s, p, B_DOCK):
+        s.fr_stage[k] = ST_DOCK
+    else:
+        finish_action(s, k, 1)
+
+
+cdef inline void do_build(GRState *s, int p, int k, int a) noexcept nogil:
+    """Craftsman or Architect: the card to build with is chosen (its target next), or
+    the Fountain draws."""
+    if a == A_DECK:
+        s.xdraw = X_FOUNTAIN
+        s.phase = PH_ACT_DRAW
+        return
+    if a < A_JACK:
+        s.sel_card = find_building(s, Z_HAND + p, a - A_CARD)
+        s.sel_src = SRC_HAND
+        s.known[s.sel_card] = allp(s)   # the choice names the card
+    elif a < A_STOCK:
+        s.sel_card = find_mat(s, Z_POOL, a - A_POOL)
+        s.sel_src = SRC_POOL
+    else:
+        s.sel_card = find_mat(s, Z_STOCK + p, a - A_STOCK)
+        s.sel_src = SRC_STOCK
+    s.fr_stage[k] = ST_TARGET
+
+
+cdef inline void do_merchant(GRState *s, int p, int k, int a) noexcept nogil:
+    """Merchant: a hand card (Basilica), the Atrium's draw, or a stockpile material
+    into the vault."""
+    if a < A_JACK:
+        filch(s, p, a - A_CARD)
+        finish_action(s, k, 1)
+    elif a == A_DECK:
+        s.xdraw = X_ATRIUM
+        s.phase = PH_ACT_DRAW
+    else:
+        mv_public(s, find_mat(s, Z_STOCK + p, a - A_STOCK), Z_VAULT + p)
+        if HAS(s, p, B_BASILICA):
+            s.fr_stage[k] = ST_BASILICA
+        else:
+            finish_action(s, k, 1)
+
+
+cdef inline void do_patron(GRState *s, int p, int k, int a) noexcept nogil:
+    """Patron: the Bar's draw, or a client hired from hand (Aqueduct) or the pool,
+    then the Bath."""
+    cdef int c
+    if a == A_DECK:
+        s.xdraw = X_BAR
+        s.phase = PH_ACT_DRAW
+        return
+    if a < A_JACK:
+        c = find_building(s, Z_HAND + p, a - A_CARD)
+        hire(s, p, c)
+        finish_action(s, k, 1)
+    else:
+        c = find_mat(s, Z_POOL, a - A_POOL)
+        hire(s, p, c)
+        if HAS(s, p, B_BAR) or HAS(s, p, B_AQUEDUCT):
+            s.fr_stage[k] = ST_BAR
+        else:
+            finish_action(s, k, 1)
+    bath(s, p, CARD_M[c])
+
+
 cdef void apply_act(GRState *s, int a) noexcept nogil:
-    cdef int p = actp(s), k = s.nframes - 1, c
+    cdef int p = actp(s), k = s.nframes - 1
     cdef int r = s.fr_role[k] & FR_ROLE, st = s.fr_stage[k]
     if r == R_PRISON:
         s.fr_n[k] = 0
         if a != A_DONE:
             steal(s, p, a - A_STRUCT)
-        return
-    if st == ST_TARGET:
+    elif st == ST_TARGET:
         apply_target(s, a)
-        return
-    if st == ST_STAIR:
-        if a == A_DONE:
-            s.fr_stage[k] = ST_MAIN
-            return
-        if a < A_STOCK:
-            s.sel_card = find_mat(s, Z_POOL, a - A_POOL)
-            s.sel_src = SRC_POOL
-        else:
-            s.sel_card = find_mat(s, Z_STOCK + p, a - A_STOCK)
-            s.sel_src = SRC_STOCK
-        s.fr_stage[k] = ST_STAIR_TARGET
-        return
-    if st == ST_STAIR_TARGET:
-        c = s.sel_card
-        s.sel_card = 0
-        s.sel_src = 0
-        s.fr_stage[k] = ST_MAIN
-        make_public(s, a - A_STRUCT, c)
-        return
-    if a == A_DONE:
-        if r == R_LEGIONARY:
-            s.phase = PH_LEGION
-            s.leg_stage = LEG_POOL
-            return
-        finish_action(s, k, 1)
-        if r == R_ARCHITECT and st == ST_MAIN:
-            s.fr_stage[k] = ST_STAIR
-        return
-    if r == R_LABORER:
-        if a < A_JACK:
-            mv_public(s, find_building(s, Z_HAND + p, a - A_CARD), Z_STOCK + p)
-            finish_action(s, k, 1)
-        else:
-            mv_public(s, find_mat(s, Z_POOL, a - A_POOL), Z_STOCK + p)
-            if HAS(s, p, B_DOCK):
-                s.fr_stage[k] = ST_DOCK
-            else:
-                finish_action(s, k, 1)
+    elif st == ST_STAIR:
+        do_stair(s, p, k, a)
+    elif st == ST_STAIR_TARGET:
+        do_stair_target(s, k, a)
+    elif a == A_DONE:
+        do_done(s, k, r, st)
+    elif r == R_LABORER:
+        do_laborer(s, p, k, a)
     elif r == R_CRAFTSMAN or r == R_ARCHITECT:
-        if a == A_DECK:
-            s.xdraw = X_FOUNTAIN
-            s.phase = PH_ACT_DRAW
-            return
-        if a < A_JACK:
-            s.sel_card = find_building(s, Z_HAND + p, a - A_CARD)
-            s.sel_src = SRC_HAND
-            s.known[s.sel_card] = allp(s)   # the choice names the card
-        elif a < A_STOCK:
-            s.sel_card = find_mat(s, Z_POOL, a - A_POOL)
-            s.sel_src = SRC_POOL
-        else:
-            s.sel_card = find_mat(s, Z_STOCK + p, a - A_STOCK)
-            s.sel_src = SRC_STOCK
-        s.fr_stage[k] = ST_TARGET
+        do_build(s, p, k, a)
     elif r == R_MERCHANT:
-        if a < A_JACK:
-            filch(s, p, a - A_CARD)
-            finish_action(s, k, 1)
-        elif a == A_DECK:
-            s.xdraw = X_ATRIUM
-            s.phase = PH_ACT_DRAW
-        else:
-            mv_public(s, find_mat(s, Z_STOCK + p, a - A_STOCK), Z_VAULT + p)
-            if HAS(s, p, B_BASILICA):
-                s.fr_stage[k] = ST_BASILICA
-            else:
-                finish_action(s, k, 1)
+        do_merchant(s, p, k, a)
     elif r == R_LEGIONARY:
         reveal(s, p, a - A_CARD)
     elif r == R_PATRON:
-        if a == A_DECK:
-            s.xdraw = X_BAR
-            s.phase = PH_ACT_DRAW
-            return
-        if a < A_JACK:
-            c = find_building(s, Z_HAND + p, a - A_CARD)
-            hire(s, p, c)
-            finish_action(s, k, 1)
-        else:
-            c = find_mat(s, Z_POOL, a - A_POOL)
-            hire(s, p, c)
-            if HAS(s, p, B_BAR) or HAS(s, p, B_AQUEDUCT):
-                s.fr_stage[k] = ST_BAR
-            else:
-                finish_action(s, k, 1)
-        bath(s, p, CARD_M[c])
+        do_patron(s, p, k, a)
 
 
 cdef void apply_act_draw(GRState *s, int b) noexcept nogil:
@@ -1786,31 +1900,12 @@ cdef inline int or_junk(int d, int i, int c) noexcept nogil:
     return ((d + i) & ~none) | ((T_JUNK + c) & none)
 
 
-cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept nogil:
-    """What player knows as the layout of kernel.pxd's TC_* / TS_* / TF_* / TP_* slices:
-    every public zone by building, the hand and vault cards player knows (the rest as
-    counts), and the turn, frame and demand fields.  Cards are counted through tables of
-    offsets by zone and knowledge (no branch per card), only those in zones that count."""
-    cdef const GRState *s = <const GRState *>vs
-    cdef int n = s.nplayers, c, z, b, k, j, q, m, top, cur, d, base
-    cdef float *o
-    cdef float *t
-    cdef int size = GR_TENSOR_COMMON + n * GR_TENSOR_PLAYER
-    cdef uint8_t cnt[T_JUNK + GR_NCARDS]   # cards counted at each offset (T_NONE: nowhere)
-    cdef int16_t slice_of[2][Z_END]        # [knows][zone]: its by-building slice
-    cdef int16_t count_of[2][Z_END]        # [knows][zone]: the cell counting it as a card
-    cdef int16_t dst[GR_NCARDS]            # each card's offset in its by-building slice
-    cdef float junk
-    cdef uint8_t revealed = 0
-    cdef uint64_t bits
-    cdef uint64_t read[3]
-    read[0] = read[1] = read[2] = 0
-    memset(out, 0, sizeof(float) * size)
-    memset(cnt, 0, sizeof(cnt))
-    memcpy(slice_of, ZONE_SLICE, sizeof(slice_of))
-    memcpy(count_of, ZONE_COUNT, sizeof(count_of))
-    for j in range(n):
-        q = (player + j) % n
+cdef inline void seat_zone_offsets(const GRState *s, int player, int16_t (*slice_of)[Z_END],
+                                   int16_t (*count_of)[Z_END]) noexcept nogil:
+    """The seats' zones in player's tensor: each seat's by-building slices and counts."""
+    cdef int j, q, base
+    for j in range(s.nplayers):
+        q = (player + j) % s.nplayers
         base = GR_TENSOR_COMMON + GR_TENSOR_PLAYER * j
         slice_of[1][Z_HAND + q] = base + TP_HAND
         count_of[0][Z_HAND + q] = base + TP_HAND_SIZE
@@ -1823,20 +1918,35 @@ cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept
         slice_of[1][Z_CLIENT + q] = base + TP_CLIENTS
         slice_of[0][Z_CAMP + q] = base + TP_CAMP
         slice_of[1][Z_CAMP + q] = base + TP_CAMP
-    for c in range(GR_NCARDS):
-        revealed |= s.known[c]
-    # the cards in zones that count (ZONE_READ) as a set of ids: the deck and the
-    # foundations, most cards, are skipped
-    for c in range(64):
-        read[0] |= <uint64_t>ZONE_READ[s.loc[c]] << c
-    for c in range(64, 128):
-        read[1] |= <uint64_t>ZONE_READ[s.loc[c]] << (c - 64)
-    for c in range(128, GR_NCARDS):
-        read[2] |= <uint64_t>ZONE_READ[s.loc[c]] << (c - 128)
-    for j in range(3):
+
+
+cdef inline void read_cards(const GRState *s, uint64_t *read) noexcept nogil:
+    """The cards in zones that count (ZONE_READ) as a set of ids: the deck and the
+    foundations, most cards, are skipped."""
+    cdef int j, c, first, last
+    cdef uint64_t word
+    for j in range(CARD_WORDS):
+        first = WORD_BITS * j
+        last = first + WORD_BITS if first + WORD_BITS < GR_NCARDS else GR_NCARDS
+        word = 0
+        for c in range(first, last):
+            word |= <uint64_t>ZONE_READ[s.loc[c]] << (c - first)
+        read[j] = word
+
+
+cdef inline void count_cards(const GRState *s, int player, const uint64_t *read,
+                             int16_t (*slice_of)[Z_END], int16_t (*count_of)[Z_END],
+                             uint8_t *cnt, int16_t *dst, float *out) noexcept nogil:
+    """Counts each read card at its by-building offset, its zone's card count and its
+    structure's materials (by player's knowledge of it), then writes the by-building
+    counts."""
+    cdef int j, c, b, z, k
+    cdef uint64_t bits
+    cdef float junk
+    for j in range(CARD_WORDS):
         bits = read[j]
         while bits:
-            c = 64 * j + rc_pop_lsb64(&bits)
+            c = WORD_BITS * j + rc_pop_lsb64(&bits)
             b = CARD_B[c]
             z = s.loc[c]
             k = (s.known[c] >> player) & 1
@@ -1844,18 +1954,34 @@ cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept
             cnt[dst[c]] += 1
             cnt[or_junk(count_of[k][z], 0, c)] += 1
             cnt[or_junk(ZONE_MATERIAL[z], CARD_M[c], c)] += 1
-    for j in range(3):
+    for j in range(CARD_WORDS):
         bits = read[j]
         while bits:
-            c = 64 * j + rc_pop_lsb64(&bits)
+            c = WORD_BITS * j + rc_pop_lsb64(&bits)
             put_count(out, cnt, dst[c], CARD_B[c], &junk)
-    if revealed & KN_REVEALED:   # only while a demand is being made
-        for c in range(GR_NCARDS):
-            if s.known[c] & KN_REVEALED:
-                cnt[TC_REVEALED + CARD_B[c]] += 1
-        for c in range(GR_NCARDS):
-            if s.known[c] & KN_REVEALED:
-                put_count(out, cnt, TC_REVEALED + CARD_B[c], CARD_B[c], &junk)
+
+
+cdef inline void count_revealed(const GRState *s, uint8_t *cnt, float *out) noexcept nogil:
+    """The cards revealed to a Legionary's demand, by building."""
+    cdef int c
+    cdef float junk
+    cdef uint8_t revealed = 0
+    for c in range(GR_NCARDS):
+        revealed |= s.known[c]
+    if not revealed & KN_REVEALED:   # only while a demand is being made
+        return
+    for c in range(GR_NCARDS):
+        if s.known[c] & KN_REVEALED:
+            cnt[TC_REVEALED + CARD_B[c]] += 1
+    for c in range(GR_NCARDS):
+        if s.known[c] & KN_REVEALED:
+            put_count(out, cnt, TC_REVEALED + CARD_B[c], CARD_B[c], &junk)
+
+
+cdef inline void tensor_town(const GRState *s, int player, const uint8_t *cnt, float *out) noexcept nogil:
+    """Phase, role, counts of the deck and piles, sites and demands by material, and the
+    selected card where player knows it."""
+    cdef int m, top
     out[TC_DRAWN_HIDDEN] = cnt[TC_DRAWN_HIDDEN] / <float>GR_NCARDS
     out[TC_PHASE + s.phase] = 1
     if s.role < GR_NMAT:
@@ -1874,6 +2000,12 @@ cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept
             and (s.known[s.sel_card] >> player) & 1):
         out[TC_SELECTED + CARD_B[s.sel_card]] = 1
         out[TC_SEL_SRC + s.sel_src] = 1
+
+
+cdef inline void tensor_structs(const GRState *s, int player, const uint8_t *cnt, float *out) noexcept nogil:
+    """Each structure's slot: building, owner, holder, site, flags and materials."""
+    cdef int n = s.nplayers, k, m, d
+    cdef float *t
     for k in range(s.nstruct):
         t = out + TC_STRUCTS + GR_TENSOR_SLOT * k
         t[TS_BUILDING + CARD_B[s.st_card[k]]] = 1
@@ -1886,6 +2018,13 @@ cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept
         for m in range(GR_NMAT):    # a site's value, one more on a Stairway's target
             d = cnt[TC_STRUCTS + GR_TENSOR_SLOT * k + TS_MATERIALS + m]
             t[TS_MATERIALS + m] = (d if d < STRUCT_MAT_BOUND else STRUCT_MAT_BOUND) / <float>STRUCT_MAT_BOUND
+
+
+cdef inline void tensor_flow(const GRState *s, float *out) noexcept nogil:
+    """The turn's flow: each action frame, the follow, act and end-of-turn steps, the
+    Legionary's and the draws' counters."""
+    cdef int k
+    cdef float *t
     for k in range(s.nframes):
         t = out + TC_FRAMES + GR_TENSOR_FRAME * k
         t[TF_ROLE + (s.fr_role[k] & FR_ROLE)] = 1
@@ -1906,25 +2045,56 @@ cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept
     out[TC_LEG_M + s.leg_m] = 1
     out[TC_GIVE_LEFT] = s.give_left / <float>GR_PER_MAT
     out[TC_SETUP_DEALT] = s.setup_i / <float>GR_U8_MAX
+
+
+cdef inline void tensor_seat(const GRState *s, int q, int cur, const uint8_t *cnt, int base,
+                             float *out) noexcept nogil:
+    """Seat q's block at offset base: hidden counts, Jacks, influence, clients and flags."""
+    cdef int m
+    cdef float *o = out + base
+    o[TP_HAND_SIZE] = cnt[base + TP_HAND_SIZE] / <float>GR_NCARDS
+    o[TP_VAULT_HIDDEN] = cnt[base + TP_VAULT_HIDDEN] / <float>GR_NCARDS
+    o[TP_JACKS] = s.jacks[q] / <float>GR_NJACKS
+    o[TP_JACKS_PLAYED] = s.jplayed[q] / <float>GR_NJACKS
+    o[TP_INFLUENCE] = s.infl[q] / <float>INFL_BOUND
+    o[TP_UNITS] = s.units[q] / <float>GR_U8_MAX
+    for m in range(GR_NMAT):
+        o[TP_NEW_CLIENTS + m] = s.fresh[q][m] / <float>GR_PER_MAT
+    o[TP_LEADER] = q == s.leader
+    o[TP_ACTOR] = q == cur
+    o[TP_DID_CRAFT] = (s.did_craft >> q) & 1
+    o[TP_TIE] = (s.tie_mask >> q) & 1
+    o[TP_TIE_DEALT] = (s.tie_dealt >> q) & 1
+    o[TP_FORUM_WIN] = (s.forum_win >> q) & 1
+
+
+cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept nogil:
+    """What player knows as the layout of kernel.pxd's TC_* / TS_* / TF_* / TP_* slices:
+    every public zone by building, the hand and vault cards player knows (the rest as
+    counts), and the turn, frame and demand fields.  Cards are counted through tables of
+    offsets by zone and knowledge (no branch per card), only those in zones that count."""
+    cdef const GRState *s = <const GRState *>vs
+    cdef int n = s.nplayers, j, cur
+    cdef int size = GR_TENSOR_COMMON + n * GR_TENSOR_PLAYER
+    cdef uint8_t cnt[T_JUNK + GR_NCARDS]   # cards counted at each offset (T_NONE: nowhere)
+    cdef int16_t slice_of[2][Z_END]        # [knows][zone]: its by-building slice
+    cdef int16_t count_of[2][Z_END]        # [knows][zone]: the cell counting it as a card
+    cdef int16_t dst[GR_NCARDS]            # each card's offset in its by-building slice
+    cdef uint64_t read[CARD_WORDS]
+    memset(out, 0, sizeof(float) * size)
+    memset(cnt, 0, sizeof(cnt))
+    memcpy(slice_of, ZONE_SLICE, sizeof(slice_of))
+    memcpy(count_of, ZONE_COUNT, sizeof(count_of))
+    seat_zone_offsets(s, player, slice_of, count_of)
+    read_cards(s, read)
+    count_cards(s, player, read, slice_of, count_of, cnt, dst, out)
+    count_revealed(s, cnt, out)
+    tensor_town(s, player, cnt, out)
+    tensor_structs(s, player, cnt, out)
+    tensor_flow(s, out)
     cur = gr_current_player(vs)
     for j in range(n):
-        q = (player + j) % n
-        o = out + GR_TENSOR_COMMON + GR_TENSOR_PLAYER * j
-        base = GR_TENSOR_COMMON + GR_TENSOR_PLAYER * j
-        o[TP_HAND_SIZE] = cnt[base + TP_HAND_SIZE] / <float>GR_NCARDS
-        o[TP_VAULT_HIDDEN] = cnt[base + TP_VAULT_HIDDEN] / <float>GR_NCARDS
-        o[TP_JACKS] = s.jacks[q] / <float>GR_NJACKS
-        o[TP_JACKS_PLAYED] = s.jplayed[q] / <float>GR_NJACKS
-        o[TP_INFLUENCE] = s.infl[q] / <float>INFL_BOUND
-        o[TP_UNITS] = s.units[q] / <float>GR_U8_MAX
-        for m in range(GR_NMAT):
-            o[TP_NEW_CLIENTS + m] = s.fresh[q][m] / <float>GR_PER_MAT
-        o[TP_LEADER] = q == s.leader
-        o[TP_ACTOR] = q == cur
-        o[TP_DID_CRAFT] = (s.did_craft >> q) & 1
-        o[TP_TIE] = (s.tie_mask >> q) & 1
-        o[TP_TIE_DEALT] = (s.tie_dealt >> q) & 1
-        o[TP_FORUM_WIN] = (s.forum_win >> q) & 1
+        tensor_seat(s, (player + j) % n, cur, cnt, GR_TENSOR_COMMON + GR_TENSOR_PLAYER * j, out)
 
 
 # =======================================================================================
