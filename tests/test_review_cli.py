@@ -255,6 +255,8 @@ def test_flags_that_contradict_each_other_are_refused(rtp):
     assert res.exit_code == 1 and "search agent" in res.output
     res = run("analyse", str(rtp), "-n", "3")
     assert res.exit_code == 1 and "there is no record 3" in res.output
+    res = run("analyse", str(rtp), "-o", str(rtp.parent / "nowhere" / "r.json"))  # refused before any search
+    assert res.exit_code == 1 and "no folder" in res.output
 
 
 def test_ray_reviews_as_this_process_does():

@@ -65,6 +65,15 @@ def command(path: str, number: int, game_index: int | None, level: str | None, a
         raise click.UsageError("give --time or --simulations, not both")
     if plot is not None and not plot.lower().endswith((".svg", ".png")):
         raise click.BadParameter(f"{plot!r}: the graph is written as .svg or .png", param_hint="--plot")
+    for target in (out, plot):
+        folder = os.path.dirname(os.path.abspath(target)) if target not in (None, STDOUT) else None
+        if folder is not None and not os.path.isdir(folder):
+            raise click.ClickException(f"cannot write {target}: no folder {folder}")
+    if plot is not None and plot.lower().endswith(".png"):
+        import importlib.util
+
+        if importlib.util.find_spec("cairosvg") is None:
+            raise click.ClickException("a .png graph needs cairosvg (pip install cairosvg); or use --plot GRAPH.svg")
     index = number if game_index is None else game_index
     try:
         record = _record(records, path, index)
