@@ -20,6 +20,8 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 ``make_evaluator(game, "heuristic", **overrides)`` changes any of them, and
 ``features(state)`` gives the numbers they multiply.
 """
+import warnings
+
 from libc.stdint cimport int32_t
 from libc.string cimport memset
 
@@ -63,7 +65,7 @@ WEIGHTS = {
     "pending_merchant": 0.5,
     "pending_patron": 0.5,
     "temperature": 1.5,          # softmax temperature at the end of the game (points)
-    "temperature_per_left": 6.0, # + this x the share of the game left
+    "temperature_left": 6.0,     # + this x the share of the game left
 }
 
 #: The features in WEIGHTS order (all but the temperatures): ``features(state)`` returns
@@ -83,9 +85,22 @@ cdef enum:
     F_N = 14
 
 
+#: The temperature's growth was spelt differently per game; the old spelling is accepted,
+#: with a warning, for one release.
+OLD_TEMPERATURE_LEFT = "temperature_per_left"
+
+
+def renamed_weights(overrides):
+    """The overrides with the old spelling of ``temperature_left`` replaced."""
+    if OLD_TEMPERATURE_LEFT in overrides:
+        warnings.warn(f"weight {OLD_TEMPERATURE_LEFT!r} is now 'temperature_left'", DeprecationWarning, stacklevel=3)
+        overrides["temperature_left"] = overrides.pop(OLD_TEMPERATURE_LEFT)
+    return overrides
+
+
 cdef struct gr_weights:
     double f[F_N]        # the feature weights, in FEATURES order
-    double temperature, temperature_per_left
+    double temperature, temperature_left
     int value[GR_NMAT]
     int deck_after_setup[GR_MAXP + 1]
 
@@ -174,7 +189,7 @@ cdef void gr_heuristic(const void *vs, const void *vp, double *out) noexcept nog
         gr_returns(s, out)  # exact at the end: the kernel's own returns
         return
     gr_estimates(s, w, est)
-    t = w.temperature + w.temperature_per_left * game_left(s, w)
+    t = w.temperature + w.temperature_left * game_left(s, w)
     rc_softmax_shares(est, n, t, out)
 
 
@@ -185,7 +200,7 @@ cdef class GloryToRomeHeuristic(Evaluator):
     cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
-        wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
+        wt = merge_weights(WEIGHTS, renamed_weights(overrides), game, GAME_ID)
         if wt["structure_progress"] + wt["structure_started"] > 1.0:
             # an unfinished structure would outweigh the same one completed (its Influence)
             raise InvalidArgumentError("structure_progress + structure_started must not exceed 1")
@@ -194,7 +209,7 @@ cdef class GloryToRomeHeuristic(Evaluator):
         for i, name in enumerate(FEATURES):
             self.w.f[i] = wt[name]
         self.w.temperature = wt["temperature"]
-        self.w.temperature_per_left = wt["temperature_per_left"]
+        self.w.temperature_left = wt["temperature_left"]
         for m, md in enumerate(_data.MATERIALS):
             self.w.value[m] = md.value
         for n in range(2, GR_MAXP + 1):

@@ -27,6 +27,8 @@ and the estimates become return estimates by a softmax whose temperature shrinks
 game nears its end.  At the end the values are the exact returns.  The weights live in
 ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
 """
+import warnings
+
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
@@ -86,8 +88,21 @@ WEIGHTS = {
     "tempo_emissary": 0.64,         # the player to place the next emissary: the pick of the spaces
     "tempo_build": 1.564,           # the acting player while their build is still to come
     "temperature": 6.0,             # softmax temperature at the end of the game (points)
-    "temperature_per_round": 1.5,   # + this per round left
+    "temperature_left": 1.5,        # + this per round left
 }
+
+
+#: The temperature's growth was spelt differently per game; the old spelling is accepted,
+#: with a warning, for one release.
+OLD_TEMPERATURE_LEFT = "temperature_per_round"
+
+
+def renamed_weights(overrides):
+    """The overrides with the old spelling of ``temperature_left`` replaced."""
+    if OLD_TEMPERATURE_LEFT in overrides:
+        warnings.warn(f"weight {OLD_TEMPERATURE_LEFT!r} is now 'temperature_left'", DeprecationWarning, stacklevel=3)
+        overrides["temperature_left"] = overrides.pop(OLD_TEMPERATURE_LEFT)
+    return overrides
 
 
 cdef struct gc_weights:
@@ -106,7 +121,7 @@ cdef struct gc_weights:
     double future_influence
     double pending_take, pending_brick, pending_produce
     double tempo_emissary, tempo_build
-    double temperature, temperature_per_round
+    double temperature, temperature_left
     int aq_points[5]
     int aqueduct_type[GC_NTYPES]
     int infl_value[GC_NINFL]
@@ -392,7 +407,7 @@ cdef void gc_heuristic(const void *vs, const void *vp, double *out) noexcept nog
         gc_returns(s, out)  # exact at the end: the kernel's own returns
         return
     gc_estimates(s, w, est)
-    rc_softmax_shares(est, s.nplayers, w.temperature + w.temperature_per_round * (s.nrounds - s.round), out)
+    rc_softmax_shares(est, s.nplayers, w.temperature + w.temperature_left * (s.nrounds - s.round), out)
 
 
 cdef class GreatCityHeuristic(Evaluator):
@@ -402,7 +417,7 @@ cdef class GreatCityHeuristic(Evaluator):
     cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
-        wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
+        wt = merge_weights(WEIGHTS, renamed_weights(overrides), game, GAME_ID)
         self.weights = wt
         memset(&self.w, 0, sizeof(gc_weights))
         for t, bt in enumerate(_data.TYPES):
@@ -447,7 +462,7 @@ cdef class GreatCityHeuristic(Evaluator):
         self.w.tempo_emissary = wt["tempo_emissary"]
         self.w.tempo_build = wt["tempo_build"]
         self.w.temperature = wt["temperature"]
-        self.w.temperature_per_round = wt["temperature_per_round"]
+        self.w.temperature_left = wt["temperature_left"]
         self.fn = gc_heuristic
         self.params = &self.w
         self.game_id = GAME_ID

@@ -16,6 +16,8 @@ and the estimates become return estimates by a softmax whose temperature shrinks
 game nears its end.  At the end the values are the exact returns.  The weights live in
 ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
 """
+import warnings
+
 from libc.stdint cimport int32_t, uint32_t, uint8_t
 from libc.string cimport memset
 
@@ -25,7 +27,7 @@ from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.rise_to_power.kernel cimport (
     rp_returns,
-    RPState, RP_MAXP, RP_NATYPES, RP_NRES, RP_NPROV,
+    RPState, RP_MAXP, RP_NATYPES, RP_NRES, RP_NPROV, RP_ROUNDS,
     PH_OVER, PH_FORUM, PH_SHOW, PH_PROVINCE, PH_TARGET_PROV, PH_PLACE, PH_DRAW,
     AB_ENDGAME_REGIONS, AB_ENDGAME_PAIRS,
     rp_scores, rp_forum_points, rp_show_rank, rp_hand_cost, rp_arena_type, rp_ability,
@@ -46,7 +48,7 @@ WEIGHTS = {
     "ability_card": 0.35,        # per Senate card with an ability, per round left
     "military_reach": 0.25,      # per point of province power this round's strength reaches
     "temperature": 2.0,          # softmax temperature at the end of the game (VP)
-    "temperature_per_round": 1.5,  # + this per round left
+    "temperature_left": 1.5,     # + this per round left
 }
 
 cdef int SCORING_ROUNDS[6]
@@ -54,9 +56,22 @@ cdef uint8_t PROV_POWER[RP_NPROV]
 cdef int RANK_VP[5]
 
 
+#: The temperature's growth was spelt differently per game; the old spelling is accepted,
+#: with a warning, for one release.
+OLD_TEMPERATURE_LEFT = "temperature_per_round"
+
+
+def renamed_weights(overrides):
+    """The overrides with the old spelling of ``temperature_left`` replaced."""
+    if OLD_TEMPERATURE_LEFT in overrides:
+        warnings.warn(f"weight {OLD_TEMPERATURE_LEFT!r} is now 'temperature_left'", DeprecationWarning, stacklevel=3)
+        overrides["temperature_left"] = overrides.pop(OLD_TEMPERATURE_LEFT)
+    return overrides
+
+
 cdef struct rp_weights:
     double forum, show, hand_cost, ability, military
-    double temperature, temperature_per_round
+    double temperature, temperature_left
 
 
 cdef inline int scorings_left(const RPState *s, int phase_of_scoring) noexcept nogil:
@@ -139,7 +154,7 @@ cdef void rp_heuristic(const void *vs, const void *vp, double *out) noexcept nog
         rp_returns(s, out)  # exact at the end: the kernel's own returns
         return
     rp_estimates(s, w, est)
-    t = w.temperature + w.temperature_per_round * (5 - s.round)
+    t = w.temperature + w.temperature_left * (RP_ROUNDS - s.round)
     rc_softmax_shares(est, n, t, out)
 
 
@@ -163,7 +178,7 @@ cdef class RiseToPowerHeuristic(Evaluator):
     cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
-        wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
+        wt = merge_weights(WEIGHTS, renamed_weights(overrides), game, GAME_ID)
         self.weights = wt
         self.w.forum = wt["forum_scoring"]
         self.w.show = wt["show_per_scoring"]
@@ -171,7 +186,7 @@ cdef class RiseToPowerHeuristic(Evaluator):
         self.w.ability = wt["ability_card"]
         self.w.military = wt["military_reach"]
         self.w.temperature = wt["temperature"]
-        self.w.temperature_per_round = wt["temperature_per_round"]
+        self.w.temperature_left = wt["temperature_left"]
         self.fn = rp_heuristic
         self.params = &self.w
         self.game_id = GAME_ID
