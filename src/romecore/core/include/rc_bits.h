@@ -1,5 +1,6 @@
-/* rc_bits.h - bit helpers shared by the kernels: popcount, lowest bit, and a 128-bit set
- * (two 64-bit words) for card zones over more than 64 card ids. */
+/* rc_bits.h - bit helpers shared by the kernels: popcount, lowest bit, multi-word bitsets
+ * (arrays of 64-bit words, for boards and card ids over 64), and the 128-bit set (two words)
+ * for card zones over more than 64 card ids. */
 #ifndef RC_BITS_H
 #define RC_BITS_H
 
@@ -20,12 +21,26 @@ static inline int rc_nth_bit64(uint64_t x, int n) {
     return __builtin_ctzll(x);
 }
 
+/* Multi-word bitsets: member i is bit (i % 64) of word w[i / 64]; i >= 0, and the caller
+ * sizes w for its largest member (RC_BITS_WORDS). */
+#define RC_WORD_BITS 64
+#define RC_BITS_WORDS(n) (((n) + RC_WORD_BITS - 1) / RC_WORD_BITS)
+
+static inline int rc_bits_has(const uint64_t *w, int i) { return (int)((w[i >> 6] >> (i & 63)) & 1u); }
+static inline void rc_bits_add(uint64_t *w, int i) { w[i >> 6] |= (1ULL << (i & 63)); }
+static inline void rc_bits_del(uint64_t *w, int i) { w[i >> 6] &= ~(1ULL << (i & 63)); }
+static inline int rc_bits_count(const uint64_t *w, int nwords) {
+    int c = 0;
+    for (int k = 0; k < nwords; k++) c += __builtin_popcountll(w[k]);
+    return c;
+}
+
 typedef struct rc_set128 { uint64_t w[2]; } rc_set128;
 
-static inline int rc_s128_has(const rc_set128 *s, int i) { return (int)((s->w[i >> 6] >> (i & 63)) & 1u); }
-static inline void rc_s128_add(rc_set128 *s, int i) { s->w[i >> 6] |= (1ULL << (i & 63)); }
-static inline void rc_s128_del(rc_set128 *s, int i) { s->w[i >> 6] &= ~(1ULL << (i & 63)); }
-static inline int rc_s128_count(const rc_set128 *s) { return __builtin_popcountll(s->w[0]) + __builtin_popcountll(s->w[1]); }
+static inline int rc_s128_has(const rc_set128 *s, int i) { return rc_bits_has(s->w, i); }
+static inline void rc_s128_add(rc_set128 *s, int i) { rc_bits_add(s->w, i); }
+static inline void rc_s128_del(rc_set128 *s, int i) { rc_bits_del(s->w, i); }
+static inline int rc_s128_count(const rc_set128 *s) { return rc_bits_count(s->w, 2); }
 static inline int rc_s128_empty(const rc_set128 *s) { return (s->w[0] | s->w[1]) == 0; }
 /* Removes and returns the lowest member; the set must be non-empty. */
 static inline int rc_s128_pop(rc_set128 *s) {

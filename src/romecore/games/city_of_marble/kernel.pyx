@@ -107,16 +107,10 @@ cdef uint8_t PAIR_B[CM_NPAIRS]
 # =======================================================================================
 # Bits: board geometry over the rc_bits.h helpers
 
-cdef inline bint tb(const uint64_t *m, int i) noexcept nogil:
-    return (m[i >> 6] >> (i & 63)) & 1
-
-
-cdef inline void tset(uint64_t *m, int i) noexcept nogil:
-    m[i >> 6] |= (<uint64_t>1) << (i & 63)
-
-
-cdef inline void tclr(uint64_t *m, int i) noexcept nogil:
-    m[i >> 6] &= ~((<uint64_t>1) << (i & 63))
+cdef extern from "rc_bits.h" nogil:   # the multi-word bitsets (not yet in core/kernel.pxd)
+    bint rc_bits_has(const uint64_t *w, int i)
+    void rc_bits_add(uint64_t *w, int i)
+    void rc_bits_del(uint64_t *w, int i)
 
 
 cdef inline int site_tri_base(int site) noexcept nogil:
@@ -198,10 +192,10 @@ cdef int cm_nsites() noexcept nogil:
 cdef int cm_tile_colour(const CMState *s, int pl) noexcept nogil:
     """Colour of the tile on placement pl, -1 if none."""
     cdef int t = PL_T1[pl], c
-    if t == CM_NONE or not tb(s.placed, pl):
+    if t == CM_NONE or not rc_bits_has(s.placed, pl):
         return -1
     for c in range(CM_NCOL):
-        if tb(s.tri[c], t):
+        if rc_bits_has(s.tri[c], t):
             return c
     return -1
 
@@ -314,12 +308,12 @@ cdef int cm_open_bridges(const CMState *s, int *reachable) noexcept nogil:
     cdef int b, k, t, pl, n = 0, r = 0
     for b in range(CM_NBRIDGES):
         t = BRIDGE_TRI[b]
-        if tb(s.blocked, t):
+        if rc_bits_has(s.blocked, t):
             continue
         n += 1
         for k in range(TRI_SIDES):
             pl = TRI_PL[t][k]
-            if pl != CM_NO_PL and tb(s.legal_pl, pl):
+            if pl != CM_NO_PL and rc_bits_has(s.legal_pl, pl):
                 r += 1
                 break
     reachable[0] = r
@@ -358,14 +352,14 @@ cdef inline int pipe_dirs_t(const CMState *s, int a, const uint64_t *tiles) noex
         forbid[w] = s.aq_verts[w] | WATER_MASK[w]
     for d in range(CM_NDIR):
         w = VE_NB[v][d]
-        if w == CM_NONE or tb(forbid, w):
+        if w == CM_NONE or rc_bits_has(forbid, w):
             continue
         ta = VE_TA[v][d]
         tb_ = VE_TB[v][d]
-        if not (tb(tiles, ta) or (tb_ != CM_NONE and tb(tiles, tb_))):
+        if not (rc_bits_has(tiles, ta) or (tb_ != CM_NONE and rc_bits_has(tiles, tb_))):
             continue
         pl = VE_PL[v][d]
-        if pl != CM_NO_PL and tb(s.placed, pl):
+        if pl != CM_NO_PL and rc_bits_has(s.placed, pl):
             continue    # the inner diagonal of one tile
         out |= 1 << d
     return out
@@ -603,22 +597,22 @@ cdef inline void cover_tri(CMState *s, int t) noexcept nogil:
     """Marks t covered and keeps legal_pl exact: placements on t go, placements next to
     t (both triangles free) come."""
     cdef int j, i, n, x, other
-    tset(s.blocked, t)
+    rc_bits_add(s.blocked, t)
     for j in range(3):
         x = TRI_PL[t][j]
         if x != CM_NO_PL:
-            tclr(s.legal_pl, x)
+            rc_bits_del(s.legal_pl, x)
     for j in range(3):
         n = TRI_NBR[t][j]
-        if n == CM_NONE or tb(s.blocked, n):
+        if n == CM_NONE or rc_bits_has(s.blocked, n):
             continue
         for i in range(3):
             x = TRI_PL[n][i]
             if x == CM_NO_PL:
                 continue
             other = PL_T1[x] ^ PL_T2[x] ^ n
-            if not tb(s.blocked, other):
-                tset(s.legal_pl, x)
+            if not rc_bits_has(s.blocked, other):
+                rc_bits_add(s.legal_pl, x)
 
 
 cdef inline void recompute_legal(const CMState *s, uint64_t *out) noexcept nogil:
@@ -666,17 +660,17 @@ cdef void cm_rebuild_caches(CMState *s) noexcept nogil:
         if (s.hills >> h) & 1:
             site = HILL_SITE[h]
             for k in range(CM_SITE_TRIS):
-                tset(s.blocked, site_tri_base(site) + k)
+                rc_bits_add(s.blocked, site_tri_base(site) + k)
     recompute_legal(s, s.legal_pl)
     memset(s.aq_verts, 0, sizeof(s.aq_verts))
     s.aq_sites = 0
     for a in range(CM_NAQ):
         if not (s.aq_started >> a) & 1:
             continue
-        tset(s.aq_verts, s.aq_path[a][0])
+        rc_bits_add(s.aq_verts, s.aq_path[a][0])
         for i in range(s.aq_len[a]):
             v = s.aq_path[a][i]
-            tset(s.aq_verts, s.aq_path[a][i + 1])
+            rc_bits_add(s.aq_verts, s.aq_path[a][i + 1])
             for d in range(CM_NDIR):
                 if VE_NB[v][d] == s.aq_path[a][i + 1]:
                     s.aq_sites |= VE_SITES[v][d]
@@ -706,7 +700,7 @@ cdef inline void place_piece(CMState *s, int a, int d) noexcept nogil:
     cdef uint64_t sites = VE_SITES[v][d], rem
     s.aq_len[a] += 1
     s.aq_path[a][s.aq_len[a]] = w
-    tset(s.aq_verts, w)
+    rc_bits_add(s.aq_verts, w)
     s.aq_sites |= sites
     rem = sites
     while rem:
@@ -719,16 +713,16 @@ cdef inline void place_piece(CMState *s, int a, int d) noexcept nogil:
 
 cdef inline void play_tile(CMState *s, int x) noexcept nogil:
     cdef int p = s.turn_player, c = s.sel_colour, t1 = PL_T1[x], t2 = PL_T2[x], st, j
-    tset(s.tri[c], t1)
-    tset(s.tri[c], t2)
-    tset(s.placed, x)
+    rc_bits_add(s.tri[c], t1)
+    rc_bits_add(s.tri[c], t2)
+    rc_bits_add(s.placed, x)
     cover_tri(s, t1)
     cover_tri(s, t2)
     s.centre[p][c] -= 1
     if s.sel_mag:
         s.mag[p][CM_NMAG - 1] = x      # a centre magistrate sorts last
         cm_sort_mags(s, p)
-    s.pend_bridges = tb(BRIDGE_MASK, t1) + tb(BRIDGE_MASK, t2)
+    s.pend_bridges = rc_bits_has(BRIDGE_MASK, t1) + rc_bits_has(BRIDGE_MASK, t2)
     s.aq_todo = PL_WATER[x] & ~s.aq_started
     s.pend_n = 0
     for j in range(CM_TILE_TRIS):
@@ -978,7 +972,7 @@ cdef inline bint forced_aqstart(CMState *s) noexcept nogil:
         s.aq_todo &= ~(1 << a)
         s.aq_started |= 1 << a
         s.aq_path[a][0] = WATER_V[a]
-        tset(s.aq_verts, WATER_V[a])
+        rc_bits_add(s.aq_verts, WATER_V[a])
         s.aq_cur = a
         s.aq_left = N_AQ_START
         return True
@@ -1470,12 +1464,12 @@ cdef const char *check_tiles(const CMState *s) noexcept nogil:
             k = WORD_BITS * w + rc_pop_lsb64(&rem)
             t1 = PL_T1[k]
             t2 = PL_T2[k]
-            if tb(seen, t1) or tb(seen, t2):
+            if rc_bits_has(seen, t1) or rc_bits_has(seen, t2):
                 return "two placements share a triangle"
-            tset(seen, t1)
-            tset(seen, t2)
+            rc_bits_add(seen, t1)
+            rc_bits_add(seen, t2)
             c = cm_tile_colour(s, k)
-            if c < 0 or not tb(s.tri[c], t2):
+            if c < 0 or not rc_bits_has(s.tri[c], t2):
                 return "a tile's two triangles differ in colour"
     for w in range(CM_TRIW):
         if seen[w] != tiles[w]:
@@ -1530,11 +1524,11 @@ cdef const char *check_aqueducts(const CMState *s) noexcept nogil:
                 return "unused aqueduct path slot is not zero"
         for i in range(s.aq_len[a] + 1):
             v = s.aq_path[a][i]
-            if tb(verts, v):
+            if rc_bits_has(verts, v):
                 return "aqueducts share a vertex"
-            if i and tb(WATER_MASK, v):
+            if i and rc_bits_has(WATER_MASK, v):
                 return "aqueduct enters a water source"
-            tset(verts, v)
+            rc_bits_add(verts, v)
         for i in range(s.aq_len[a]):
             v = s.aq_path[a][i]
             for d in range(CM_NDIR):
@@ -1542,9 +1536,9 @@ cdef const char *check_aqueducts(const CMState *s) noexcept nogil:
                     break
             else:
                 return "aqueduct pieces are not lattice edges"
-            if not (tb(tiles, VE_TA[v][d]) or (VE_TB[v][d] != CM_NONE and tb(tiles, VE_TB[v][d]))):
+            if not (rc_bits_has(tiles, VE_TA[v][d]) or (VE_TB[v][d] != CM_NONE and rc_bits_has(tiles, VE_TB[v][d]))):
                 return "aqueduct piece not on a tile edge"
-            if VE_PL[v][d] != CM_NO_PL and tb(s.placed, VE_PL[v][d]):
+            if VE_PL[v][d] != CM_NO_PL and rc_bits_has(s.placed, VE_PL[v][d]):
                 return "aqueduct piece on a tile's diagonal"
     return NULL
 
@@ -1615,11 +1609,11 @@ cdef const char *check_magistrates(const CMState *s) noexcept nogil:
             if j and loc < s.mag[p][j - 1]:
                 return "magistrates not in ascending order"
             if loc < CM_NPL:
-                if not tb(s.placed, loc):
+                if not rc_bits_has(s.placed, loc):
                     return "magistrate on an empty placement"
-                if tb(on_tile, loc):
+                if rc_bits_has(on_tile, loc):
                     return "two magistrates on one tile"
-                tset(on_tile, loc)
+                rc_bits_add(on_tile, loc)
             elif not (LOC_IMPERIUM <= loc <= LOC_TREASURY or loc == LOC_CENTRE):
                 return "magistrate location out of range"
     return NULL
@@ -1877,7 +1871,7 @@ def _load_triangles(b):
     """Each board triangle: its site, neighbours and placements."""
     for t, site in b.tri_site.items():
         TRI_SITE[t] = site
-        TRI_VALID[t >> 6] |= (<uint64_t>1) << (t & 63)
+        rc_bits_add(TRI_VALID, t)
         for j, n in enumerate(b.tri_nbrs[t]):
             TRI_NBR[t][j] = n
         for j, pl in enumerate(b.tri_pls[t]):
@@ -1894,10 +1888,10 @@ def _load_placements(b):
         PL_S1[pl] = b.tri_site[t1]
         PL_S2[pl] = b.tri_site[t2]
         PL_WATER[pl] = b.pl_water[pl]
-        PL_VALID[pl >> 6] |= (<uint64_t>1) << (pl & 63)
+        rc_bits_add(PL_VALID, pl)
         for a in range(CM_NAQ):
             if (b.pl_water[pl] >> a) & 1:
-                WATER_PL[a][pl >> 6] |= (<uint64_t>1) << (pl & 63)
+                rc_bits_add(WATER_PL[a], pl)
         i, k = divmod(pl, WORD_BITS)
         i, k = CM_PL_SITES * i + k // CM_SITE_PLS, k % CM_SITE_PLS
         spoke = (k + CM_SITE_TRIS - 1) % CM_SITE_TRIS if k < CM_SITE_TRIS else k - CM_SITE_TRIS
@@ -1919,10 +1913,10 @@ def _load_sites(b):
         SITE_HILL[site] = h
     for j, t in enumerate(b.bridges):
         BRIDGE_TRI[j] = t
-        BRIDGE_MASK[t >> 6] |= (<uint64_t>1) << (t & 63)
+        rc_bits_add(BRIDGE_MASK, t)
     for a, v in enumerate(b.water):
         WATER_V[a] = v
-        WATER_MASK[v >> 6] |= (<uint64_t>1) << (v & 63)
+        rc_bits_add(WATER_MASK, v)
 
 
 def _load_vertices(b):
