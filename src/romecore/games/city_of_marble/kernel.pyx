@@ -598,15 +598,15 @@ cdef inline void cover_tri(CMState *s, int t) noexcept nogil:
     t (both triangles free) come."""
     cdef int j, i, n, x, other
     rc_bits_add(s.blocked, t)
-    for j in range(3):
+    for j in range(TRI_SIDES):
         x = TRI_PL[t][j]
         if x != CM_NO_PL:
             rc_bits_del(s.legal_pl, x)
-    for j in range(3):
+    for j in range(TRI_SIDES):
         n = TRI_NBR[t][j]
         if n == CM_NONE or rc_bits_has(s.blocked, n):
             continue
-        for i in range(3):
+        for i in range(TRI_SIDES):
             x = TRI_PL[n][i]
             if x == CM_NO_PL:
                 continue
@@ -1259,11 +1259,15 @@ cdef void cm_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
             i += 1
 
 
+cdef enum:   # what others see of a hidden step (observe_action): RC_HIDDEN | SEEN_*
+    SEEN_BRIDGE = 1          # a bridge tile taken, its value hidden
+
+
 cdef uint32_t cm_observe_action(const void *vs, int observer, int32_t a) noexcept nogil:
     """Only the taker sees a bridge tile's value; everything else is public."""
     cdef const CMState *s = <const CMState *>vs
     if s.phase == PH_BRIDGE and observer != s.turn_player:
-        return RC_HIDDEN | 1
+        return RC_HIDDEN | SEEN_BRIDGE
     return <uint32_t>a
 
 

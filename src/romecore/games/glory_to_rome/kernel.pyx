@@ -67,7 +67,8 @@ cdef enum:
                                       # (no chain of increments through one cell)
     WORD_BITS = 64                    # bits of a card-set word
     CARD_WORDS = (GR_NCARDS + WORD_BITS - 1) // WORD_BITS   # words of a set of card ids
-cdef uint8_t ZONE_READ[256]           # zone: 1 where a card there counts somewhere for some
+    BYTE_VALUES = 256                 # every value a uint8_t zone id can hold
+cdef uint8_t ZONE_READ[BYTE_VALUES]   # zone: 1 where a card there counts somewhere for some
                                       # observer (not the deck, not a foundation)
 cdef int16_t ZONE_SLICE[2][Z_END]     # [knows][zone]: tensor offset of the zone's by-building
                                       # slice (the seats' zones are set per observer), T_NONE none
@@ -2572,7 +2573,7 @@ def _load_tables():
     for k in range(GR_NSLOTS):
         ZONE_SLICE[0][Z_MAT + k] = ZONE_SLICE[1][Z_MAT + k] = TC_STRUCT_MATS
         ZONE_MATERIAL[Z_MAT + k] = TC_STRUCTS + GR_TENSOR_SLOT * k + TS_MATERIALS
-    for z in range(256):
+    for z in range(BYTE_VALUES):
         ZONE_READ[z] = z < Z_END and (Z_HAND <= z < Z_CAMP + GR_MAXP or ZONE_MATERIAL[z] != T_NONE or any(
             ZONE_SLICE[k][z] != T_NONE or ZONE_COUNT[k][z] != T_NONE for k in range(2)))
     for b, bd in enumerate(_data.BUILDINGS):

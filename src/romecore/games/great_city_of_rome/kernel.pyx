@@ -67,6 +67,7 @@ cdef enum:
     COLOUR_SCHOOL = 2
     COLOUR_BATH = 3
     WORD_BITS = 64        # bits of a card-set word (rc_set128 has two)
+    BYTE_VALUES = 256     # every value a uint8_t zone id can hold
     F_ALL = F_TOOK | F_BUILT | F_PRODUCED
 
 cdef uint8_t CARD_TYPE[GC_NCARDS]
@@ -1249,7 +1250,7 @@ cdef enum:   # what the tensor reads of a card in a zone, two bits (ZONE_KIND)
     ZK_HAND = 2
     ZK_OTHER = 3          # the offer, the drawn cards, under decks II-IV
 
-cdef uint8_t ZONE_KIND[GC_MAXP + 1][256]   # [players][zone]: ZK_*
+cdef uint8_t ZONE_KIND[GC_MAXP + 1][BYTE_VALUES]   # [players][zone]: ZK_*
 
 
 cdef void fill_zone_kinds() noexcept nogil:
