@@ -16,8 +16,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["missing", "serve_in_thread", "chromium", "start_game", "wait_turn", "click_key", "play_by_clicks",
-           "result"]
+__all__ = ["missing", "serve_in_thread", "chromium", "start_game", "wait_turn", "click_key", "click_move",
+           "play_by_clicks", "my_turn", "ServerProcess", "result"]
 
 CHROMIUM = ("chromium", "chromium-browser")
 CHROMEDRIVER = "chromedriver"
@@ -95,9 +95,10 @@ def _wait(driver: Any, script: str, timeout: float) -> Any:
 
 def start_game(driver: Any, url: str, game_id: str, players: int = 2, seat: int = 0,
                level: str | None = "Beginner", spec: str | None = None, seed: int | None = None,
-               delay: float = 0.0, timeout: float = 20) -> None:
+               delay: float = 0.0, timeout: float = 20, friends: tuple[int, ...] = ()) -> None:
     """Starts a game as a person does: the game's card on the start page, then the form
-    (each opponent at ``level``, or the raw ``spec`` under Advanced)."""
+    (each opponent at ``level``, or the raw ``spec`` under Advanced; the seats in
+    ``friends`` left open for invited people)."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -107,8 +108,10 @@ def start_game(driver: Any, url: str, game_id: str, players: int = 2, seat: int 
     driver.find_element(By.CSS_SELECTOR, f'.game-card[data-game="{game_id}"]').click()
     Select(driver.find_element(By.ID, "players")).select_by_value(str(players))
     Select(driver.find_element(By.ID, "seat")).select_by_value(str(seat))
-    if level is not None:
-        for box in driver.find_elements(By.CSS_SELECTOR, "#opponents select.level"):
+    for box in driver.find_elements(By.CSS_SELECTOR, "#opponents select.level"):
+        if int(box.get_attribute("data-seat")) in friends:
+            Select(box).select_by_value("open")
+        elif level is not None:
             Select(box).select_by_value(level)
     driver.find_element(By.CSS_SELECTOR, "#advanced summary").click()
     if spec is not None:
@@ -156,14 +159,28 @@ def click_key(driver: Any, key: str) -> None:
     ActionChains(driver).move_to_element(shape).click().perform()
 
 
-def play_by_clicks(driver: Any, rng: random.Random, on_turn: Any = None, max_moves: int | None = None,
-                   timeout: float = 60) -> list[int]:
-    """Plays random legal moves by clicking the board (each move's keys in order), and the
-    prompt bar's buttons only for what the board cannot name, until the game ends (or
-    ``max_moves``).  ``on_turn(turn)`` is called at each of the human's turns.  Returns
-    the moves chosen, in order."""
+def click_move(driver: Any, move: dict[str, Any], ply: int) -> None:
+    """Makes ``move`` (from the page's ``current.moves``, at ``ply``) as a person does: its
+    board keys clicked in order, and the prompt bar's button only for what the board cannot
+    name."""
     from selenium.webdriver.common.by import By
 
+    sent = f"document.body.dataset.sent === '{ply}' || Number(document.body.dataset.ply) !== {ply}"
+    for key in move["targets"]:
+        if driver.execute_script("return " + sent):
+            break  # the keys so far named this move alone: it is played
+        click_key(driver, key)
+    if not driver.execute_script("return " + sent):
+        buttons = driver.find_elements(By.CSS_SELECTOR, f'#prompt-buttons button[data-action="{move["id"]}"]')
+        assert buttons, f"move {move['text']!r} can be neither clicked on the board nor chosen in the prompt"
+        buttons[0].click()
+
+
+def play_by_clicks(driver: Any, rng: random.Random, on_turn: Any = None, max_moves: int | None = None,
+                   timeout: float = 60) -> list[int]:
+    """Plays random legal moves by clicking the board (:func:`click_move`) until the game
+    ends (or ``max_moves``).  ``on_turn(turn)`` is called at each of the human's turns.
+    Returns the moves chosen, in order."""
     chosen: list[int] = []
     turn = wait_turn(driver, timeout=timeout)
     while not turn["over"] and (max_moves is None or len(chosen) < max_moves):
@@ -171,17 +188,56 @@ def play_by_clicks(driver: Any, rng: random.Random, on_turn: Any = None, max_mov
             on_turn(turn)
         move = rng.choice(turn["moves"])
         chosen.append(move["id"])
-        sent = f"document.body.dataset.sent === '{turn['ply']}' || Number(document.body.dataset.ply) !== {turn['ply']}"
-        for key in move["targets"]:
-            if driver.execute_script("return " + sent):
-                break  # the keys so far named this move alone: it is played
-            click_key(driver, key)
-        if not driver.execute_script("return " + sent):
-            buttons = driver.find_elements(By.CSS_SELECTOR, f'#prompt-buttons button[data-action="{move["id"]}"]')
-            assert buttons, f"move {move['text']!r} can be neither clicked on the board nor chosen in the prompt"
-            buttons[0].click()
+        click_move(driver, move, turn["ply"])
         turn = wait_turn(driver, after=turn["ply"], timeout=timeout)
     return chosen
+
+
+def my_turn(driver: Any) -> dict[str, Any] | None:
+    """The page's decision now (``{"ply", "moves"}``), or None when it is not its turn."""
+    return driver.execute_script("""
+        if (!current || current.over || !current.moves.length || document.body.dataset.sent === String(current.ply))
+            return null;
+        return {ply: current.ply, moves: current.moves};""")
+
+
+class ServerProcess:
+    """``romecore serve --db FILE`` as its own process on a fixed free port, so a test can
+    kill it with SIGKILL and start it again where the pages expect it."""
+
+    def __init__(self, db: str, records_dir: str) -> None:
+        self.db, self.records_dir, self.port, self.proc = str(db), str(records_dir), _free_port(), None
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> ServerProcess:
+        import subprocess
+        import sys
+
+        self.proc = subprocess.Popen([sys.executable, "-m", "romecore", "serve", "--port", str(self.port),
+                                      "--db", self.db, "--records", self.records_dir, "--delay", "0",
+                                      "--rate", "10000"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        import os
+        import signal
+
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
 
 
 def result(driver: Any) -> dict[str, Any]:
