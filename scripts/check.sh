@@ -16,5 +16,5 @@ echo "+ mypy (romecore and $(echo "$plugins" | wc -l) plugin packages)"
 mypy -p romecore $(printf -- '-p %s ' $plugins)
 mods=$(find src -name '*.pyi' | sed -e 's|^src/plugins/||' -e 's|^src/||' -e 's|\.pyi$||' -e 's|/|.|g' | sort)
 echo "+ stubtest ($(echo "$mods" | wc -l) modules)"
-MYPYPATH="src:src/plugins" python -m mypy.stubtest --ignore-disjoint-bases \
+MYPYPATH="src:src/plugins" python -m mypy.stubtest --ignore-disjoint-bases --mypy-config-file pyproject.toml \
     --allowlist .ci/stubtest-allowlist.txt $mods

@@ -185,7 +185,7 @@ def from_stats(agent: Any, state: Any) -> Analysis:
 
 def _counts_visits(stats: dict) -> bool:
     root = stats.get("root")
-    return bool(root) and len(root[0]) == 3
+    return bool(root) and len(root[0]) == 3  # type: ignore[index]
 
 
 def _values_of(stats: dict) -> dict[int, tuple[float | None, int | None]]:
@@ -242,7 +242,7 @@ def _pool_move(per_world: Sequence[MoveValue]) -> MoveValue:
     if m0.visits is None:  # values without visits: the plain mean and spread
         if not known:
             return MoveValue(m0.action, m0.text, None, None, None)
-        xs = [m.value for m in known]  # type: ignore[misc]
+        xs = [float(m.value) for m in known if m.value is not None]
         mean = sum(xs) / len(xs)
         return MoveValue(m0.action, m0.text, mean, None, _spread_stderr(xs, mean))
     visits = sum(m.visits or 0 for m in per_world)
@@ -617,7 +617,7 @@ def decision_tasks(record: Any, spec: str, worlds: int, seed: int, game: int | N
     from romecore.records import CHANCE_PLAYER, Replayer
 
     r = Replayer(record, game)
-    tasks = []
+    tasks: list[Any] = []
     while not r.done():
         ply, state = r.index + 1, r.state
         player = record.players[r.index]

@@ -142,8 +142,9 @@ class Canvas:
         elif player is None:
             who, colour = "the whole truth (spectator)", MUTED
         else:
-            who = f"view of {player_name(player)}: only what {player_name(player)} knows"
-            colour = PLAYER_COLOURS[int(player) % len(PLAYER_COLOURS)]
+            seat = int(player)
+            who = f"view of {player_name(seat)}: only what {player_name(seat)} knows"
+            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         g = self.group("title")
         self.text(12, y, game_name, size=17, weight="bold", parent=g)
         self.text(self.width - 12, y, who, size=12, anchor="end", parent=g, fill=colour)

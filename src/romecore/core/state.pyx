@@ -21,7 +21,7 @@ from cpython.long cimport PyLong_FromLong
 from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport malloc, free, realloc
 from libc.string cimport memcpy, memcmp, memset
-from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint64_t
 
 from romecore.core.kernel cimport (
     rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_sample_chance, rc_random_step, rc_hash_bytes,
@@ -997,7 +997,6 @@ cdef class State:
     def _render_view(self, int p):
         # A game whose drawing shows anything hidden overrides this with p's drawing.
         return self._render()
-
 
 
 def _state_from_snapshot(blob):

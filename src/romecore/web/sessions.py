@@ -110,7 +110,7 @@ def render_svg(state: romecore.State, seat: int | str | None) -> str:
         if seat == PUBLIC:
             text = f"{state.game.game_id}: move {state.move_number()}"
         else:
-            text = state.render(seat) if seat is not None else str(state)
+            text = state.render(int(seat)) if seat is not None else str(state)
         return _text_svg([f"(picture unavailable: {type(e).__name__}: {e})", *text.splitlines()])
 
 
@@ -160,7 +160,7 @@ def _round(state: romecore.State) -> int | None:
     return r if isinstance(r, int) and not isinstance(r, bool) else None
 
 
-def score_line(scores: list[int], seat: int | None) -> str:
+def score_line(scores: list[Any], seat: int | None) -> str:
     """Scores as players say them, the seat's first: ``87–96`` (``87–96–70``).
 
     >>> score_line([96, 87], 1)
@@ -455,9 +455,9 @@ class Session:
                     continue  # undone, paused or ended meanwhile: this move answers a position gone
                 self.think[player] += spent
                 self.moves[player] += 1
-                if fault is None and not self.state.is_legal(action):
+                if fault is None and (action is None or not self.state.is_legal(action)):
                     fault = f"returned {repr(action)[:40]}, which is not legal"
-                if fault is not None:
+                if fault is not None or action is None:
                     self.forfeit = {"seat": player, "reason": f"player {player} ({self.specs[player]}) {fault}"}
                     await self._finish()
                 else:

@@ -177,7 +177,9 @@ def targets(state, action: int) -> tuple[str, ...]:
     if a < _A["A_SEND"]:
         aq, d = divmod(a - _A["A_PIPE"], len(_data.DIRS))
         end = _B.vert_id[tuple(obs["aqueducts"][aq]["path"][-1])]
-        return (aqueduct_key(_data.AQUEDUCTS[aq]), vertex_key(_B.verts[_B.vert_edges[end][d][0]]))
+        edge = _B.vert_edges[end][d]
+        assert edge is not None, "a legal aqueduct piece runs along an edge of the board"
+        return (aqueduct_key(_data.AQUEDUCTS[aq]), vertex_key(_B.verts[edge[0]]))
     if a < _A["A_KEEP"]:
         return (magistrate_key(p, _mag_slots(obs, p)[a - _A["A_SEND"]]), _send_destination(obs, p))
     if _A["A_SPEND"] <= a < _A["A_END"]:
@@ -234,7 +236,7 @@ def _vertices_fragment() -> str:
     g = c.group("vertices", fill="none", stroke="none")
     for v in _B.verts:
         x, y = _xy(v, 0)
-        c.circle(x, y, 7, fill=None, stroke=None, parent=g, data_target=vertex_key(v))
+        c.circle(x, y, 7, fill="none", stroke=None, parent=g, data_target=vertex_key(v))
     return c.fragment()
 
 

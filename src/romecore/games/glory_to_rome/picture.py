@@ -340,7 +340,7 @@ def _keys(obs: dict, p: int, action: int) -> tuple[str, ...]:
     block, i = _decode(action)
     phase = obs["phase"]
     frames = obs["frames"]
-    act_role = frames[-1]["role"] if phase == "act" and frames else None
+    act_role: str = frames[-1]["role"] if phase == "act" and frames else ""
     if block in ("A_THINK", "A_VOMIT", "A_DONE"):
         return ()
     if block == "A_CARD":
