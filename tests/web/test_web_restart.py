@@ -6,12 +6,7 @@ from its seed to the result the server announced."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import time
 
 import pytest
@@ -19,6 +14,7 @@ import pytest
 pytest.importorskip("uvicorn", reason="the web app needs romecore[web]")
 pytest.importorskip("websockets", reason="the web app needs romecore[web]")
 
+from browser_support import ServerProcess  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 import romecore  # noqa: E402
@@ -29,40 +25,11 @@ GAMES = sorted(romecore.list_games())
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class _Server:
-    """``romecore serve`` as its own process, on a free port, with a database file."""
+class _Server(ServerProcess):
+    """The server process, with websockets to it."""
 
     def __init__(self, db, records_dir):
-        self.db, self.records_dir, self.port, self.proc = str(db), str(records_dir), _free_port(), None
-
-    def start(self):
-        self.proc = subprocess.Popen([sys.executable, "-m", "romecore", "serve", "--port", str(self.port),
-                                      "--db", self.db, "--records", self.records_dir, "--delay", "0",
-                                      "--rate", "10000"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def kill(self):
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
+        super().__init__(str(db), str(records_dir))
 
     def socket(self):
         ws = connect(f"ws://127.0.0.1:{self.port}/ws", open_timeout=20)
