@@ -128,8 +128,8 @@ async def _play(ws: Any, client: int, game_id: str, seed: int, plan: argparse.Na
             await asyncio.sleep(rng.uniform(0.5, 1.5) * plan.pace)
         ply = msg["ply"]
         t0 = time.perf_counter()
-        await ws.send(json.dumps({"type": "move", "game": msg["game"], "action": rng.choice(msg["moves"])["id"],
-                                  "ply": ply}))
+        await ws.send(json.dumps({"type": "move", "game": msg["game"], "token": msg["token"],
+                                  "action": rng.choice(msg["moves"])["id"], "ply": ply}))
         answer = echo = None
         states = 0
         while True:
