@@ -58,8 +58,17 @@ RACE = textwrap.dedent(
     def plays(s):
         s.playout(seed=1)
 
+    searcher = romecore.make_agent("greedy", game=game, seed=1)
+
+    def searches(s):  # a search agent handed the busy state itself (not a resample)
+        for i in range(20):
+            if s.current_player() < 0:
+                return
+            s_act = searcher.step(s)
+            assert s_act in s.legal_actions() or s.current_player() < 0
+
     def other_thread():
-        work = {"steps": steps, "reads": reads, "playout": plays}[other]
+        work = {"steps": steps, "reads": reads, "playout": plays, "agent": searches}[other]
         while True:
             start.wait()
             if stop[0]:
@@ -104,7 +113,7 @@ def _race(game_id: str, other: str, seconds: float) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("other", ["steps", "reads", "playout"])
+@pytest.mark.parametrize("other", ["steps", "reads", "playout", "agent"])
 def test_a_state_shared_with_a_playout_raises_usage_error_or_stays_consistent(other):
     usage = 0
     for game_id in GAME_IDS:

@@ -34,7 +34,7 @@ from romecore.core.state cimport Game, State
 from romecore.core.evaluator cimport Evaluator, rc_evaluate
 
 from romecore.core.evaluator import PyEvaluator
-from romecore.errors import AgentSpecError, IllegalActionError, RomecoreError
+from romecore.errors import AgentSpecError, IllegalActionError, RomecoreError, UsageError
 
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY}
 #: What a ``time`` budget measures: elapsed time, or the searching thread's CPU time (a fair
@@ -298,8 +298,12 @@ cdef class SearchAgent:
 
     cdef object _step(self, State state, int p):
         """``step`` with the lock held."""
+        if state.busy:  # another thread's playout works on the struct without the GIL
+            raise UsageError(f"{type(self).__name__}.step: this State is in use by another thread "
+                             f"(State.playout); hand each thread its own clone()")
         cdef int n = self.k.legal_actions(state.s, self.acts)
         cdef int32_t a
+        cdef int moved = state.move_number()
         if n == 1:
             a = self.acts[0]
             self.stats = {"iterations": 0, "seconds": 0.0, "root": [(a, 0, 0.0)], "forced": True}
@@ -313,6 +317,9 @@ cdef class SearchAgent:
         self.stats.setdefault("iterations", self.budget.used)
         if self.budget.deadline > 0:
             self.stats["clock_reads"] = self.budget.reads
+        if state.busy or state.move_number() != moved:
+            raise UsageError(f"{type(self).__name__}.step: the State changed in another thread while the "
+                             f"agent searched it; hand each thread its own clone()")
         if not state._is_legal(a):
             raise RuntimeError(f"{type(self).__name__} chose action {a}, which is not legal here "
                                f"(a bug in the agent; please report it)")
