@@ -464,29 +464,37 @@ class Session:
                     await self._apply(player, action)
                 await self.broadcast()
 
-    async def _apply(self, player: int, action: int, note: str | None = None) -> None:
-        """Applies an action, logs it as each seat saw it, and writes it with the position it
-        produced to storage before anyone hears of it."""
+    def _play(self, player: int, action: int) -> str:
+        """Applies an action and logs it as each seat (and a spectator) saw it; returns its
+        text.  Shared by play and by the replay of a stored table."""
         state = self.state
         text = state.action_to_string(action)
-        n = self.game.num_players()
-        seen = [_seen(state, q, player, action) for q in range(n)]
-        everyone = all(s == text for s in seen)
-        public = text if everyone else (None if player == records.CHANCE_PLAYER else "a hidden move")
+        seen = [_seen(state, q, player, action) for q in range(self.game.num_players())]
+        public = text if all(t == text for t in seen) else (None if player < 0 else "a hidden move")
         keys = _targets(state, action) if player >= 0 else []
         state.apply_action(action)
         self.actions.append(action)
         self.players.append(player)
         self.texts.append(text)
-        who = "chance" if player == records.CHANCE_PLAYER else player
-        self.events.append({"ply": len(self.actions), "player": who, "text": text, "keys": keys,
-                            "seen": seen, "public": public, "round": _round(state)})
+        self.events.append({"ply": len(self.actions), "player": "chance" if player < 0 else player, "text": text,
+                            "keys": keys, "seen": seen, "public": public, "round": _round(state)})
+        return text
+
+    def _note(self, text: str, public: bool = True) -> None:
+        """A line of the server's in the log (every seat sees it; spectators too if public)."""
+        self.events.append({"ply": self.ply(), "player": "server", "text": text, "keys": [],
+                            "seen": [text] * self.game.num_players(), "public": text if public else None,
+                            "round": None})
+
+    async def _apply(self, player: int, action: int, note: str | None = None) -> None:
+        """Applies an action, logs it, and writes it with the position it produced to
+        storage before anyone hears of it."""
+        text = self._play(player, action)
         if note is not None:
-            self.events.append({"ply": len(self.actions), "player": "server", "text": note, "keys": [],
-                                "seen": [note] * n, "public": note, "round": None})
+            self._note(note)
         await asyncio.to_thread(self.storage.add_move, self.id, len(self.actions), player, action, text,
-                                state.serialize())
-        if state.is_terminal():
+                                self.state.serialize())
+        if self.state.is_terminal():
             await self._finish()
 
     async def _finish(self) -> None:
@@ -511,8 +519,7 @@ class Session:
         try:
             await asyncio.to_thread(self.storage.finish, self.id, records.dumps_json(rec))
         except StorageError as e:
-            self.events.append({"ply": self.ply(), "player": "server", "text": f"record not stored: {e}",
-                                "keys": [], "seen": [None] * n, "public": None, "round": None})
+            self._note(f"record not stored: {e}", public=False)
         if self.records_dir is not None:
             path = os.path.join(self.records_dir, f"{self.game.game_id}-{self.id}.jsonl")
             try:
@@ -520,9 +527,7 @@ class Session:
                 records.write(path, [rec])
                 self.record_path = path
             except OSError as e:
-                note = f"record not saved: {e}"
-                self.events.append({"ply": self.ply(), "player": "server", "text": note, "keys": [],
-                                    "seen": [note] * n, "public": note, "round": None})
+                self._note(f"record not saved: {e}")
 
     # -- the turn clock --------------------------------------------------------------------------
     def _start_clock(self, seat: int) -> None:
@@ -677,17 +682,7 @@ class Session:
                     raise StorageError(f"table {self.id}: move {m.ply} was chance {m.action}, the dealer gives {drawn}")
             elif not self.state.is_legal(m.action):
                 raise StorageError(f"table {self.id}: move {m.ply} ({m.text}) is not legal")
-            state, text = self.state, self.state.action_to_string(m.action)
-            n = self.game.num_players()
-            seen = [_seen(state, q, m.player, m.action) for q in range(n)]
-            public = text if all(s == text for s in seen) else (None if m.player < 0 else "a hidden move")
-            keys = _targets(state, m.action) if m.player >= 0 else []
-            state.apply_action(m.action)
-            self.actions.append(m.action)
-            self.players.append(m.player)
-            self.texts.append(text)
-            self.events.append({"ply": m.ply, "player": "chance" if m.player < 0 else m.player, "text": text,
-                                "keys": keys, "seen": seen, "public": public, "round": _round(state)})
+            self._play(m.player, m.action)
             if m.player >= 0:
                 self.moves[m.player] += 1
         if snapshot is not None and self.state.serialize() != snapshot:
