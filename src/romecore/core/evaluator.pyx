@@ -7,6 +7,8 @@ from libc.string cimport memcpy
 
 from romecore.core.state cimport Game, State
 from romecore.core.kernel cimport RC_MAX_PLAYERS
+import warnings
+
 from romecore.errors import ArgumentTypeError, EvaluatorError, InvalidArgumentError
 
 
@@ -126,10 +128,17 @@ def checked_state(state, str game_id):
     return state
 
 
-def merge_weights(dict defaults, dict overrides, game, str game_id):
+def merge_weights(dict defaults, dict overrides, game, str game_id, dict renamed=None):
     """A heuristic's weights: its defaults with the caller's overrides (floats), refusing
     unknown names, a game other than its own, and softmax temperatures out of range
-    (``temperature`` > 0, each ``temperature_*`` increment >= 0)."""
+    (``temperature`` > 0, each ``temperature_*`` increment >= 0).  ``renamed`` maps a
+    weight's former names to its name: still accepted, with a DeprecationWarning."""
+    if renamed:
+        overrides = dict(overrides)
+        for old, new in renamed.items():
+            if old in overrides:
+                warnings.warn(f"weight {old!r} is now {new!r}", DeprecationWarning, stacklevel=3)
+                overrides[new] = overrides.pop(old)
     unknown = set(overrides) - set(defaults)
     if unknown:
         raise EvaluatorError(f"unknown heuristic weights: {', '.join(sorted(unknown))} "

@@ -20,7 +20,6 @@ game nears its end.  At the end the values are the exact returns.  The weights l
 ``make_evaluator(game, "heuristic", **overrides)`` changes any of them, and
 ``features(state)`` gives the numbers they multiply.
 """
-import warnings
 
 from libc.stdint cimport int32_t
 from libc.string cimport memset
@@ -88,14 +87,6 @@ cdef enum:
 #: The temperature's growth was spelt differently per game; the old spelling is accepted,
 #: with a warning, for one release.
 OLD_TEMPERATURE_LEFT = "temperature_per_left"
-
-
-def renamed_weights(overrides):
-    """The overrides with the old spelling of ``temperature_left`` replaced."""
-    if OLD_TEMPERATURE_LEFT in overrides:
-        warnings.warn(f"weight {OLD_TEMPERATURE_LEFT!r} is now 'temperature_left'", DeprecationWarning, stacklevel=3)
-        overrides["temperature_left"] = overrides.pop(OLD_TEMPERATURE_LEFT)
-    return overrides
 
 
 cdef struct gr_weights:
@@ -200,7 +191,7 @@ cdef class GloryToRomeHeuristic(Evaluator):
     cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
-        wt = merge_weights(WEIGHTS, renamed_weights(overrides), game, GAME_ID)
+        wt = merge_weights(WEIGHTS, overrides, game, GAME_ID, {OLD_TEMPERATURE_LEFT: "temperature_left"})
         if wt["structure_progress"] + wt["structure_started"] > 1.0:
             # an unfinished structure would outweigh the same one completed (its Influence)
             raise InvalidArgumentError("structure_progress + structure_started must not exceed 1")

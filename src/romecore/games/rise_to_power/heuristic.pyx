@@ -16,7 +16,6 @@ and the estimates become return estimates by a softmax whose temperature shrinks
 game nears its end.  At the end the values are the exact returns.  The weights live in
 ``WEIGHTS`` (one table); ``make_evaluator(game, "heuristic", **overrides)`` changes any.
 """
-import warnings
 
 from libc.stdint cimport int32_t, uint32_t, uint8_t
 from libc.string cimport memset
@@ -59,14 +58,6 @@ cdef int RANK_VP[5]
 #: The temperature's growth was spelt differently per game; the old spelling is accepted,
 #: with a warning, for one release.
 OLD_TEMPERATURE_LEFT = "temperature_per_round"
-
-
-def renamed_weights(overrides):
-    """The overrides with the old spelling of ``temperature_left`` replaced."""
-    if OLD_TEMPERATURE_LEFT in overrides:
-        warnings.warn(f"weight {OLD_TEMPERATURE_LEFT!r} is now 'temperature_left'", DeprecationWarning, stacklevel=3)
-        overrides["temperature_left"] = overrides.pop(OLD_TEMPERATURE_LEFT)
-    return overrides
 
 
 cdef struct rp_weights:
@@ -178,7 +169,7 @@ cdef class RiseToPowerHeuristic(Evaluator):
     cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
-        wt = merge_weights(WEIGHTS, renamed_weights(overrides), game, GAME_ID)
+        wt = merge_weights(WEIGHTS, overrides, game, GAME_ID, {OLD_TEMPERATURE_LEFT: "temperature_left"})
         self.weights = wt
         self.w.forum = wt["forum_scoring"]
         self.w.show = wt["show_per_scoring"]
