@@ -573,8 +573,8 @@ class _DecisionTask:
     seed: int
 
     def payload(self, attempt: int = 1) -> dict[str, Any]:
-        return {"i": self.index, "ply": self.ply, "move": self.move, "blob": self.blob, "agent": self.agent,
-                "worlds": self.worlds, "seed": self.seed, "attempt": attempt}
+        return {"kind": "analysis", "i": self.index, "ply": self.ply, "move": self.move, "blob": self.blob,
+                "agent": self.agent, "worlds": self.worlds, "seed": self.seed, "attempt": attempt}
 
 
 #: The labels a second analysis must confirm before a review gives them.
@@ -697,30 +697,6 @@ def _open_partial(path: str, identity: dict[str, Any], done: dict[int, dict]) ->
     return f
 
 
-#: How the local pool starts a review worker: the tournament's worker loop, answering
-#: analysis tasks (plugin module names follow).
-REVIEW_WORKER_COMMAND = [sys.executable, "-c",
-                         "import sys; from romecore.analysis import pool_worker; pool_worker(sys.argv[1:])"]
-
-
-def pool_worker(plugins: Sequence[str]) -> None:
-    """A review worker of the local pool: the tournament's worker loop over its pipes
-    (:func:`romecore.tournament.worker.worker_main`), each task an analysis.  Runs in a
-    process of its own, so answering analyses there changes nothing elsewhere."""
-    from romecore.tournament import worker
-
-    worker.play_task_bytes = lambda blob: worker.pack(analyse_task(worker.unpack(blob)))
-    worker.worker_main(plugins)
-
-
-def _ray_task(blob: bytes, plugins: list[str]) -> bytes:
-    """The Ray task's body for an analysis (module-level, so Ray ships it by reference)."""
-    from romecore.tournament.worker import load_plugins, pack, unpack
-
-    load_plugins(plugins)
-    return pack(analyse_task(unpack(blob)))
-
-
 def _run(tasks: Sequence[_DecisionTask], sink: _Collector, backend: str, workers: int | None,
          address: str | None, plugins: Sequence[str]) -> None:
     """Runs the tasks on the tournament's backends: ``local`` (its process pool; one
@@ -737,17 +713,11 @@ def _run(tasks: Sequence[_DecisionTask], sink: _Collector, backend: str, workers
     elif backend == "local":
         from romecore.tournament.local import LocalBackend
 
-        LocalBackend(workers, plugins, command=REVIEW_WORKER_COMMAND).run(tasks, sink)  # type: ignore[arg-type]
+        LocalBackend(workers, plugins).run(tasks, sink)  # type: ignore[arg-type]
     elif backend == "ray":
-        from romecore.tournament import ray_backend
+        from romecore.tournament.ray_backend import RayBackend
 
-        runner = ray_backend.RayBackend(address, workers, plugins)
-        game_body = ray_backend._play_remote
-        ray_backend._play_remote = _ray_task  # the backend's task body, an analysis for this run
-        try:
-            runner.run(tasks, sink)  # type: ignore[arg-type]
-        finally:
-            ray_backend._play_remote = game_body
+        RayBackend(address, workers, plugins).run(tasks, sink)  # type: ignore[arg-type]
     else:
         raise InvalidArgumentError(f"backend {backend!r}: choose local, ray or inline")
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import msgpack
 
-__all__ = ["play_task", "play_task_bytes", "load_plugins", "worker_main", "pack", "unpack",
+__all__ = ["play_task", "play_task_bytes", "run_task", "TASK_KINDS", "load_plugins", "worker_main", "pack", "unpack",
            "write_frame", "split_frames", "WORKER_COMMAND", "WorkerStatus", "forfeit_result",
            "STATUS_ENV"]
 
@@ -165,9 +165,25 @@ def forfeit_result(task: dict, seat: int, reason: str) -> dict:
     return _result(task, record)
 
 
+#: What a task's ``kind`` asks of a worker: the function (``module:name``) that takes the
+#: task and returns its result dict.  A game by default; ``analysis`` is a review's decision
+#: (:func:`romecore.analysis.analyse_task`), so reviews run on the same pool and Ray backend.
+TASK_KINDS = {"game": "romecore.tournament.worker:play_task", "analysis": "romecore.analysis:analyse_task"}
+
+
+def run_task(task: dict) -> dict:
+    """The task done by the function its ``kind`` names (:data:`TASK_KINDS`)."""
+    kind = task.get("kind", "game")
+    target = TASK_KINDS.get(kind)
+    if target is None:
+        return {"i": task.get("i"), "ok": False, "error": f"unknown task kind {kind!r}"}
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)(task)
+
+
 def play_task_bytes(blob: bytes) -> bytes:
-    """:func:`play_task` from and to msgpack bytes."""
-    return pack(play_task(unpack(blob)))
+    """:func:`run_task` (a game, unless the task says otherwise) from and to msgpack bytes."""
+    return pack(run_task(unpack(blob)))
 
 
 _FRAME = struct.Struct("<I")
