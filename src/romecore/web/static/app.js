@@ -233,6 +233,7 @@ function render(msg) {
   $("resign").disabled = msg.over || msg.seat === null;
   $("undo").hidden = $("hint").hidden = msg.seat === null;
   $("resign").hidden = msg.seat === null;
+  document.body.classList.toggle("spectator", msg.seat === null);   // a spectator has no moves to list
   drawInvites(msg);
   setStatus(msg.name + " · move " + msg.ply + (msg.seed !== undefined ? " · seed " + msg.seed : ""));
   markBoard();
