@@ -14,6 +14,8 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 
 from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
+from ws_support import my_turn as _my_turn  # noqa: E402
+from ws_support import until as _until
 
 import romecore  # noqa: E402
 from romecore import records  # noqa: E402
@@ -49,18 +51,6 @@ def _tab(client):
         yield sock
 
 
-def _until(sock, pred, limit=100000):
-    """The next message that satisfies ``pred`` (errors fail the test unless asked for)."""
-    for _ in range(limit):
-        m = sock.receive_json()
-        if pred(m):
-            return m
-        assert m["type"] != "error", m
-    raise AssertionError("no such message")
-
-
-def _my_turn(m):
-    return m["type"] == "state" and (m["over"] or bool(m["moves"]))
 
 
 def _new(sock, game_id, seat=0, seed=11, **extra):

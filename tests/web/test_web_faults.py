@@ -15,6 +15,8 @@ pytest.importorskip("starlette", reason="the web app needs romecore[web] (starle
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 
 from starlette.testclient import TestClient  # noqa: E402
+from ws_support import my_turn as _mine  # noqa: E402
+from ws_support import until as _until
 
 import romecore  # noqa: E402
 from romecore import records  # noqa: E402
@@ -31,17 +33,6 @@ def _served(tmp_path, **limits):
         yield app, client, sock
 
 
-def _until(sock, pred, limit=100000):
-    for _ in range(limit):
-        m = sock.receive_json()
-        if pred(m):
-            return m
-        assert m["type"] != "error", m
-    raise AssertionError("no such message")
-
-
-def _mine(m):
-    return m["type"] == "state" and (m["over"] or bool(m["moves"]))
 
 
 def _new(sock, game_id="rise_to_power", seat=0, agents=("random",), seed=4):
