@@ -344,7 +344,8 @@ function drawResult(msg) {
     breakdownTable(r, msg),
     el("p", { id: "scores" }, "Scores: " + r.scores.map((s, p) => (p === msg.seat ? "you" : "P" + p) + " " + s).join(", ")),
     el("p", { class: "note" }, "Every hidden card is shown on the board now. Seed " + msg.seed + "."),
-    el("a", { id: "record-link", href: r.record }, "download the record (romecore replay reads it)"));
+    el("a", { id: "record-link", href: r.record }, "download the record (romecore replay reads it)"),
+    el("p", {}, el("a", { id: "review-link", href: "/review#" + msg.game + "/" + (msg.seat === null ? 0 : msg.seat) }, "Review this game with the AI")));
 }
 
 function play(action) {
