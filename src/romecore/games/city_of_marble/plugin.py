@@ -40,7 +40,7 @@ SPEC = GameSpec(
     levels={
         "Beginner": "ismcts:simulations=100",
         "Casual": "greedy:nodes=20000",
-        "Strong": "ismcts:simulations=1000",
+        "Strong": "ismcts:simulations=3000",
         "Expert": "ismcts:time=0.3,clock=cpu",
         "Maximum": "ismcts:time=3,clock=cpu",
     },

@@ -41,8 +41,8 @@ SPEC = GameSpec(
     # them; calibrated with `romecore ladder` (bench/results/levels-glory_to_rome.md).
     levels={
         "Beginner": "greedy:nodes=20000",
-        "Casual": "ismcts:simulations=300",
-        "Strong": "ismcts:simulations=1000",
+        "Casual": "ismcts:simulations=100",
+        "Strong": "ismcts:simulations=500",
         "Expert": "ismcts:time=0.3,clock=cpu",
         "Maximum": "ismcts:time=3,clock=cpu",
     },

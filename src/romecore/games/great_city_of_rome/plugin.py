@@ -37,9 +37,9 @@ SPEC = GameSpec(
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-great_city_of_rome.md).
     levels={
-        "Beginner": "greedy:nodes=20000",
-        "Casual": "ismcts:simulations=1000",
-        "Strong": "ismcts:simulations=5000",
+        "Beginner": "ismcts:simulations=100",
+        "Casual": "greedy:nodes=20000",
+        "Strong": "ismcts:simulations=1000",
         "Expert": "ismcts:time=0.3,clock=cpu",
         "Maximum": "ismcts:time=3,clock=cpu",
     },
