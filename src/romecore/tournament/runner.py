@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from romecore.errors import InvalidArgumentError
@@ -18,11 +18,17 @@ __all__ = ["run", "BACKENDS", "progress_bar"]
 BACKENDS = ("local", "ray", "inline")
 
 
+class _Enough(Exception):
+    """Raised through the backend when ``run``'s ``until`` is satisfied: stop playing."""
+
+
 class _Collector:
     """The sink the backends report to: file, progress bar, summaries, forfeits, failures."""
 
     def __init__(self, results: ResultsFile | None, progress: Any, task_id: Any,
-                 on_event: Callable[[str], None] | None, labels: Sequence[str]) -> None:
+                 on_event: Callable[[str], None] | None, labels: Sequence[str],
+                 until: Callable[[Mapping[int, GameSummary]], bool] | None = None,
+                 resumed: Mapping[int, GameSummary] | None = None) -> None:
         self.labels = list(labels)
         self.results = results
         self.progress = progress
@@ -32,6 +38,8 @@ class _Collector:
         self.failures: list[Failure] = []
         self.forfeits: list[Forfeit] = []
         self.events: list[str] = []
+        self.until = until
+        self.finished: dict[int, GameSummary] = dict(resumed or {})
 
     def done(self, task: GameTask, result: dict, attempts: int) -> None:
         if task.index in self.games:
@@ -46,6 +54,10 @@ class _Collector:
             self.results.add_line(result["line"])
         if self.progress is not None:
             self.progress.advance(self.task_id)
+        if self.until is not None:
+            self.finished[task.index] = summary
+            if self.until(self.finished):
+                raise _Enough
 
     def failed(self, task: GameTask, reason: str, attempts: int) -> None:
         self.failures.append(Failure(task.index, reason, attempts))
@@ -99,6 +111,7 @@ def run(
     start: Any = None,
     on_event: Callable[[str], None] | None = None,
     ray_init: dict[str, Any] | None = None,
+    until: Callable[[Mapping[int, GameSummary]], bool] | None = None,
 ) -> TournamentResult:
     """Plays a tournament and returns its results table as data.
 
@@ -126,6 +139,11 @@ def run(
     replayed), ``overwrite=True`` replaces it.  ``plugins`` are modules registered in
     every worker (agents not installed as entry points).  ``start`` is a state to start
     every game from instead of each seed's initial state.
+
+    ``until`` stops a tournament early (a sequential test, :mod:`romecore.tournament.sprt`):
+    it is called with every finished game so far (index to summary, resumed ones included)
+    before the first game and after each; once it returns True no game is started and the
+    games in flight are abandoned (not written, not counted).
     """
     import romecore
 
@@ -163,6 +181,8 @@ def run(
         done = dict(results.done) if results is not None else {}
         todo = [make_task(g, specs, seed, i, paired_seeds, start, move_time_limit)
                 for i in range(count) if i not in done]
+        if until is not None and until(done):
+            todo = []
         if backend == "local":
             runner: Any = LocalBackend(workers, plugins, time_limit, retries,
                                        move_time_limit=move_time_limit)
@@ -180,10 +200,12 @@ def run(
         if bar is not None:
             task_id = bar.add_task(g.game_id, total=count, completed=len(done), failed=0)
             bar.start()
-        sink = _Collector(results, bar, task_id, on_event, labels)
+        sink = _Collector(results, bar, task_id, on_event, labels, until, done)
         t0 = time.perf_counter()
         try:
             runner.run(todo, sink)
+        except _Enough:
+            pass
         finally:
             elapsed = time.perf_counter() - t0
             if bar is not None:
