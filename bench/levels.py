@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         (low, low_spec), (high, high_spec) = levels[k - 1], levels[k]
         result = run_ladder(game, [high_spec, low_spec], games_per_match=args.games, seed=args.seed,
                             workers=args.workers, games_dir=os.path.join(games_dir, f"pair-{k}"),
-                            resume=args.resume, overwrite=not args.resume, move_time_limit=0)
+                            resume=args.resume, overwrite=not args.resume, move_time_limit=None)
         by_agent = {r.agent: r for r in result.rows}
         hi, lo = by_agent[high_spec], by_agent[low_spec]
         score = hi.wins / hi.games if hi.games else 0.5
