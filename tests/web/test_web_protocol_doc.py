@@ -2,10 +2,11 @@
 
 The oracle is the code itself, read with :mod:`ast` (no list is written down here): the
 message types ``_Tab.dispatch`` accepts, the ``type`` of every message the server builds,
-every error code passed to ``_error`` or ``SessionError``, every field a ``new`` message
-is read for, every field of a ``state`` message and of its ``result``, and every field of
-:class:`~romecore.web.limits.Limits`.  Each must be on the page; and the page's table of
-error codes lists no code the server cannot send."""
+every error code the socket's handler and the sessions pass to ``_error`` or
+``SessionError``, every field a ``new`` or ``join`` message is read for, every field of a
+``state`` message and of its ``result``, and every field of
+:class:`~romecore.web.limits.Limits` with its default.  Each must be on the page; and the
+page's table of error codes lists no code the socket cannot send."""
 
 from __future__ import annotations
 
@@ -32,8 +33,13 @@ def _function(tree: ast.AST, name: str) -> ast.FunctionDef | ast.AsyncFunctionDe
     raise AssertionError(f"no function {name!r}: the test must follow the code")
 
 
+def _text(node: ast.AST | None) -> str | None:
+    """The string a node is a literal of, else None."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
 def _strings(node: ast.AST) -> set[str]:
-    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return {s for n in ast.walk(node) if (s := _text(n)) is not None}
 
 
 def dispatched_types() -> set[str]:
@@ -53,48 +59,55 @@ def sent_types() -> set[str]:
         for node in ast.walk(_tree(name)):
             if isinstance(node, ast.Dict):
                 for key, value in zip(node.keys, node.values):
-                    if isinstance(key, ast.Constant) and key.value == "type" and isinstance(value, ast.Constant):
-                        out.add(value.value)
+                    if _text(key) == "type" and (kind := _text(value)) is not None:
+                        out.add(kind)
     return out
 
 
+def _class(tree: ast.AST, name: str) -> ast.ClassDef:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return node
+    raise AssertionError(f"no class {name!r}: the test must follow the code")
+
+
 def error_codes() -> set[str]:
-    """The first argument of every ``_error(...)`` and ``SessionError(...)`` call."""
+    """The codes the socket can answer with: the first argument of every ``_error(...)``
+    and ``SessionError(...)`` call in the socket's handler (``_Tab``) and the sessions
+    (the HTTP routes' own codes are not the socket's)."""
     out: set[str] = set()
-    for name in ("app.py", "sessions.py", "limits.py", "storage.py"):
-        for node in ast.walk(_tree(name)):
+    for tree in (_class(_tree("app.py"), "_Tab"), _tree("sessions.py")):
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and node.func.id in ("_error", "SessionError") and node.args \
-                    and isinstance(node.args[0], ast.Constant):
-                out.add(node.args[0].value)
+                    and (code := _text(node.args[0])) is not None:
+                out.add(code)
     return out
 
 
 def fields_read(tree: ast.AST) -> set[str]:
     """Keys read from a message named ``msg`` or ``d``: ``msg.get(k)``, ``msg[k]``,
     ``_int(msg, k)``, ``_bool(msg, k)``."""
-    out: set[str] = set()
+    out: set[str | None] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "msg" and node.args:
-            out |= {node.args[0].value} if isinstance(node.args[0], ast.Constant) else set()
+            out.add(_text(node.args[0]))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_int", "_bool") \
-                and len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
-            out.add(node.args[1].value)
-    return out
+                and len(node.args) > 1:
+            out.add(_text(node.args[1]))
+    return {s for s in out if s is not None}
 
 
 def dict_keys(function: ast.AST) -> set[str]:
     """Every string key a function puts in a dict: literals, ``msg[k] = ...``, ``update({...})``."""
-    out: set[str] = set()
+    out: set[str | None] = set()
     for node in ast.walk(function):
         if isinstance(node, ast.Dict):
-            out |= {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+            out |= {_text(k) for k in node.keys}
         elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant):
-                    out.add(target.slice.value)
-    return out
+            out |= {_text(t.slice) for t in node.targets if isinstance(t, ast.Subscript)}
+    return {s for s in out if s is not None}
 
 
 @pytest.fixture(scope="module")
