@@ -10,6 +10,19 @@ Routes:
 - ``GET /rules/{game_id}``: the game's rules primer (:mod:`romecore.primers`).
 - ``GET /api/record/{game}``: a finished game's record (JSON lines, format 2), the same
   record the server saved in its records folder, which ``romecore replay`` reads.
+- ``GET /review``: the review page (``static/review.html``): the finished games, a saved
+  record's upload, and a game's review (``/review#GAME/SEAT``).
+- ``GET /api/finished?offset=&limit=``: a page of the finished games the server keeps, most
+  recent first (:func:`romecore.web.reviews.finished_games`).
+- ``POST /api/review/{game}``: starts the AI's review of a finished game (refused with 409
+  ``not_over`` while it is played: its record would show hidden cards), or answers the one
+  held; ``POST /api/upload-review?name=&index=`` does the same for an uploaded record file
+  (format 1 or 2, JSON lines or msgpack; a bad one is refused with 400 ``bad_record`` naming
+  the file and the move, and nothing is kept).  Both answer the review's progress.
+- ``GET /api/review/{key}?seat=``: its progress and, once done, the review, the value graph
+  and the moves as that seat saw them; ``GET /api/review/{key}/board?seat=&ply=&line=``: the
+  board after ``ply`` moves as that seat saw it (``line``: after that many moves of the AI's
+  line instead), as SVG (:mod:`romecore.web.reviews`).
 - ``WS /ws``: the game protocol below.
 
 Protocol version 2 (JSON text frames, one object each; ``game`` is a 32-hex-digit game id;
@@ -86,6 +99,7 @@ from romecore.errors import IllegalActionError, RomecoreError
 from romecore.plugins import registry
 from romecore.primers import primer_html
 from romecore.web.limits import Limits, levels_of
+from romecore.web.reviews import MAX_UPLOAD, ReviewBudget, Reviews, check_key, finished_games, read_upload, upload_key
 from romecore.web.sessions import DEFAULT_DELAY, DEFAULT_HINT, Session, SessionError, Sessions
 from romecore.web.storage import Storage
 
@@ -309,9 +323,114 @@ async def _record(request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+#: The HTTP status of each refusal code (any other: 400).
+_STATUS = {"unknown_game": 404, "unknown_review": 404, "not_over": 409, "busy": 429, "too_large": 413}
+
+
+def _refusal(e: SessionError) -> Response:
+    return JSONResponse(_error(e.code, str(e)), status_code=_STATUS.get(e.code, 400))
+
+
+def _query_int(request: Request, name: str, default: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise SessionError("bad_request", f"{name!r} must be an integer, got {text[:20]!r}") from None
+
+
+async def _review_page(request: Request) -> Response:
+    return FileResponse(os.path.join(STATIC, "review.html"), headers={"Cache-Control": "no-cache"})
+
+
+async def _finished(request: Request) -> Response:
+    sessions: Sessions = request.app.state.sessions
+    try:
+        offset, limit = _query_int(request, "offset", 0), _query_int(request, "limit", 20)
+        page = await asyncio.to_thread(finished_games, sessions.storage, offset, limit)
+    except SessionError as e:
+        return _refusal(e)
+    return JSONResponse(page)
+
+
+async def _review_start(request: Request) -> Response:
+    """Starts (or finds) the review of a finished game of this server."""
+    sessions: Sessions = request.app.state.sessions
+    reviews: Reviews = request.app.state.reviews
+    try:
+        key = check_key(request.path_params["key"])
+        if key.startswith("up-"):
+            job = reviews.get(key)
+            if job is None:
+                raise SessionError("unknown_review", "that uploaded record is no longer held: upload it again")
+        else:
+            session = await sessions.get(key)
+            if session.record is None:
+                raise SessionError("not_over", "the game is not over yet: its review is offered once it ends "
+                                               "(a review shows every hidden card)")
+            job = reviews.request(key, session.record, {"game": key})
+    except SessionError as e:
+        return _refusal(e)
+    return JSONResponse(job.progress(), status_code=200 if job.status == "done" else 202)
+
+
+async def _review_status(request: Request) -> Response:
+    """A review's progress; once done, the review as the page shows it to ``seat``."""
+    reviews: Reviews = request.app.state.reviews
+    try:
+        key = check_key(request.path_params["key"])
+        job = await asyncio.to_thread(reviews.get, key)
+        if job is None:
+            raise SessionError("unknown_review", f"no review of {key} here: ask for one (POST) first")
+        if job.status != "done":
+            return JSONResponse(job.progress())
+        seat = job.check_seat(_query_int(request, "seat", 0))
+        return JSONResponse(await asyncio.to_thread(job.result, seat))
+    except SessionError as e:
+        return _refusal(e)
+
+
+async def _review_board(request: Request) -> Response:
+    """The board of a reviewed game after ``ply`` moves (and ``line`` moves of the AI's
+    line), as ``seat`` saw it."""
+    reviews: Reviews = request.app.state.reviews
+    try:
+        job = await asyncio.to_thread(reviews.get, check_key(request.path_params["key"]))
+        if job is None or job.status != "done":
+            raise SessionError("unknown_review", "no finished review of that game here")
+        seat = job.check_seat(_query_int(request, "seat", 0))
+        svg = await asyncio.to_thread(job.board, seat, _query_int(request, "ply", 0), _query_int(request, "line", 0))
+    except SessionError as e:
+        return _refusal(e)
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
+
+
+async def _upload_review(request: Request) -> Response:
+    """Reviews an uploaded record file (the request's body); nothing of it is written."""
+    reviews: Reviews = request.app.state.reviews
+    name = (request.query_params.get("name") or "the uploaded file")[:120]
+    try:
+        index = _query_int(request, "index", 0)
+        data = bytearray()
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_UPLOAD:
+                raise SessionError("too_large", f"{name}: a record uploaded for review has at most {MAX_UPLOAD} bytes")
+        try:
+            record = await asyncio.to_thread(read_upload, bytes(data), name, index)
+        except RomecoreError as e:
+            raise SessionError("bad_record", f"{e} (nothing kept)") from None
+        job = reviews.request(upload_key(record), record, {"file": name, "index": index})
+    except SessionError as e:
+        return _refusal(e)
+    return JSONResponse(job.progress(), status_code=200 if job.status == "done" else 202)
+
+
 def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: float = DEFAULT_DELAY,
                max_games: int = 200, limits: Limits | None = None, storage: Storage | None = None,
-               expire_seconds: float = 7 * 86400.0) -> Starlette:
+               expire_seconds: float = 7 * 86400.0, review: ReviewBudget | None = None) -> Starlette:
     """The app: finished games are saved to ``records_dir`` (None: kept in memory only,
     still downloadable), ``hint`` is the hint agent's spec, ``delay`` the least time an
     agent's move stays on screen before the next (seconds; a game may ask for its own),
@@ -319,18 +438,27 @@ def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: 
     ``storage`` where tables live (:class:`~romecore.web.storage.SQLiteStorage` for
     ``--db``; by default in memory).  Idle tables: one with no page on it is unloaded from
     memory after an hour (storage keeps it; a join reloads it), and an unfinished table
-    nobody touched for ``expire_seconds`` is deleted (checked hourly); finished tables stay."""
+    nobody touched for ``expire_seconds`` is deleted (checked hourly); finished tables stay.
+    ``review`` is the budget of the AI's reviews of finished games (one at a time, each
+    decision bounded by ``limits.max_think`` too; :mod:`romecore.web.reviews`)."""
     limits = limits or Limits(max_games=max_games)
     app = Starlette(routes=[
         Route("/", _index),
         Route("/api/games", _games),
         Route("/api/record/{game}", _record),
         Route("/rules/{game}", _rules),
+        Route("/review", _review_page),
+        Route("/api/finished", _finished),
+        Route("/api/upload-review", _upload_review, methods=["POST"]),
+        Route("/api/review/{key}", _review_start, methods=["POST"]),
+        Route("/api/review/{key}", _review_status, methods=["GET"]),
+        Route("/api/review/{key}/board", _review_board),
         WebSocketRoute("/ws", _socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     sessions = Sessions(records_dir, hint, delay, limits, storage=storage)
     app.state.sessions = sessions
+    app.state.reviews = Reviews(records_dir, review or ReviewBudget(), limits.max_think)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -339,6 +467,7 @@ def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: 
             yield
         finally:
             task.cancel()
+            app.state.reviews.close()
 
     app.router.lifespan_context = lifespan
     return app
