@@ -8,6 +8,7 @@ import click
 from romecore.cli import (
     analyse,
     bench,
+    engine,
     export,
     games,
     ladder,
@@ -29,5 +30,5 @@ def main() -> None:
 
 
 for _module in (games, simulate, play, bench, tournament, ladder, replay, analyse, export, render, selfplay,
-                train, serve):
+                train, serve, engine):
     main.add_command(_module.command)
