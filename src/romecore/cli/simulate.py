@@ -79,7 +79,7 @@ def command(game_id: str, players: int | None, num_games: int, seed: int, out: s
     from rich.console import Console
 
     from romecore import records
-    from romecore.tournament.runner import progress_bar
+    from romecore.tournament.progress import progress_bar
 
     game = load_game_or_exit(game_id, players, options)
     n = game.num_players()

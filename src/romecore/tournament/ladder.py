@@ -40,8 +40,8 @@ from typing import Any
 from romecore.errors import InvalidArgumentError
 from romecore.records import dumps_json
 from romecore.tournament.local import InlineBackend, LocalBackend
+from romecore.tournament.progress import progress_bar
 from romecore.tournament.resultsfile import ResultsFile, make_header
-from romecore.tournament.runner import progress_bar
 from romecore.tournament.schedule import GameTask, make_task
 from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks, rating_anchor
 from romecore.tournament.worker import load_plugins

@@ -8,12 +8,13 @@ from typing import Any
 
 from romecore.errors import InvalidArgumentError
 from romecore.tournament.local import InlineBackend, LocalBackend
+from romecore.tournament.progress import progress_bar
 from romecore.tournament.resultsfile import ResultsFile, make_header
 from romecore.tournament.schedule import GameTask, make_task
 from romecore.tournament.stats import Failure, Forfeit, GameSummary, TournamentResult, agent_labels, summarise
 from romecore.tournament.worker import load_plugins
 
-__all__ = ["run", "BACKENDS", "progress_bar"]
+__all__ = ["run", "BACKENDS"]
 
 BACKENDS = ("local", "ray", "inline")
 
@@ -222,27 +223,3 @@ def run(
         events=sink.events,
         elapsed=elapsed, backend=backend, workers=width, out=out)
 
-
-def progress_bar() -> Any:
-    """A rich progress bar on stderr: bar, done/total, games/s, ETA (the tournament's,
-    the ladder's and ``romecore simulate``'s)."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
-    class GamesPerSecond(ProgressColumn):
-        def render(self, task: Any) -> Text:
-            speed = task.finished_speed or task.speed
-            return Text("-- games/s" if speed is None else f"{speed:,.1f} games/s", style="cyan")
-
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    GamesPerSecond(), TimeElapsedColumn(), TextColumn("ETA"),
-                    TimeRemainingColumn(), console=Console(stderr=True), transient=False)
