@@ -12,6 +12,7 @@ from romecore.cli import (
     export,
     games,
     ladder,
+    match,
     play,
     render,
     replay,
@@ -29,6 +30,6 @@ def main() -> None:
     """romecore: four Rome-themed games at engine speed, with strong AI agents."""
 
 
-for _module in (games, simulate, play, bench, tournament, ladder, replay, analyse, export, render, selfplay,
+for _module in (games, simulate, play, bench, tournament, match, ladder, replay, analyse, export, render, selfplay,
                 train, serve, engine):
     main.add_command(_module.command)
