@@ -1,12 +1,11 @@
-"""The strength ladder: its schedule, the batch Plackett-Luce / Bradley-Terry fit (against
-hand-computed cases and synthetic data of known strengths), the CLI and --resume."""
+"""The strength ladder: its schedule, its ratings against the closed form at two agents,
+the CLI and --resume.  The fit itself is tested in test_rating.py."""
 
 from __future__ import annotations
 
 import itertools
 import json
 import math
-import random
 import subprocess
 import sys
 import warnings
@@ -19,133 +18,11 @@ import romecore
 from romecore import records
 from romecore.cli import main
 from romecore.errors import InvalidArgumentError
-from romecore.tournament.ladder import (
-    ELO,
-    bootstrap_intervals,
-    fit_plackett_luce,
-    match_games,
-    matches,
-    outcome_of,
-    run_ladder,
-    with_budget,
-)
+from romecore.tournament.ladder import match_games, matches, run_ladder, with_budget
 from romecore.tournament.schedule import lineup
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)  # plugins still to come
 GAME = "great_city_of_rome"
-
-
-# -- the fit: hand-computable cases --------------------------------------------------------
-def test_two_agents_thirty_wins_of_forty_is_log_odds_ln3():
-    """Bradley-Terry with two agents: the MLE of the log-odds is ln(30/10), and its
-    variance 1 / (n p (1 - p)) = 1 / (40 * 0.75 * 0.25)."""
-    fit = fit_plackett_luce([[0, 1]] * 30 + [[1, 0]] * 10, 2, anchor=1, prior=0)
-    assert fit.ratings[1] == 0.0
-    assert fit.ratings[0] == pytest.approx(math.log(3), abs=1e-9)
-    assert fit.covariance[0][0] == pytest.approx(1 / 7.5, rel=1e-9)
-    assert fit.covariance[1][1] == 0.0
-
-
-def test_a_draw_is_half_a_win_and_the_prior_adds_drawn_games():
-    # 25 wins, 10 losses, 10 draws = 30 to 15: log-odds ln 2
-    rankings = [[0, 1]] * 25 + [[1, 0]] * 10 + [[[0, 1]]] * 10
-    assert fit_plackett_luce(rankings, 2, anchor=1, prior=0).ratings[0] == pytest.approx(math.log(2))
-    # 40 of 40 has no finite maximum; one virtual draw makes it 40.5 to 0.5
-    with pytest.raises(InvalidArgumentError, match="prior"):
-        fit_plackett_luce([[0, 1]] * 40, 2, prior=0)
-    assert fit_plackett_luce([[0, 1]] * 40, 2, anchor=1).ratings[0] == pytest.approx(math.log(81))
-
-
-def test_plackett_luce_three_way_by_hand():
-    """Three agents, the orders 0 > 1 > 2 and 1 > 0 > 2 equally often: 0 and 1 are
-    symmetric, so equal, and far above 2; a tie of 0 and 1 for first counts as both
-    orders, half each, so it gives the same fit."""
-    fit = fit_plackett_luce([[0, 1, 2], [1, 0, 2]] * 20, 3, prior=0.5)
-    assert fit.ratings[1] == pytest.approx(fit.ratings[0], abs=1e-9)
-    assert fit.ratings[2] < fit.ratings[0] - 1
-    # tied first places are every order of the tied pair, equally: the same fit
-    tied = fit_plackett_luce([[[0, 1], 2]] * 40, 3, prior=0.5)
-    assert tied.ratings == pytest.approx(fit.ratings, abs=1e-9)
-
-
-def _log_likelihood(rankings, theta):
-    """The Plackett-Luce log-likelihood from its definition: each place is won by its
-    agent out of those not yet placed, with probability exp(theta) over their sum."""
-    total = 0.0
-    for r in rankings:
-        for j in range(len(r) - 1):
-            total += theta[r[j]] - math.log(sum(math.exp(theta[a]) for a in r[j:]))
-    return total
-
-
-def test_the_fit_maximises_the_likelihood():
-    rng = random.Random(8)
-    rankings = [rng.sample(range(4), rng.choice([2, 3, 4])) for _ in range(200)]
-    fit = fit_plackett_luce(rankings, 4, anchor=0, prior=0)
-    best = _log_likelihood(rankings, fit.ratings)
-    assert fit.log_likelihood == pytest.approx(best, abs=1e-9)
-    h = 1e-5
-    for i in range(1, 4):  # a stationary point: central differences vanish
-        up = [x + h * (k == i) for k, x in enumerate(fit.ratings)]
-        down = [x - h * (k == i) for k, x in enumerate(fit.ratings)]
-        assert abs(_log_likelihood(rankings, up) - _log_likelihood(rankings, down)) / (2 * h) < 1e-5
-    for _ in range(20):  # and a maximum: every nearby point is worse
-        moved = [0.0] + [x + rng.uniform(-0.05, 0.05) for x in fit.ratings[1:]]
-        assert _log_likelihood(rankings, moved) < best
-
-
-def test_the_order_of_games_does_not_matter():
-    rng = random.Random(3)
-    rankings = [rng.sample(range(4), rng.choice([2, 3, 4])) for _ in range(300)]
-    a = fit_plackett_luce(rankings, 4)
-    rng.shuffle(rankings)
-    b = fit_plackett_luce(rankings, 4)
-    assert a.ratings == pytest.approx(b.ratings, abs=1e-12)
-
-
-def test_bad_rankings_raise_romecore_errors():
-    for bad in ([[0, 0]], [[0, 5]], [["x", 1]], [[None]]):
-        with pytest.raises(InvalidArgumentError):
-            fit_plackett_luce(bad, 2)
-    with pytest.raises(InvalidArgumentError):
-        fit_plackett_luce([[0, 1]], 2, prior=-1)
-    with pytest.raises(InvalidArgumentError):
-        fit_plackett_luce([[0, 1]], 2, anchor=2)
-    with pytest.raises(InvalidArgumentError):  # agent 2 never plays: no strength to find
-        fit_plackett_luce([[0, 1], [1, 0]], 3, prior=0)
-
-
-# -- the fit: synthetic data of known strengths --------------------------------------------
-def _sample_ranking(rng, agents, strength):
-    """A Plackett-Luce draw, written from the model's definition: each place goes to one
-    of the agents left with probability proportional to exp(strength)."""
-    left, out = list(agents), []
-    while left:
-        weights = [math.exp(strength[a]) for a in left]
-        pick = rng.choices(left, weights)[0]
-        out.append(pick)
-        left.remove(pick)
-    return out
-
-
-@pytest.mark.parametrize("players", [2, 3])
-def test_fit_recovers_known_strengths(players):
-    truth = [0.0, 0.4, 1.0, 1.8]
-    rng = random.Random(11)
-    rankings = [_sample_ranking(rng, roster, truth)
-                for roster in matches(4, players) for _ in range(1200 // players)]
-    fit = fit_plackett_luce(rankings, 4, anchor=0, prior=1)
-    for i, t in enumerate(truth):
-        se = math.sqrt(fit.covariance[i][i])
-        assert abs(fit.ratings[i] - t) < max(3.5 * se, 1e-9), (i, fit.ratings, truth, se)
-    assert 0 < fit.covariance[3][3] < 0.05
-    # the bootstrap interval of each covers the truth as well (seeded: reproducible)
-    games = [(tuple(sorted(r)), outcome_of({a: k for k, a in enumerate(r)})) for r in rankings]
-    ci = bootstrap_intervals(games, 4, samples=60, seed=5, start=fit.ratings)
-    assert ci == bootstrap_intervals(games, 4, samples=60, seed=5, start=fit.ratings)
-    for (lo, hi), x in zip(ci[1:], fit.ratings[1:]):
-        assert lo < x < hi
-    assert sum(lo - 0.15 < t < hi + 0.15 for (lo, hi), t in zip(ci[1:], truth[1:])) == 3
 
 
 # -- the schedule --------------------------------------------------------------------------
@@ -281,7 +158,27 @@ def test_more_players_and_bootstrap_intervals(tmp_path):
     assert all(row["games"] == 9 for row in data["rows"])
     for row in data["rows"]:
         assert row["rating_low"] - 1e-9 <= row["rating"] <= row["rating_high"] + 1e-9
-    assert abs(ELO * math.log(10) - 400) < 1e-9
+
+
+def test_two_agents_rate_400_log10_of_their_odds(tmp_path):
+    """At two agents the ladder's rating has a closed form: Bradley-Terry with the prior's
+    one drawn game gives greedy (w + d/2 + 1/2) / (l + d/2 + 1/2) odds against random, and
+    its Fisher interval the half-width 1.96 / sqrt(N p (1 - p)) in log-odds, N games."""
+    game = romecore.load_game(GAME, players=2)
+    result = run_ladder(game, ["random", "greedy"], games_per_match=4, games_dir=str(tmp_path), backend="inline")
+    won = lost = drawn = 0
+    for rec in records.read(next(tmp_path.glob("*.jsonl"))):
+        g, r = rec.agents.index("greedy"), rec.agents.index("random")
+        mine, theirs = (rec.returns[g], rec.scores[g]), (rec.returns[r], rec.scores[r])
+        won, lost, drawn = won + (mine > theirs), lost + (mine < theirs), drawn + (mine == theirs)
+    assert won + lost + drawn == 4
+    share = won + drawn / 2 + 0.5
+    n = won + lost + drawn + 1
+    rows = {row.agent: row for row in result.rows}
+    assert rows["greedy"].rating == pytest.approx(400 * math.log10(share / (n - share)), abs=1e-6)
+    half = 1.959964 * 400 / math.log(10) / math.sqrt(n * (share / n) * (1 - share / n))
+    assert rows["greedy"].rating_high - rows["greedy"].rating == pytest.approx(half, abs=1e-6)
+    assert (rows["random"].rating, rows["random"].rating_low, rows["random"].rating_high) == (0, 0, 0)
 
 
 def _untimed(d):

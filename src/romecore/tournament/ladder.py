@@ -11,15 +11,12 @@ games of all matches are played by one backend (the local pool, Ray, or inline),
 worker waits for a match to end.
 
 Ratings.  A game ranks its agents (:func:`~romecore.tournament.stats.agent_ranks`: by
-return, then score).  The ratings are the Plackett-Luce log-strengths (at 2 players,
-Bradley-Terry) that maximise the likelihood of all the rankings at once, found by Newton's
-method, so the order of the games does not matter.  A tie counts as every order of the
-tied agents with equal weight (a drawn pair: half a win each); ``prior`` virtual drawn
-games between every two agents keep an unbeaten agent's rating finite.  The table shows
-them on the Elo scale (400 log10 of the odds of winning) with ``random`` at 0 (else the
-first agent), and 95% intervals from the observed Fisher information, or from a seeded
-bootstrap over games resampled within each match (``interval="bootstrap"``; it shows no
-spread for a match whose games all ended alike, such as one agent winning every game).
+return, then score), and one fit of all the rankings rates them, the tournament's
+(:mod:`romecore.tournament.rating`): Plackett-Luce (at 2 players, Bradley-Terry) maximum
+likelihood on the Elo scale, ``random`` at 0 (else the first agent), with 95% intervals
+from the observed Fisher information, or from a seeded bootstrap over games resampled
+within each match (``interval="bootstrap"``; it shows no spread for a match whose games
+all ended alike, such as one agent winning every game).
 """
 
 from __future__ import annotations
@@ -29,11 +26,9 @@ import itertools
 import json
 import math
 import os
-import random
 import re
 import time
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -41,24 +36,19 @@ from romecore.errors import InvalidArgumentError
 from romecore.records import dumps_json
 from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.progress import progress_bar
+from romecore.tournament.rating import check_interval, elo_ratings, rating_anchor
 from romecore.tournament.resultsfile import ResultsFile, make_header
 from romecore.tournament.schedule import GameTask, make_task
-from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks, rating_anchor
+from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks
 from romecore.tournament.worker import load_plugins
 
-__all__ = ["BUILTIN_AGENTS", "ELO", "Fit", "LadderRow", "LadderResult", "bootstrap_intervals", "fisher_intervals",
-           "fit_plackett_luce", "match_games", "matches", "run_ladder", "to_markdown", "with_budget"]
+__all__ = ["BUILTIN_AGENTS", "LadderRow", "LadderResult", "match_games", "matches", "run_ladder", "to_markdown",
+           "with_budget"]
 
 #: The ladder's agents when none are given, weakest first.
 BUILTIN_AGENTS = ("random", "greedy", "mcts", "ismcts", "alphabeta")
 #: Parameters that set a budget: a spec naming one keeps its own.
 BUDGET_PARAMS = ("time", "simulations", "nodes", "depth")
-#: Elo points per unit of natural log-strength (400 / ln 10).
-ELO = 400 / math.log(10)
-_Z95 = 1.959964
-
-Ordering = tuple[int, ...]  # agents best first, no ties
-Outcome = tuple[tuple[int, ...], ...]  # groups best first; the agents of a group tied
 
 
 # -- the schedule ------------------------------------------------------------------------
@@ -103,215 +93,6 @@ def match_games(requested: int, num_agents: int, players: int) -> int:
     tournament rotates a roster of k agents through the seats every k games)."""
     k = len(matches(num_agents, players)[0])
     return -(-requested // k) * k
-
-
-# -- the fit -----------------------------------------------------------------------------
-@dataclass
-class Fit:
-    """A maximum-likelihood fit: log-strengths (natural log, the anchor at 0) and their
-    covariance (the inverse observed information; the anchor's row and column are 0)."""
-
-    ratings: list[float]
-    covariance: list[list[float]]
-    log_likelihood: float
-    iterations: int
-
-
-def outcome_of(ranks: Mapping[int, int]) -> Outcome:
-    """Agent -> rank (1 best, equal ranks tied) as groups of agents, best first."""
-    groups: dict[int, list[int]] = {}
-    for agent, rank in ranks.items():
-        groups.setdefault(rank, []).append(agent)
-    return tuple(tuple(sorted(groups[r])) for r in sorted(groups))
-
-
-def _as_outcome(ranking: Sequence[Any]) -> Outcome:
-    """A ranking given best first, each place an agent or a sequence of tied agents."""
-    try:
-        return tuple((int(g),) if not isinstance(g, (list, tuple)) else tuple(sorted(int(a) for a in g))
-                     for g in ranking)
-    except (TypeError, ValueError):
-        raise InvalidArgumentError(f"a ranking is agents best first (a list for a tie), "
-                                   f"got {ranking!r}") from None
-
-
-def _orderings(outcome: Outcome) -> list[tuple[Ordering, float]]:
-    """The strict orders an outcome stands for, each tied group in every order, equally."""
-    parts = [list(itertools.permutations(g)) for g in outcome]
-    weight = 1.0 / math.prod(len(p) for p in parts)
-    return [(sum(choice, ()), weight) for choice in itertools.product(*parts)]
-
-
-def _prior_orders(n: int, prior: float) -> defaultdict[Ordering, float]:
-    """``prior`` drawn games between every two agents."""
-    orders: defaultdict[Ordering, float] = defaultdict(float)
-    if prior > 0:
-        for a, b in itertools.combinations(range(n), 2):
-            orders[(a, b)] += prior / 2
-            orders[(b, a)] += prior / 2
-    return orders
-
-
-def _add(orders: defaultdict[Ordering, float], outcome: Outcome, count: float,
-         cache: dict[Outcome, list[tuple[Ordering, float]]]) -> None:
-    if outcome not in cache:
-        cache[outcome] = _orderings(outcome)
-    for order, w in cache[outcome]:
-        orders[order] += count * w
-
-
-def _derivatives(orders: Mapping[Ordering, float], theta: Sequence[float]
-                 ) -> tuple[float, list[float], list[list[float]]]:
-    """Log-likelihood, gradient and Hessian of weighted strict orders under
-    Plackett-Luce: each place chooses its agent from those not yet placed."""
-    n = len(theta)
-    ll = 0.0
-    grad = [0.0] * n
-    hess = [[0.0] * n for _ in range(n)]
-    for order, w in orders.items():
-        for j in range(len(order) - 1):
-            rest = order[j:]
-            top = max(theta[k] for k in rest)
-            ex = [math.exp(theta[k] - top) for k in rest]
-            total = sum(ex)
-            ll += w * (theta[order[j]] - top - math.log(total))
-            grad[order[j]] += w
-            p = [e / total for e in ex]
-            for a, pa in zip(rest, p):
-                grad[a] -= w * pa
-                hess[a][a] -= w * pa
-                for b, pb in zip(rest, p):
-                    hess[a][b] += w * pa * pb
-    return ll, grad, hess
-
-
-def _solve(a: list[list[float]], rhs: list[list[float]]) -> list[list[float]]:
-    """Solves a X = rhs (columns of rhs) by Gauss-Jordan elimination with partial
-    pivoting; InvalidArgumentError when a is singular (strengths not identifiable)."""
-    m = len(a)
-    rows = [a[i][:] + rhs[i][:] for i in range(m)]
-    for c in range(m):
-        p = max(range(c, m), key=lambda r: abs(rows[r][c]))
-        if abs(rows[p][c]) < 1e-12:
-            raise InvalidArgumentError("the ratings are not identifiable: some agent has no "
-                                       "games linking it to the others (use a prior > 0)")
-        rows[c], rows[p] = rows[p], rows[c]
-        piv = rows[c][c]
-        rows[c] = [x / piv for x in rows[c]]
-        for r in range(m):
-            if r != c and rows[r][c] != 0.0:
-                f = rows[r][c]
-                rows[r] = [x - f * y for x, y in zip(rows[r], rows[c])]
-    return [row[m:] for row in rows]
-
-
-def _fit(orders: Mapping[Ordering, float], n: int, anchor: int,
-         start: Sequence[float] | None = None, covariance: bool = True) -> Fit:
-    """Newton's method with step halving on the concave log-likelihood, the anchor
-    held at 0."""
-    theta = list(start) if start is not None else [0.0] * n
-    free = [i for i in range(n) if i != anchor]
-    ll, grad, hess = _derivatives(orders, theta)
-    iterations = 0
-    while iterations < 200:
-        iterations += 1
-        info = [[-hess[i][j] for j in free] for i in free]
-        step = [x[0] for x in _solve(info, [[grad[i]] for i in free])]
-        t = 1.0
-        while True:
-            trial = theta[:]
-            for k, i in enumerate(free):
-                trial[i] += t * step[k]
-            t_ll, t_grad, t_hess = _derivatives(orders, trial)
-            if t_ll >= ll - 1e-12 or t < 1e-9:
-                break
-            t /= 2
-        theta, ll, grad, hess = trial, t_ll, t_grad, t_hess
-        if max((abs(t * s) for s in step), default=0.0) < 1e-10:
-            break
-        if max(abs(x) for x in theta) > 50:
-            raise InvalidArgumentError("the ratings have no finite maximum: an agent won or lost "
-                                       "every game (use a prior > 0)")
-    cov = [[0.0] * n for _ in range(n)]
-    if covariance and free:
-        info = [[-hess[i][j] for j in free] for i in free]
-        inv = _solve(info, [[float(r == c) for c in range(len(free))] for r in range(len(free))])
-        for r, i in enumerate(free):
-            for c, j in enumerate(free):
-                cov[i][j] = inv[r][c]
-    return Fit(theta, cov, ll, iterations)
-
-
-def fit_plackett_luce(rankings: Iterable[Sequence[Any]], num_agents: int, *, anchor: int = 0,
-                      prior: float = 1.0, weights: Iterable[float] | None = None) -> Fit:
-    """The maximum-likelihood Plackett-Luce (Bradley-Terry for pairs) log-strengths of
-    ``num_agents`` agents from ``rankings``, each best first (a list in a place: a tie),
-    with ``prior`` drawn games between every two agents, agent ``anchor`` at 0.
-
-    >>> f = fit_plackett_luce([[0, 1]] * 30 + [[1, 0]] * 10, 2, anchor=1, prior=0)
-    >>> round(f.ratings[0], 9) == round(math.log(3), 9)   # 30 wins of 40: odds 3
-    True
-    """
-    if not (isinstance(num_agents, int) and num_agents >= 1):
-        raise InvalidArgumentError(f"num_agents must be a positive int, got {num_agents!r}")
-    if not 0 <= anchor < num_agents:
-        raise InvalidArgumentError(f"anchor {anchor!r} is not an agent of 0..{num_agents - 1}")
-    if not (isinstance(prior, (int, float)) and prior >= 0 and math.isfinite(prior)):
-        raise InvalidArgumentError(f"prior must be a finite number >= 0, got {prior!r}")
-    orders = _prior_orders(num_agents, prior)
-    cache: dict[Outcome, list[tuple[Ordering, float]]] = {}
-    ws = itertools.repeat(1.0) if weights is None else weights
-    for ranking, w in zip(rankings, ws):
-        outcome = _as_outcome(ranking)
-        agents = [a for g in outcome for a in g]
-        if len(set(agents)) != len(agents) or not all(0 <= a < num_agents for a in agents):
-            raise InvalidArgumentError(f"ranking {ranking!r}: agents must be distinct, in "
-                                       f"0..{num_agents - 1}")
-        if len(agents) > 1:
-            _add(orders, outcome, float(w), cache)
-    return _fit(orders, num_agents, anchor)
-
-
-def fisher_intervals(fit: Fit) -> list[tuple[float, float]]:
-    """95% intervals of the log-strengths from the observed Fisher information."""
-    half = [_Z95 * math.sqrt(max(0.0, fit.covariance[i][i])) for i in range(len(fit.ratings))]
-    return [(x - h, x + h) for x, h in zip(fit.ratings, half)]
-
-
-def bootstrap_intervals(games: Sequence[tuple[Any, Outcome]], num_agents: int, *,
-                        anchor: int = 0, prior: float = 1.0, samples: int = 200, seed: int = 0,
-                        level: float = 0.95, start: Sequence[float] | None = None
-                        ) -> list[tuple[float, float]]:
-    """Percentile intervals of the log-strengths over ``samples`` refits, each on games
-    drawn with replacement within each stratum (``games`` are ``(stratum, outcome)``)."""
-    rng = random.Random(seed)
-    strata: dict[Any, list[Outcome]] = {}
-    for key, outcome in games:
-        strata.setdefault(key, []).append(outcome)
-    base = _prior_orders(num_agents, prior)
-    cache: dict[Outcome, list[tuple[Ordering, float]]] = {}
-    draws: list[list[float]] = [[] for _ in range(num_agents)]
-    for _ in range(samples):
-        picked: Counter[Outcome] = Counter()
-        for items in strata.values():
-            picked.update(rng.choice(items) for _ in items)
-        orders = defaultdict(float, base)
-        for outcome, count in picked.items():
-            _add(orders, outcome, count, cache)
-        fit = _fit(orders, num_agents, anchor, start, covariance=False)
-        for i, x in enumerate(fit.ratings):
-            draws[i].append(x)
-    tail = (1 - level) / 2
-    return [(_quantile(sorted(d), tail), _quantile(sorted(d), 1 - tail)) for d in draws]
-
-
-def _quantile(xs: Sequence[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    pos = q * (len(xs) - 1)
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
 # -- the ladder --------------------------------------------------------------------------
@@ -444,10 +225,7 @@ def run_ladder(
         raise InvalidArgumentError(f"time must be > 0 seconds, got {time!r}")
     if simulations is not None and not (isinstance(simulations, int) and simulations > 0):
         raise InvalidArgumentError(f"simulations must be a positive int, got {simulations!r}")
-    if interval not in ("bootstrap", "fisher"):
-        raise InvalidArgumentError(f"interval {interval!r}: choose bootstrap or fisher")
-    if interval == "bootstrap" and not (isinstance(bootstrap, int) and bootstrap >= 1):
-        raise InvalidArgumentError(f"bootstrap must be a positive number of resamples, got {bootstrap!r}")
+    check_interval(interval, bootstrap)
     if not isinstance(games_per_match, int) or games_per_match < 1:
         raise InvalidArgumentError(f"games_per_match must be >= 1, got {games_per_match!r}")
     if time is None and simulations is None and not agents:
@@ -521,7 +299,7 @@ def run_ladder(
     moves = [0] * n
     above = [[0.0] * n for _ in range(n)]
     met = [[0] * n for _ in range(n)]
-    outcomes: list[tuple[int, Outcome]] = []
+    ranked: list[dict[int, int]] = []
     for m, g in games:
         roster = plan[m]
         for seat, a in enumerate(g.lineup):
@@ -535,17 +313,11 @@ def run_ladder(
         for i, j in itertools.permutations(ranks, 2):
             met[i][j] += 1
             above[i][j] += 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
-        if len(ranks) > 1:
-            outcomes.append((m, outcome_of(ranks)))
-    fit = fit_plackett_luce([o for _, o in outcomes], n, anchor=anchor, prior=prior)
-    if interval == "fisher":
-        bounds = fisher_intervals(fit)
-    else:
-        bounds = bootstrap_intervals(outcomes, n, anchor=anchor, prior=prior, samples=bootstrap,
-                                     seed=seed, start=fit.ratings)
+        ranked.append(ranks)
+    ratings = elo_ratings(ranked, n, anchor, prior=prior, interval=interval, samples=bootstrap, seed=seed,
+                          strata=[m for m, _ in games])
     rows = [LadderRow(labels[i], played[i], wins[i], forfeits[i],
-                      wins[i] / played[i] if played[i] else 0.0,
-                      ELO * fit.ratings[i], ELO * bounds[i][0], ELO * bounds[i][1],
+                      wins[i] / played[i] if played[i] else 0.0, *ratings[i],
                       1000 * think[i] / moves[i] if moves[i] else 0.0) for i in range(n)]
     order = sorted(range(n), key=lambda i: -rows[i].rating)
     return LadderResult(

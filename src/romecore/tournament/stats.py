@@ -5,7 +5,7 @@ Everything here is computed from the finished games in index order, never in the
 they happened to finish, so the table depends only on the games (the same master seed
 gives the same table on any backend, resumed or not), timing columns aside.
 
-Ratings are on the ladder's scale (:mod:`romecore.tournament.ladder`): the Plackett-Luce
+Ratings are the ladder's (:mod:`romecore.tournament.rating`): the Plackett-Luce
 (Bradley-Terry at 2 players) log-strengths that maximise the likelihood of all the games'
 rankings at once, shown as Elo (400 log10 of the odds of winning) with ``random`` at 0
 (else the first agent), each with a 95% interval from the observed Fisher information.
@@ -29,9 +29,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from romecore.tournament.rating import elo_ratings, rating_anchor
+
 __all__ = ["GameSummary", "AgentRow", "Failure", "Forfeit", "TournamentResult", "wilson_interval",
-           "summarise", "seat_ranks", "agent_ranks",
-           "elo_ratings", "rating_anchor"]
+           "summarise", "seat_ranks", "agent_ranks"]
 
 
 @dataclass(frozen=True)
@@ -162,22 +163,6 @@ def agent_ranks(g: GameSummary) -> dict[int, int]:
     return best
 
 
-def rating_anchor(specs: Sequence[str]) -> int:
-    """The agent rated 0: the first ``random``, else the first agent."""
-    return next((i for i, s in enumerate(specs) if s == "random"), 0)
-
-
-def elo_ratings(rankings: Sequence[dict[int, int]], n: int, anchor: int,
-                prior: float = 1.0) -> list[tuple[float, float, float]]:
-    """(rating, low, high) per agent on the Elo scale from each game's agent ranks: the
-    ladder's batch Plackett-Luce fit with ``prior`` drawn games between every two agents,
-    95% intervals from the observed Fisher information."""
-    from romecore.tournament.ladder import ELO, fisher_intervals, fit_plackett_luce, outcome_of
-
-    fit = fit_plackett_luce([outcome_of(r) for r in rankings if len(r) > 1], n, anchor=anchor, prior=prior)
-    return [(ELO * x, ELO * lo, ELO * hi) for x, (lo, hi) in zip(fit.ratings, fisher_intervals(fit))]
-
-
 def summarise(specs: Sequence[str], labels: Sequence[str],
               games: Iterable[GameSummary]) -> list[AgentRow]:
     """The table for a roster from its games (any order; they are sorted by index)."""
@@ -211,7 +196,7 @@ def summarise(specs: Sequence[str], labels: Sequence[str],
             win_rate=wins[a] / count[a] if count[a] else 0.0, win_rate_low=lo, win_rate_high=hi,
             mean_score=score[a] / scored[a] if scored[a] else 0.0,
             seconds_per_move=think[a] / moves[a] if moves[a] else 0.0,
-            rating=ratings[a][0], rating_low=ratings[a][1], rating_high=ratings[a][2]))
+            rating=ratings[a].rating, rating_low=ratings[a].low, rating_high=ratings[a].high))
     return rows
 
 
