@@ -35,11 +35,13 @@ WEB_HINT = "the web app needs its extra: pip install 'romecore[web]' (starlette,
               help="keep tables in this SQLite file, so games survive a restart (default: in memory)")
 @click.option("--expire-days", default=7.0, show_default=True, type=click.FloatRange(0.01, 3650),
               help="an unfinished table nobody has touched for this long is deleted (finished ones stay)")
+@click.option("--engine", "engines", multiple=True, metavar="SPEC",
+              help="an engine agent (engine:cmd=...) pages may seat, repeatable; no other engine runs")
 @click.option("--rate", default=20.0, show_default=True, type=click.FloatRange(0.1, 10000),
               help="messages a second one page may send, on average")
 def command(host: str, port: int, open_browser: bool, records_dir: str, hint: str, delay: float,
             max_games: int, max_think: float, levels_only: bool, db: str | None, expire_days: float,
-            rate: float) -> None:
+            engines: tuple[str, ...], rate: float) -> None:
     """Play in a browser: a small game site where you start a table, invite friends to its
     open seats, fill the others with AI levels, and play (tables kept in --db survive a
     restart; finished games are saved as records)."""
@@ -52,7 +54,7 @@ def command(host: str, port: int, open_browser: bool, records_dir: str, hint: st
     except ImportError:
         raise click.ClickException(WEB_HINT) from None
     limits = Limits(max_think=max_think, allow_specs=not levels_only, max_games=max_games, rate=rate,
-                    burst=max(1, int(3 * rate)))
+                    burst=max(1, int(3 * rate)), engines=tuple(e.strip() for e in engines))
     try:
         storage = SQLiteStorage(db) if db is not None else None
         if storage is not None:

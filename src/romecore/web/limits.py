@@ -5,8 +5,10 @@ spec the game's plugin chose) or, behind the form's "advanced" toggle, by a raw 
 Either way the spec the server builds is bounded here: every search gets a time budget of at
 most ``max_think`` seconds a move (an iteration budget alone could run for hours), searches
 in one thread (``workers`` would fork processes per page), and an agent with no time budget
-to bound is refused unless it is known to answer at once.  A search still running when its
-game ends, is resigned or is left is stopped (:meth:`SearchAgent.stop`).
+to bound is refused unless it is known to answer at once.  An ``engine`` agent runs a
+program on the server, so a page may seat only the engine specs the server was started with
+(``serve --engine SPEC``).  A search still running when its game ends, is resigned or is left
+is stopped (:meth:`SearchAgent.stop`).
 """
 
 from __future__ import annotations
@@ -45,17 +47,19 @@ class Limits:
     tables_per_address: int = 60
     #: Websockets open at once from one address.
     connections_per_address: int = 50
+    #: The ``engine`` specs pages may seat (``serve --engine``); any other engine is refused.
+    engines: tuple[str, ...] = ()
 
 
 def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
-def bound_spec(spec: str, max_think: float) -> str:
+def bound_spec(spec: str, max_think: float, engines: tuple[str, ...] = ()) -> str:
     """``spec`` with its thinking bounded: ``time`` at most ``max_think`` seconds (added
     when the spec has none, so an iteration budget stops there too), ``workers`` 1.
-    Raises :class:`AgentSpecError` for an unknown agent, a bad parameter, or an agent whose
-    thinking the server cannot bound.
+    Raises :class:`AgentSpecError` for an unknown agent, a bad parameter, an agent whose
+    thinking the server cannot bound, or an ``engine`` spec not among ``engines``.
 
     >>> bound_spec("ismcts:simulations=500", 2)
     'ismcts:simulations=500,time=2'
@@ -65,6 +69,9 @@ def bound_spec(spec: str, max_think: float) -> str:
     'random'
     """
     name, params = parse_agent_spec(spec)
+    if name == "engine" and spec.strip() not in engines:
+        raise AgentSpecError("an engine runs a program on the server: a page may seat only the engines "
+                             "the server was started with (romecore serve --engine SPEC)")
     table = registry.agent(name).params  # UnknownAgentError names the installed ones
     unknown = sorted(set(params) - set(table))
     if unknown:
@@ -98,7 +105,7 @@ def resolve_opponent(game_id: str, asked: Any, limits: Limits) -> tuple[str, str
     levels = levels_of(game_id)
     for level, spec in levels.items():
         if asked.strip().lower() == level.lower():
-            return level, bound_spec(spec, limits.max_think)
+            return level, bound_spec(spec, limits.max_think, limits.engines)
     if not limits.allow_specs:
         raise AgentSpecError(f"{asked[:40]!r} is not a level of {game_id} (levels: {', '.join(levels)})")
-    return asked.strip(), bound_spec(asked, limits.max_think)
+    return asked.strip(), bound_spec(asked, limits.max_think, limits.engines)
