@@ -19,11 +19,29 @@ CPU use, and writes everything as JSON with ``--out``; it exits 1 if any socket 
 any game was lost (no answer within ``--timeout``, an ``error`` message, a closed socket, a
 client still waiting ``--timeout`` after ``--seconds``), or if no move was measured.
 
+**Rooms** (issue 55): ``--tables N --humans 2`` seats people together instead.  Each table
+is made by a host (``new`` with ``"seats": ["host", "open"]``); the other player takes the
+open seat through the invitation code (``join`` with ``invite``), and each acts with its own
+seat token.  Whoever is to move moves ``--pace`` seconds (jittered) after the turn comes.
+A table plays ``--moves`` moves a player; then the player to move resigns.  A game that ends
+sooner is followed by a new one at the same table (a new invitation).  ``--db`` keeps the
+tables in SQLite (a temporary file), as ``romecore serve --db`` does.  Per move it measures
+the **answer** (the ``move`` sent -> the mover's ``state`` echoing it) and the **relay**
+(-> the other players' ``state`` with it); a table is lost on any error, silence past
+``--timeout``, a closed socket, or a game that never ends.  Issue 55's target: 100 tables
+of 2 people, moves every ~0.2 s, database on: median answer <= 50 ms, p99 <= 250 ms,
+nothing lost.
+
+The clients' sockets come from several loopback addresses (127.0.1.1, 127.0.1.2, ...;
+``--per-address`` sockets each, 0: all from 127.0.0.1), as a game night's guests come from
+several homes: the server's limits per address stay as shipped.
+
 Where the time goes: ``--breakdown`` times the parts of one ``state`` message along random
 games in this process (picture, move texts, board keys, the log's rounds, JSON, deflate);
 ``--profile FILE`` runs the server under cProfile and prints its top functions.
 
     python bench/web_load.py [--games 50] [--moves 30] [--pace 0.2] [--agent random] [--out r.json]
+    python bench/web_load.py --tables 100 --humans 2 --pace 0.2 --db [--moves 30] [--out r.json]
 """
 
 from __future__ import annotations
@@ -69,6 +87,7 @@ class Sample:
     echo: bool  # the first state after the move was the human's own move (ply + 1)
     plies: int = 0  # actions from the move to the human's next turn (the move, chance, the AI's)
     states: int = 0  # state messages received for them
+    seat: int = 0
 
 
 @dataclass
@@ -84,6 +103,9 @@ class Load:
     messages: int = 0
     bytes: int = 0
     wall: float = 0.0
+    relays: list[float] = field(default_factory=list)  # rooms: a move sent -> another seat's state with it
+    joins: list[float] = field(default_factory=list)  # rooms: ``join`` with an invitation -> its state
+    resigned: int = 0  # rooms: games ended by the budget's resignation (the others ended by the rules)
 
 
 class LoadError(RuntimeError):
@@ -141,7 +163,7 @@ async def _play(ws: Any, client: int, game_id: str, seed: int, plan: argparse.Na
                 answer, echo = time.perf_counter() - t0, msg["ply"] == ply + 1
             if _my_turn(msg):
                 break
-        load.samples.append(Sample(client, game_id, ply, answer, time.perf_counter() - t0, echo,
+        load.samples.append(Sample(client, game_id, ply, answer, time.perf_counter() - t0, bool(echo),
                                    msg["ply"] - ply, states))
         made += 1
     return made, bool(msg["over"])
@@ -150,16 +172,12 @@ async def _play(ws: Any, client: int, game_id: str, seed: int, plan: argparse.Na
 async def _client(url: str, client: int, plan: argparse.Namespace, load: Load, deadline: float) -> None:
     """One page: plays games one after another (its first game is ``games[client % len]``)
     until it made ``plan.moves`` moves or the deadline passed; an error loses its game."""
-    import websockets
 
     rng = random.Random(plan.seed * 100003 + client)
     made = 0
     try:
-        async with websockets.connect(url, max_size=None, proxy=None, open_timeout=plan.timeout,
-                                      compression=None if plan.no_deflate else "deflate") as ws:
-            hello = await _recv(ws, load, plan.timeout)
-            if hello.get("type") != "hello":
-                raise LoadError(f"expected hello, got {str(hello)[:80]}")
+        async with _connect(url, client, plan) as ws:
+            await _hello(ws, load, plan)
             g = 0
             while made < plan.moves and time.perf_counter() < deadline:
                 game_id = plan.game_ids[(client + g) % len(plan.game_ids)]
@@ -176,25 +194,215 @@ async def _client(url: str, client: int, plan: argparse.Namespace, load: Load, d
         load.errors.append(f"client {client}: {type(e).__name__}: {e}")
 
 
+def source_address(socket_index: int, per_address: int) -> str:
+    """The loopback address the ``socket_index``-th socket comes from: ``per_address``
+    sockets share one (127.0.1.1, 127.0.1.2, ...); 0: all from 127.0.0.1.
+
+    >>> source_address(0, 10), source_address(9, 10), source_address(10, 10), source_address(2600, 10)
+    ('127.0.1.1', '127.0.1.1', '127.0.1.2', '127.0.2.11')
+    >>> source_address(7, 0)
+    '127.0.0.1'
+    """
+    if per_address <= 0:
+        return HOST
+    j = socket_index // per_address
+    return f"127.0.{1 + j // 250}.{1 + j % 250}"
+
+
+def _connect(url: str, socket_index: int, plan: argparse.Namespace) -> Any:
+    """A websocket client as a browser opens one (permessage-deflate unless ``--no-deflate``),
+    from its loopback address."""
+    import websockets
+
+    return websockets.connect(url, max_size=None, proxy=None, open_timeout=plan.timeout,
+                              compression=None if plan.no_deflate else "deflate",
+                              local_addr=(source_address(socket_index, plan.per_address), 0))
+
+
+async def _hello(ws: Any, load: Load, plan: argparse.Namespace) -> None:
+    hello = await _recv(ws, load, plan.timeout)
+    if hello.get("type") != "hello":
+        raise LoadError(f"expected hello, got {str(hello)[:80]}")
+
+
+# -- rooms: people at one table ------------------------------------------------------------------
+@dataclass
+class _Sent:
+    """A move on its way: the ply it answered, when and by whom it was sent, who heard it."""
+
+    ply: int
+    when: float
+    seat: int
+    heard: set[int] = field(default_factory=set)
+
+
+@dataclass
+class _Table:
+    """One table's shared bookkeeping: its budget, and the moves not yet heard by every
+    other seat (for the relay)."""
+
+    index: int
+    humans: int
+    budget: int
+    deadline: float
+    moves: int = 0
+    sent: list[_Sent] = field(default_factory=list)
+    resigning: bool = False
+
+    def spent(self) -> bool:
+        return self.moves >= self.budget or time.perf_counter() >= self.deadline
+
+    def hear(self, seat: int, msg: dict[str, Any], load: Load) -> None:
+        """``seat`` received ``msg``: the first state past another seat's move is that
+        move's relay to ``seat``."""
+        for s in self.sent:
+            if seat != s.seat and seat not in s.heard and msg["ply"] > s.ply:
+                s.heard.add(seat)
+                load.relays.append(time.perf_counter() - s.when)
+        self.sent = [s for s in self.sent if len(s.heard) < self.humans - 1]
+
+
+async def _state(ws: Any, load: Load, plan: argparse.Namespace, game: str | None = None) -> dict[str, Any]:
+    """The next ``state`` message (of table ``game``, when given: a late one of the game
+    before is skipped); anything else the server sends here is a bug: lost."""
+    while True:
+        msg = await _recv(ws, load, plan.timeout)
+        if msg.get("type") != "state":
+            raise LoadError(f"expected a state, got {str(msg)[:80]}")
+        if game is None or msg["game"] == game:
+            return msg
+
+
+async def _person(ws: Any, seat: int, msg: dict[str, Any], table: _Table, game_id: str, plan: argparse.Namespace,
+                  load: Load, rng: random.Random) -> None:
+    """One person at a table, from the ``state`` that seated them until the game is over:
+    moves (a random legal one) ``--pace`` after each turn comes, with the seat's token;
+    resigns on their turn once the table's budget is spent."""
+    token, game = msg["token"], msg["game"]
+    moved_at = -1  # the ply of this seat's last move: older states (a repeat of the position) are not turns
+    while True:
+        table.hear(seat, msg, load)
+        if msg["over"]:
+            return
+        if msg["to_move"] == seat and msg["moves"] and msg["ply"] > moved_at:
+            ply = moved_at = msg["ply"]
+            if table.spent():
+                if not table.resigning:
+                    table.resigning = True
+                    await ws.send(json.dumps({"type": "resign", "game": msg["game"], "token": token}))
+                    load.resigned += 1
+            else:
+                if plan.pace > 0:  # a person reading the board
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * plan.pace)
+                t0 = time.perf_counter()
+                table.sent.append(_Sent(ply, t0, seat))
+                await ws.send(json.dumps({"type": "move", "game": msg["game"], "token": token,
+                                          "action": rng.choice(msg["moves"])["id"], "ply": ply}))
+                msg = await _state(ws, load, plan, game)
+                while msg["ply"] <= ply:  # a repeat of the position moved from
+                    msg = await _state(ws, load, plan, game)
+                answer = time.perf_counter() - t0
+                load.samples.append(Sample(table.index, game_id, ply, answer, answer, msg["ply"] == ply + 1, seat=seat))
+                table.moves += 1
+                continue
+        msg = await _state(ws, load, plan, game)
+
+
+async def _room_game(sockets: list[Any], table: _Table, game_id: str, seed: int, plan: argparse.Namespace,
+                     load: Load, rng: random.Random) -> bool:
+    """One game at the table: the host makes it, the others take their seats through the
+    invitations, everyone plays until it is over; True if it ended by the rules."""
+    host = sockets[0]
+    humans = len(sockets)
+    t0 = time.perf_counter()
+    await host.send(json.dumps({"type": "new", "game_id": game_id, "players": humans, "seat": 0,
+                                "seats": ["host"] + ["open"] * (humans - 1), "seed": seed, "delay": 0}))
+    load.started += 1
+    first = [await _state(host, load, plan)]
+    while "invites" not in first[0]:  # a late state of the table's game before
+        first[0] = await _state(host, load, plan)
+    load.starts.append(time.perf_counter() - t0)
+    game, invites = first[0]["game"], first[0]["invites"]
+    for p in range(1, humans):
+        t0 = time.perf_counter()
+        await sockets[p].send(json.dumps({"type": "join", "game": game, "invite": invites[str(p)]}))
+        msg = await _state(sockets[p], load, plan, game)
+        if msg["seat"] != p or not msg.get("token") or msg["token"] == first[0]["token"]:
+            raise LoadError(f"join through seat {p}'s invitation gave seat {msg['seat']}")
+        load.joins.append(time.perf_counter() - t0)
+        first.append(msg)
+    table.sent, table.resigning = [], False
+    people = [asyncio.ensure_future(_person(ws, p, first[p], table, game_id, plan, load, rng))
+              for p, ws in enumerate(sockets)]
+    try:
+        done, _ = await asyncio.wait(people, return_when=asyncio.FIRST_EXCEPTION)
+        for task in done:
+            task.result()  # raises the first error
+    finally:
+        for task in people:
+            task.cancel()
+    return not table.resigning
+
+
+async def _room(url: str, k: int, plan: argparse.Namespace, load: Load, deadline: float) -> None:
+    """Table ``k``: ``plan.humans`` sockets (host first) playing games one after another
+    until ``plan.moves`` moves a person are made or the deadline passes; an error loses it."""
+    rng = random.Random(plan.seed * 100003 + k)
+    table = _Table(k, plan.humans, plan.moves * plan.humans, deadline)
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            sockets = [await stack.enter_async_context(_connect(url, plan.humans * k + p, plan))
+                       for p in range(plan.humans)]
+            for ws in sockets:
+                await _hello(ws, load, plan)
+            g = 0
+            while not table.spent():
+                game_id = plan.game_ids[(k + g) % len(plan.game_ids)]
+                load.finished += await _room_game(sockets, table, game_id, plan.seed * 1000 + k + 100000 * g, plan,
+                                                  load, rng)
+                g += 1
+    except LoadError as e:
+        load.lost += 1
+        load.errors.append(f"table {k}: {e}")
+    except Exception as e:  # could not connect, or a bug of ours: counted, never hidden
+        load.lost += 1
+        load.errors.append(f"table {k}: {type(e).__name__}: {e}")
+
+
+async def run_rooms(url: str, plan: argparse.Namespace) -> Load:
+    """Rooms mode's core: ``plan.tables`` tables of ``plan.humans`` people at once against
+    the server at ``url``; bounded by ``plan.moves`` moves a person and ``plan.seconds``."""
+    if plan.humans < 2:
+        raise ValueError("a room seats at least 2 people (--humans 2)")
+    load = Load()
+    t0 = time.perf_counter()
+    deadline = t0 + plan.seconds
+    await asyncio.gather(*(_bounded(_room(url, k, plan, load, deadline), f"table {k}", plan, load)
+                           for k in range(plan.tables)))
+    load.wall = time.perf_counter() - t0
+    return load
+
+
 async def run_load(url: str, plan: argparse.Namespace) -> Load:
     """The benchmark's core: ``plan.games`` clients at once against the server at ``url``
     (``ws://host:port/ws``); bounded by ``plan.moves`` moves a client and ``plan.seconds``."""
     load = Load()
     t0 = time.perf_counter()
     deadline = t0 + plan.seconds
-    await asyncio.gather(*(_bounded(_client(url, k, plan, load, deadline), k, plan, load) for k in range(plan.games)))
+    await asyncio.gather(*(_bounded(_client(url, k, plan, load, deadline), f"client {k}", plan, load)
+                           for k in range(plan.games)))
     load.wall = time.perf_counter() - t0
     return load
 
 
-async def _bounded(client: Any, k: int, plan: argparse.Namespace, load: Load) -> None:
+async def _bounded(client: Any, who: str, plan: argparse.Namespace, load: Load) -> None:
     """A client cut off once the run's time and one timeout beyond are spent (a server that
     keeps talking without ever giving the turn back would otherwise hold it forever)."""
     try:
         await asyncio.wait_for(client, plan.seconds + plan.timeout)
     except TimeoutError:
         load.lost += 1
-        load.errors.append(f"client {k}: still waiting {plan.seconds + plan.timeout:g} s after the start")
+        load.errors.append(f"{who}: still waiting {plan.seconds + plan.timeout:g} s after the start")
 
 
 def default_plan(**changes: Any) -> argparse.Namespace:
@@ -218,15 +426,19 @@ def _free_socket() -> socket.socket:
 
 
 @contextlib.contextmanager
-def serve_in_thread(records_dir: str, max_games: int = 200) -> Iterator[str]:
+def serve_in_thread(records_dir: str, max_games: int = 200, db: str | None = None) -> Iterator[str]:
     """The app on uvicorn in a thread of this process (as ``romecore serve`` configures
-    it); yields the websocket URL; stops the server on leaving."""
+    it; ``db``: tables kept in that SQLite file); yields the websocket URL; stops the
+    server on leaving."""
     import uvicorn
 
     from romecore.web.app import create_app
     from romecore.web.limits import Limits
+    from romecore.web.storage import SQLiteStorage
 
-    app = create_app(records_dir=records_dir, hint="random", delay=0, limits=Limits(max_games=max_games))
+    storage = SQLiteStorage(db) if db is not None else None
+    app = create_app(records_dir=records_dir, hint="random", delay=0, limits=Limits(max_games=max_games),
+                     storage=storage)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE))
     sock = _free_socket()
     port = sock.getsockname()[1]
@@ -244,6 +456,8 @@ def serve_in_thread(records_dir: str, max_games: int = 200) -> Iterator[str]:
         server.should_exit = True
         thread.join(30)
         sock.close()
+        if storage is not None:
+            storage.close()
 
 
 #: Runs ``romecore serve`` (argv[1:]) in a subprocess, under cProfile when ROMECORE_PROFILE names
@@ -277,9 +491,10 @@ def _wait_listening(port: int, proc: subprocess.Popen, seconds: float = 60.0) ->
 
 
 @contextlib.contextmanager
-def serve_subprocess(records_dir: str, max_games: int = 200, profile: str | None = None) -> Iterator[tuple[str, int]]:
-    """``romecore serve --port P --records DIR --delay 0`` in its own process on a free port;
-    yields (websocket URL, process id); stops it with SIGINT on leaving."""
+def serve_subprocess(records_dir: str, max_games: int = 200, profile: str | None = None,
+                     db: str | None = None) -> Iterator[tuple[str, int]]:
+    """``romecore serve --port P --records DIR --delay 0 [--db FILE]`` in its own process on
+    a free port; yields (websocket URL, process id); stops it with SIGINT on leaving."""
     sock = _free_socket()
     port = sock.getsockname()[1]
     sock.close()  # the server binds it again at once (loopback, a race only with other tests)
@@ -287,7 +502,8 @@ def serve_subprocess(records_dir: str, max_games: int = 200, profile: str | None
     if profile:
         env["ROMECORE_PROFILE"] = os.path.abspath(profile)
     proc = subprocess.Popen([sys.executable, "-c", _SERVER, "--host", HOST, "--port", str(port), "--records",
-                             records_dir, "--delay", "0", "--hint", "random", "--max-games", str(max_games)],
+                             records_dir, "--delay", "0", "--hint", "random", "--max-games", str(max_games),
+                             *(["--db", db] if db else [])],
                             stdout=subprocess.DEVNULL, env=env)
     try:
         _wait_listening(port, proc)
@@ -337,9 +553,13 @@ def _row(label: str, games: int, xs: list[float], errors: int) -> dict[str, Any]
 def summary(load: Load, games: int) -> list[dict[str, Any]]:
     """The table's rows: answer and turn over all games, then the answer per game."""
     errors = len(load.errors)
-    rows = [_row("answer (server)", games, [s.answer for s in load.samples], errors),
-            _row("turn (+ AI)", games, [s.turn for s in load.samples], errors),
-            _row("new game", games, load.starts, errors)]
+    rows = [_row("answer (server)", games, [s.answer for s in load.samples], errors)]
+    if load.joins:  # rooms: the other seats hear of a move; a table made, a seat taken
+        rows += [_row("relay (other seats)", games, load.relays, errors), _row("new table", games, load.starts, errors),
+                 _row("join (invitation)", games, load.joins, errors)]
+    else:
+        rows += [_row("turn (+ AI)", games, [s.turn for s in load.samples], errors),
+                 _row("new game", games, load.starts, errors)]
     for gid in sorted({s.game_id for s in load.samples}):
         xs = [s.answer for s in load.samples if s.game_id == gid]
         rows.append(_row(f"answer {gid}", len({s.client for s in load.samples if s.game_id == gid}), xs, 0))
@@ -369,20 +589,22 @@ def _deflate(text: str) -> bytes:
     return z.compress(text.encode()) + z.flush(zlib.Z_SYNC_FLUSH)
 
 
-def message_parts(session: Any) -> dict[str, float]:
-    """What one ``state`` message of ``session`` costs, part by part, each timed by calling
-    the web app's own functions: milliseconds (the whole ``update()``, the picture, the move
-    texts, the board keys, one observation read as a log line's round, JSON, deflate) and
-    sizes in KB (the message, its picture, its log, deflated)."""
+def message_parts(session: Any, seat: int = 0) -> dict[str, float]:
+    """What one ``state`` message of ``session`` to ``seat`` costs, part by part, each timed
+    by calling the web app's own functions: milliseconds (the whole ``update()``, the
+    picture, the move texts, the board keys, one observation read as a log line's round,
+    JSON, deflate, a spectator's whole ``update()``) and sizes in KB (the message, its
+    picture, its log, deflated)."""
     from romecore.web import sessions as web
 
-    state, seat = session.state, session.seat
+    state = session.state
     legal = state.legal_actions() if state.current_player() == seat else []
-    ms = {"update": _timed(session.update)[0], "svg": _timed(lambda: web.render_svg(state, seat))[0],
+    ms = {"update": _timed(lambda: session.update(seat))[0], "svg": _timed(lambda: web.render_svg(state, seat))[0],
           "texts": _timed(lambda: [state.action_to_string(a) for a in legal])[0],
           "targets": _timed(lambda: [web._targets(state, a) for a in legal])[0],
-          "round": _timed(lambda: web._round(state, seat))[0]}
-    msg = session.update()
+          "round": _timed(lambda: web._round(state))[0],
+          "spectator_update": _timed(lambda: session.update(None))[0]}
+    msg = session.update(seat)
     ms["json"], text = _timed(lambda: json.dumps(msg))
     ms["deflate"], packed = _timed(lambda: _deflate(text))
     kb = {"kb": len(text), "svg_kb": len(msg["svg"]), "log_kb": len(json.dumps(msg["log"])), "deflated_kb": len(packed)}
@@ -390,24 +612,41 @@ def message_parts(session: Any) -> dict[str, float]:
 
 
 def breakdown(game_ids: list[str], seed: int = 3) -> dict[str, dict[str, float]]:
-    """The median of :func:`message_parts` over the human's decisions in one random
-    2-player game per game (the human at seat 0, random moves for both seats)."""
-    from romecore.web.sessions import Session
+    """The median of :func:`message_parts` over seat 0's decisions in one random 2-player
+    game per game (two human seats, random moves), with what storing a move costs: the
+    position's ``serialize()`` (CPU ms) and ``SQLiteStorage.add_move`` as ``--db`` runs it
+    (wall ms, its disk sync included; ``db_write_p90``: the slow ones), for every action."""
+    from romecore.web.sessions import HUMAN, Session
+    from romecore.web.storage import Seat, SQLiteStorage, TableRow
 
     out = {}
-    for game_id in game_ids:
-        session = Session(romecore.load_game(game_id, players=2), 0, ["human", "random"], seed=seed, delay=0)
-        rng, state = random.Random(seed), session.state
-        rows = []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                session._apply(-1, state.sample_chance())
-                continue
-            if state.current_player() == 0:
-                rows.append(message_parts(session))
-            session._apply(state.current_player(), rng.choice(state.legal_actions()))
-        out[game_id] = {k: round(statistics.median(r[k] for r in rows), 3) for k in rows[0]}
-        out[game_id]["human_moves"] = len(rows)
+    with tempfile.TemporaryDirectory() as folder:
+        storage = SQLiteStorage(os.path.join(folder, "tables.db"))
+        try:
+            for game_id in game_ids:
+                seats = [Seat(HUMAN, HUMAN, HUMAN) for _ in range(2)]
+                session = Session(romecore.load_game(game_id, players=2), seats, seed, delay=0, storage=storage)
+                storage.create_table(TableRow(session.id, game_id, seed, seats))
+                rng, state = random.Random(seed), session.state
+                rows, writes = [], []
+                while not state.is_terminal():
+                    if state.current_player() == 0:
+                        rows.append(message_parts(session, 0))
+                    player = state.current_player()
+                    action = state.sample_chance() if state.is_chance_node() else rng.choice(state.legal_actions())
+                    text = session._play(-1 if player < 0 else player, action)
+                    ms, snapshot = _timed(state.serialize)
+                    t0 = time.perf_counter()
+                    storage.add_move(session.id, len(session.actions), -1 if player < 0 else player, action, text,
+                                     snapshot)
+                    writes.append((ms, 1000 * (time.perf_counter() - t0)))
+                out[game_id] = {k: round(statistics.median(r[k] for r in rows), 3) for k in rows[0]}
+                out[game_id] |= {"serialize": round(statistics.median(w[0] for w in writes), 3),
+                                 "db_write": round(statistics.median(w[1] for w in writes), 3),
+                                 "db_write_p90": round(percentile([w[1] for w in writes], 0.9), 3),
+                                 "decisions": len(rows), "actions": len(writes)}
+        finally:
+            storage.close()
     return out
 
 
@@ -423,7 +662,11 @@ def print_profile(path: str, top: int) -> None:
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description="load test of romecore serve: N concurrent games over websockets")
     ap.add_argument("--games", type=int, default=50, help="concurrent clients, each playing its own game")
-    ap.add_argument("--moves", type=int, default=30, help="human moves each client makes (new games as needed)")
+    ap.add_argument("--tables", type=int, default=0,
+                    help="rooms mode: this many tables of --humans people each (0: one person a game, --games)")
+    ap.add_argument("--humans", type=int, default=2, help="rooms mode: people at each table (host + invited)")
+    ap.add_argument("--moves", type=int, default=30,
+                    help="human moves each client (rooms: each person) makes (new games as needed)")
     ap.add_argument("--seconds", type=float, default=120.0, help="stop every client after this long")
     ap.add_argument("--pace", type=float, default=0.2,
                     help="mean seconds between a client's moves (a person's pace; uniform 0.5x..1.5x; 0: at once)")
@@ -432,6 +675,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="a game to play (repeatable; default: all installed, spread over the clients)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds without a message that lose a game")
+    ap.add_argument("--db", action="store_true", help="the server keeps its tables in SQLite (a temporary file)")
+    ap.add_argument("--per-address", type=int, default=10,
+                    help="sockets sharing one loopback source address (0: all from 127.0.0.1)")
     ap.add_argument("--no-deflate", action="store_true",
                     help="no permessage-deflate (browsers ask for it, so it is on by default)")
     ap.add_argument("--in-process", action="store_true",
@@ -443,44 +689,71 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv: list[str] | None = None) -> int:
-    plan = _parser().parse_args(argv)
-    plan.game_ids = plan.game_ids or sorted(romecore.list_games())
-    load_before = os.getloadavg()
+def _measure(plan: argparse.Namespace, folder: str) -> tuple[Load, float | None, float]:
+    """Runs the clients against a fresh server; returns what they saw, the server's CPU
+    seconds (None in-process or off Linux) and the clients' own CPU seconds."""
+    count = plan.tables if plan.tables else plan.games
+    max_games = 2 * count + 10
+    db = os.path.join(folder, "tables.db") if plan.db else None
+    records = os.path.join(folder, "records")
+    run = run_rooms if plan.tables else run_load
     server_cpu = None
-    with tempfile.TemporaryDirectory() as folder:
-        max_games = 2 * plan.games + 10
-        if plan.in_process:
-            if plan.profile:
-                raise SystemExit("--profile runs the server in its own process: drop --in-process")
-            with serve_in_thread(folder, max_games) as url:
-                load = asyncio.run(run_load(url, plan))
-        else:
-            with serve_subprocess(folder, max_games, plan.profile) as (url, pid):
-                cpu0 = cpu_seconds(pid)
-                load = asyncio.run(run_load(url, plan))
-                cpu1 = cpu_seconds(pid)
-                if cpu0 is not None and cpu1 is not None:
-                    server_cpu = cpu1 - cpu0
-    load_after = os.getloadavg()
-    rows = summary(load, plan.games)
+    if plan.in_process:
+        if plan.profile:
+            raise SystemExit("--profile runs the server in its own process: drop --in-process")
+        with serve_in_thread(records, max_games, db) as url:
+            cpu = time.process_time()
+            load = asyncio.run(run(url, plan))
+            return load, None, time.process_time() - cpu
+    with serve_subprocess(records, max_games, plan.profile, db) as (url, pid):
+        cpu0, cpu = cpu_seconds(pid), time.process_time()
+        load = asyncio.run(run(url, plan))
+        cpu1, cpu = cpu_seconds(pid), time.process_time() - cpu
+        if cpu0 is not None and cpu1 is not None:
+            server_cpu = cpu1 - cpu0
+    return load, server_cpu, cpu
+
+
+def _report(plan: argparse.Namespace, load: Load, server_cpu: float | None, client_cpu: float) -> None:
+    """The run in a few lines: what was played, what it cost the server, per move."""
     moves = len(load.samples)
-    print(f"{plan.games} clients, {moves} human moves in {load.wall:.1f} s ({moves / max(load.wall, 1e-9):.0f}/s), "
-          f"{load.started} games started, {load.finished} finished, {load.lost} lost; "
-          f"{load.messages} messages, {load.bytes / max(load.messages, 1) / 1000:.1f} KB each")
-    if moves:
+    rate = moves / max(load.wall, 1e-9)
+    if plan.tables:
+        print(f"{plan.tables} tables of {plan.humans} people{' (database on)' if plan.db else ''}: {moves} moves in "
+              f"{load.wall:.1f} s ({rate:.0f}/s), {load.started} games started, {load.finished} ended by the rules, "
+              f"{load.resigned} resigned at the budget, {load.lost} tables lost")
+    else:
+        print(f"{plan.games} clients, {moves} human moves in {load.wall:.1f} s ({rate:.0f}/s), "
+              f"{load.started} games started, {load.finished} finished, {load.lost} lost")
+    print(f"{load.messages} messages received, {load.bytes / max(load.messages, 1) / 1000:.1f} KB each, "
+          f"{load.messages / max(moves, 1):.2f} a move (all sockets)")
+    if moves and not plan.tables:
         print(f"per human move: {statistics.mean(s.states for s in load.samples):.2f} state messages, "
               f"{statistics.mean(s.plies for s in load.samples):.2f} plies to the next turn (mean)")
     if server_cpu is not None:
         print(f"server CPU {server_cpu:.1f} s over {load.wall:.1f} s ({100 * server_cpu / load.wall:.0f}% of one "
-              f"core), {1000 * server_cpu / max(moves, 1):.1f} ms a human move")
+              f"core), {1000 * server_cpu / max(moves, 1):.1f} ms a move")
+    print(f"clients' CPU {client_cpu:.1f} s ({100 * client_cpu / max(load.wall, 1e-9):.0f}% of one core)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    plan = _parser().parse_args(argv)
+    plan.game_ids = plan.game_ids or sorted(romecore.list_games())
+    if plan.tables and plan.humans < 2:
+        raise SystemExit("--humans: a room seats at least 2 people")
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as folder:
+        load, server_cpu, client_cpu = _measure(plan, folder)
+    load_after = os.getloadavg()
+    rows = summary(load, plan.tables or plan.games)
+    _report(plan, load, server_cpu, client_cpu)
     print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after ({os.cpu_count()} CPUs)")
     print_table(rows)
     for e in load.errors[:10]:
         print("error:", e)
     parts = breakdown(plan.game_ids) if plan.breakdown else None
     if parts:
-        print("state message parts, median at the human's decisions (ms; *_kb: KB):")
+        print("state message parts, median at seat 0's decisions (ms; *_kb: KB; db_write: wall ms an action):")
         for gid, p in parts.items():
             print(f"  {gid}: " + ", ".join(f"{k} {v:g}" for k, v in p.items()))
     if plan.profile:
@@ -492,9 +765,11 @@ def main(argv: list[str] | None = None) -> int:
                        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                                    "python": platform.python_version(), "loadavg_before": load_before,
                                    "loadavg_after": load_after},
-                       "wall_s": load.wall, "server_cpu_s": server_cpu, "started": load.started,
-                       "finished": load.finished, "lost": load.lost, "messages": load.messages, "bytes": load.bytes,
+                       "wall_s": load.wall, "server_cpu_s": server_cpu, "client_cpu_s": client_cpu,
+                       "started": load.started, "finished": load.finished, "resigned": load.resigned,
+                       "lost": load.lost, "messages": load.messages, "bytes": load.bytes,
                        "table": rows, "breakdown": parts, "errors": load.errors,
+                       "relays": load.relays, "joins": load.joins,
                        "samples": [asdict(s) for s in load.samples]}, f, indent=1)
     return 1 if load.errors or load.lost or not load.samples else 0
 
