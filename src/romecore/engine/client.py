@@ -132,7 +132,7 @@ class EngineProcess:
                              (_keep_tail, (self.proc.stderr, self._stderr))):
             threading.Thread(target=target, args=args, daemon=True, name=f"engine {self.label}").start()
         self.send(protocol.hello(host))
-        reply = self.receive(time.monotonic() + timeout, "to hello")
+        reply = self.receive(time.monotonic() + timeout, f"hello within {timeout:g} s")
         if reply["type"] == "error":
             raise self.fail(f"refused hello: {reply['message'][:300]}")
         if reply["type"] != "hello":
@@ -181,11 +181,12 @@ class EngineProcess:
 
     def receive(self, deadline: float, what: str) -> dict[str, Any]:
         """The engine's next message, checked, by ``deadline`` (``time.monotonic``); else the
-        engine is killed and :class:`EngineError` says why (``what``: what it was asked)."""
+        engine is killed and :class:`EngineError` says why (``what``: what it was asked, and
+        the time it had)."""
         try:
             line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            raise self.fail(f"did not answer {what} within its time") from None
+            raise self.fail(f"did not answer {what}") from None
         if line is _EOF:
             raise self.fail(self._ended())
         if line is _TOO_LONG:
@@ -215,5 +216,5 @@ class EngineProcess:
         else:
             how = f"exited with code {code}"
         time.sleep(0.05)  # let the last of standard error arrive
-        tail = " | ".join(line for line in self._stderr if line)
-        return how + (f" (standard error: {tail[-400:]})" if tail else "")
+        tail = " | ".join([line.strip() for line in self._stderr if line.strip()][-3:])
+        return how + (f" (standard error: {tail[-300:]})" if tail else "")

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
 import romecore
+from romecore.agents import resolve_level
 from romecore.engine import protocol
 from romecore.engine.protocol import ProtocolError
 from romecore.errors import RomecoreError
@@ -64,6 +65,7 @@ class EngineServer:
         self._write = threading.Lock()
         self._search: threading.Thread | None = None
         self._thinking: Any = None
+        self._busy: int | None = None  # the position being searched, cleared before its answer
 
     def reply(self, message: Mapping[str, Any]) -> None:
         """Writes one message (whole, even when the search thread writes too)."""
@@ -93,9 +95,10 @@ class EngineServer:
                 self._position(message)
             elif kind == "stop":
                 self.stop()
-        except (RomecoreError, ValueError, TypeError, KeyError) as e:
+        except Exception as e:  # bad input (RomecoreError, ValueError) or our own bug: an answer, never an end
             request = message.get("id") if kind == "position" else None
-            self.reply(protocol.error(f"{kind}: {e}", request if isinstance(request, int) else None))
+            text = str(e) if isinstance(e, (RomecoreError, ValueError)) else f"{type(e).__name__}: {e}"
+            self.reply(protocol.error(f"{kind}: {text}", request))
         return True
 
     def stop(self) -> None:
@@ -134,8 +137,8 @@ class EngineServer:
         request = message["id"]
         if self.game is None:
             raise ValueError("no game: send new_game first")
-        if self._search is not None and self._search.is_alive():
-            raise ValueError("a search is under way: send stop and wait for its move first")
+        if self._busy is not None:
+            raise ValueError(f"position {self._busy} is being searched: send stop and wait for its move first")
         world = message.get("world")
         if world is None:
             raise ValueError("this engine searches a world: send 'world' (a state's to_dict)")
@@ -146,7 +149,7 @@ class EngineServer:
         if sorted(legal) != state.legal_actions():
             raise ValueError("'legal' is not the world's legal moves")
         agent = self._agent(message["budget"])
-        self._thinking = agent
+        self._thinking, self._busy = agent, request
         self._search = threading.Thread(target=self._think, args=(agent, state, request, legal), daemon=True,
                                         name=f"search {request}")
         self._search.start()
@@ -154,7 +157,7 @@ class EngineServer:
     def _agent(self, budget: Mapping[str, Any]) -> Any:
         """This game's agent for ``budget`` (one per budget asked, kept for the game)."""
         assert self.game is not None
-        spec = budgeted_spec(romecore.resolve_level(self.spec, self.game), budget)
+        spec = budgeted_spec(resolve_level(self.spec, self.game), budget)
         if spec not in self._agents:
             self._agents[spec] = romecore.make_agent(spec, self.game, seed=self.seed)
         return self._agents[spec]
@@ -165,9 +168,11 @@ class EngineServer:
             action = agent.step(state)
             if action not in legal:
                 raise ValueError(f"the agent chose {action}, which is not legal")
-            self.reply(protocol.move(request, action, **_info(agent, action)))
+            answer = protocol.move(request, action, **_info(agent, action))
         except Exception as e:  # any failure of the search is the host's error reply, not our end
-            self.reply(protocol.error(f"position: {type(e).__name__}: {e}", request))
+            answer = protocol.error(f"position: {type(e).__name__}: {e}", request)
+        self._busy = None  # before the answer: the host may send the next position at once
+        self.reply(answer)
 
 
 def _legal_ids(legal: list[Any]) -> list[int]:
