@@ -296,6 +296,7 @@ async def _person(ws: Any, seat: int, msg: dict[str, Any], table: _Table, game_i
                     await asyncio.sleep(rng.uniform(0.5, 1.5) * plan.pace)
                 t0 = time.perf_counter()
                 table.sent.append(_Sent(ply, t0, seat))
+                table.moves += 1  # counted as sent: the next seat may hear of it before this one does
                 await ws.send(json.dumps({"type": "move", "game": msg["game"], "token": token,
                                           "action": rng.choice(msg["moves"])["id"], "ply": ply}))
                 msg = await _state(ws, load, plan, game)
@@ -303,7 +304,6 @@ async def _person(ws: Any, seat: int, msg: dict[str, Any], table: _Table, game_i
                     msg = await _state(ws, load, plan, game)
                 answer = time.perf_counter() - t0
                 load.samples.append(Sample(table.index, game_id, ply, answer, answer, msg["ply"] == ply + 1, seat=seat))
-                table.moves += 1
                 continue
         msg = await _state(ws, load, plan, game)
 
