@@ -134,7 +134,16 @@ class ReviewJob:
                 "name": registry.game(self.record.game_id).name, "labels": self.record.seat_labels(),
                 "scores": list(self.record.scores), "returns": list(self.record.returns),
                 "termination": self.record.termination(), "plies": len(self.record.actions),
+                "result": self.result_text(),
                 "log": self.log(seat)}
+
+    def result_text(self) -> str:
+        """The result in a few words (:func:`result_line`); "unfinished" for a record without one."""
+        rec = self.record
+        if not rec.returns:
+            return "unfinished"
+        winners = [p for p, r in enumerate(rec.returns) if r == max(rec.returns) and r > 0]
+        return result_line(rec.seat_labels(), list(rec.scores), winners, rec.termination())
 
     def log(self, seat: int) -> list[dict[str, Any]]:
         """Every move as ``seat`` saw it: ``{"ply", "player" (a seat or "chance"), "text"}``,
@@ -362,7 +371,7 @@ def _listed(row: TableRow) -> dict[str, Any] | None:
         log.warning("finished table %s has an unreadable record", row.id)
         return None
     labels = rec.seat_labels()
-    winners = [p for p, r in enumerate(rec.returns) if rec.returns and r == max(rec.returns) and r > 0]
+    winners = [p for p, r in enumerate(rec.returns) if r == max(rec.returns) and r > 0]
     return {"game": row.id, "game_id": row.game_id, "name": name,
             "players": [{"seat": p, "label": labels[p], "human": s.kind == "human"} for p, s in enumerate(row.seats)],
             "scores": list(rec.scores), "winners": winners, "termination": rec.termination(),
