@@ -34,10 +34,10 @@ from typing import Any
 
 from romecore.errors import InvalidArgumentError
 from romecore.records import dumps_json
-from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.progress import progress_bar
 from romecore.tournament.rating import check_interval, elo_ratings, rating_anchor
 from romecore.tournament.resultsfile import ResultsFile, make_header
+from romecore.tournament.runner import make_backend
 from romecore.tournament.schedule import GameTask, make_task
 from romecore.tournament.stats import GameSummary, agent_labels, agent_ranks
 from romecore.tournament.worker import load_plugins
@@ -247,16 +247,7 @@ def run_ladder(
 
     for spec in specs:  # refuse a bad spec here, not in every worker
         romecore.make_agent(spec, game=game, seed=0)
-    if backend == "local":
-        runner: Any = LocalBackend(workers, plugins, time_limit, retries, move_time_limit=move_time_limit)
-    elif backend == "ray":
-        from romecore.tournament.ray_backend import RayBackend
-
-        runner = RayBackend(address, workers, plugins, time_limit, retries)
-    elif backend == "inline":
-        runner = InlineBackend(plugins)
-    else:
-        raise InvalidArgumentError(f"backend {backend!r}: choose local, ray or inline")
+    runner = make_backend(backend, workers, plugins, time_limit, retries, move_time_limit, address)
     os.makedirs(games_dir, exist_ok=True)
     sink = _Sink(on_event)
     sink.budget = budget

@@ -14,7 +14,7 @@ from romecore.tournament.schedule import GameTask, make_task
 from romecore.tournament.stats import Failure, Forfeit, GameSummary, TournamentResult, agent_labels, summarise
 from romecore.tournament.worker import load_plugins
 
-__all__ = ["run", "BACKENDS"]
+__all__ = ["run", "BACKENDS", "make_backend"]
 
 BACKENDS = ("local", "ray", "inline")
 
@@ -74,6 +74,22 @@ class _Collector:
             self.on_event(message)
         elif self.progress is not None:
             self.progress.console.print(f"[yellow]{message}[/yellow]")
+
+
+def make_backend(backend: str, workers: int | None, plugins: Sequence[str], time_limit: float, retries: int,
+                 move_time_limit: float | None, address: str | None = None,
+                 ray_init: dict[str, Any] | None = None) -> Any:
+    """The backend named ``backend`` (one of :data:`BACKENDS`) that plays :func:`run`'s and
+    the ladder's games, with their ``workers``, ``plugins``, limits and Ray ``address``."""
+    if backend == "local":
+        return LocalBackend(workers, plugins, time_limit, retries, move_time_limit=move_time_limit)
+    if backend == "ray":
+        from romecore.tournament.ray_backend import RayBackend
+
+        return RayBackend(address, workers, plugins, time_limit, retries, ray_init)
+    if backend == "inline":
+        return InlineBackend(plugins)
+    raise InvalidArgumentError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
 
 
 def _resolve_game(game: Any, players: int | None, options: dict | None) -> Any:
@@ -184,18 +200,11 @@ def run(
                 for i in range(count) if i not in done]
         if until is not None and until(done):
             todo = []
+        runner = make_backend(backend, workers, plugins, time_limit, retries, move_time_limit, address, ray_init)
         if backend == "local":
-            runner: Any = LocalBackend(workers, plugins, time_limit, retries,
-                                       move_time_limit=move_time_limit)
             width = min(runner.workers, max(1, len(todo)))
-        elif backend == "ray":
-            from romecore.tournament.ray_backend import RayBackend
-
-            runner = RayBackend(address, workers, plugins, time_limit, retries, ray_init)
-            width = workers or 0
         else:
-            runner = InlineBackend(plugins)
-            width = 1
+            width = (workers or 0) if backend == "ray" else 1
         bar = progress_bar() if progress else None
         task_id = None
         if bar is not None:
