@@ -3,7 +3,8 @@
 then, by MODE: ``sleep`` (says nothing for a minute), ``exit`` (dies with code 5, after a
 line on standard error), ``garbage`` (prints a line that is not JSON), ``illegal`` (plays
 an id no game has), ``wrongid`` (answers another position), ``hello`` (garbage at once,
-instead of hello), ``mute`` (never answers hello)."""
+instead of hello), ``mute`` (never answers hello), ``games`` (says it plays chess only).
+Words after AT are ignored (a test marks its processes with one)."""
 
 import json
 import sys
@@ -25,6 +26,8 @@ for line in sys.stdin:
             print("Welcome to my engine!", flush=True)
         elif mode == "mute":
             time.sleep(60)
+        elif mode == "games":
+            say({"type": "hello", "protocol": 1, "name": "chess-only", "games": ["chess"]})
         else:
             say({"type": "hello", "protocol": 1, "name": f"faulty-{mode}"})
     elif msg["type"] == "position":
