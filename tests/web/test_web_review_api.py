@@ -257,3 +257,16 @@ def test_bad_uploads_are_refused_naming_the_file_and_move_and_nothing_is_kept(se
         for w in words:
             assert w in message, (name, message)
     assert sorted(os.listdir(folder)) == before_files and set(app.state.reviews.jobs) == before_jobs
+
+
+def test_the_review_budget_is_bounded_by_the_servers_think_limit(tmp_path):
+    from romecore.spec import parse_agent_spec
+
+    app = create_app(records_dir=str(tmp_path), limits=Limits(max_think=0.2),
+                     review=ReviewBudget(agent="ismcts:simulations=100000", time=5.0, worlds=2))
+    game = romecore.load_game(GAME, players=2)
+    name, params = parse_agent_spec(app.state.reviews.budget.spec(game, app.state.reviews.max_think))
+    assert name == "ismcts" and float(params["time"]) == pytest.approx(0.1)  # 0.2 s a decision, over 2 worlds
+    assert params.get("workers", "1") == "1"
+    default = ReviewBudget().spec(game, 10.0)  # the Strong level, 1 s a decision over 2 worlds
+    assert parse_agent_spec(default)[1]["time"] == "0.5"

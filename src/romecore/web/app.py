@@ -362,9 +362,10 @@ async def _review_start(request: Request) -> Response:
     try:
         key = check_key(request.path_params["key"])
         if key.startswith("up-"):
-            job = reviews.get(key)
-            if job is None:
+            held = reviews.get(key)
+            if held is None:
                 raise SessionError("unknown_review", "that uploaded record is no longer held: upload it again")
+            job = reviews.request(key, held.record, held.source)  # a failed one is tried again
         else:
             session = await sessions.get(key)
             if session.record is None:

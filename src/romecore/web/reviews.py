@@ -272,11 +272,11 @@ class Reviews:
             return None
         if game_id is not None:
             return os.path.join(self.records_dir, f"{game_id}-{key}{_SUFFIX}")
-        try:
-            names = [n for n in os.listdir(self.records_dir) if n.endswith(f"-{key}{_SUFFIX}")]
-        except OSError:
-            return None
-        return os.path.join(self.records_dir, names[0]) if names else None
+        for gid in registry.games():  # a stat per installed game, not a listing of the folder
+            path = os.path.join(self.records_dir, f"{gid}-{key}{_SUFFIX}")
+            if os.path.exists(path):
+                return path
+        return None
 
     def _save(self, job: ReviewJob) -> None:
         path = self._path(job.key, job.record.game_id)
