@@ -4,12 +4,17 @@ leaves the state exactly as it was.  Built-in exceptions never escape as other t
 
 from __future__ import annotations
 
+import importlib
 import importlib.resources
 import inspect
 import math
 import pickle
+import random
+import re
 import subprocess
 import sys
+import types
+import typing
 from pathlib import Path
 
 import pytest
@@ -137,18 +142,30 @@ follow_imports = silent
 """
 
 
+def _expected_errors(path: Path) -> set[tuple[int, str]]:
+    """(line, error code) of every line marked ``# error: <code>``."""
+    marks = (re.search(r"# error: ([\w-]+)$", line) for line in path.read_text().splitlines())
+    return {(n, m[1]) for n, m in enumerate(marks, 1) if m}
+
+
 def test_the_public_api_type_checks_under_mypy_strict(tmp_path):
     """tests/typing/check_api.py asserts the types a program sees (``make_agent`` an Agent,
-    ``step`` an int, ...); ``follow_imports = silent`` keeps the rest of the tree's own
-    findings out of this test."""
+    ``step`` an int, each game's typed dicts, ...) and must pass; tests/typing/misspelt_keys.py
+    must fail on exactly its marked lines (misspelt keys of the typed dicts).  One mypy run
+    checks both; ``follow_imports = silent`` keeps the rest of the tree's own findings out."""
     pytest.importorskip("mypy")
     root = Path(__file__).resolve().parent.parent
+    good, bad = root / "tests/typing/check_api.py", root / "tests/typing/misspelt_keys.py"
     config = tmp_path / "mypy.ini"
     config.write_text(MYPY_CONFIG.format(root=root))
     proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--config-file", str(config),
-                           "--cache-dir", str(tmp_path / "cache"), str(root / "tests/typing/check_api.py")],
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+                           "--cache-dir", str(tmp_path / "cache"), str(good), str(bad)],
+                          capture_output=True, text=True, timeout=600, cwd=root)
+    errors = [line for line in proc.stdout.splitlines() if ": error: " in line]
+    assert not [e for e in errors if (root / e.split(":")[0]).resolve() != bad], proc.stdout + proc.stderr
+    found = {(int(e.split(":")[1]), e.rsplit("[", 1)[1].rstrip("]")) for e in errors}
+    assert found == _expected_errors(bad), proc.stdout + proc.stderr
+    assert len(found) >= 12
 
 
 @pytest.mark.parametrize("package", PLUGIN_PACKAGES)
@@ -168,6 +185,106 @@ def test_make_agent_and_make_evaluator_return_the_documented_types():
         agent = romecore.make_agent(name, game, seed=1)
         assert isinstance(agent, romecore.Agent) and isinstance(agent.impl, romecore.StepAgent), name
     assert isinstance(romecore.make_evaluator(game), romecore.Evaluator)
+
+
+# -- the games' typed dicts ----------------------------------------------------------------
+def _mismatches(value: object, hint: object, path: str) -> list[str]:
+    """Where ``value`` differs from the type ``hint``: a TypedDict's required key missing, a
+    key it does not declare, or a value of another type (``bool`` is not an ``int`` here)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if typing.is_typeddict(hint):
+        if type(value) is not dict:
+            return [f"{path}: {type(value).__name__}, not dict"]
+        hints = typing.get_type_hints(hint)
+        out = [f"{path}: {k!r} missing" for k in sorted(hint.__required_keys__ - value.keys())]
+        out += [f"{path}: {k!r} undeclared" for k in sorted(value.keys() - hints.keys(), key=str)]
+        for k in value.keys() & hints.keys():
+            out += _mismatches(value[k], hints[k], f"{path}.{k}")
+        return out
+    if origin in (typing.Union, types.UnionType):
+        return [] if any(not _mismatches(value, a, path) for a in args) else [f"{path}: {value!r:.60} is not {hint}"]
+    if origin in (list, dict, tuple) and type(value) is not origin:
+        return [f"{path}: {type(value).__name__}, not {origin.__name__}"]
+    if origin is list:
+        return [m for i, v in enumerate(value) for m in _mismatches(v, args[0], f"{path}[{i}]")]
+    if origin is dict:
+        return [m for k, v in value.items()
+                for m in _mismatches(k, args[0], f"{path} key") + _mismatches(v, args[1], f"{path}[{k!r}]")]
+    if origin is tuple:
+        if len(args) != len(value):
+            return [f"{path}: {len(value)} items, not {len(args)}"]
+        return [m for i, (v, a) in enumerate(zip(value, args)) for m in _mismatches(v, a, f"{path}[{i}]")]
+    if hint is type(None):
+        return [] if value is None else [f"{path}: {value!r:.60} is not None"]
+    return [] if type(value) is hint else [f"{path}: {type(value).__name__}, not {hint.__name__}"]
+
+
+def _typed_dicts(state: romecore.State) -> tuple[type, type]:
+    """The TypedDicts of ``to_dict`` and ``observation`` for a state of one of the games, found
+    by the convention the stubs follow: module ``<game>.types``, names ``<Prefix>Dict`` and
+    ``<Prefix>Observation`` beside ``<Prefix>State``."""
+    cls = type(state)
+    module = importlib.import_module(cls.__module__.rsplit(".", 1)[0] + ".types")
+    prefix = cls.__name__.removesuffix("State")
+    return getattr(module, prefix + "Dict"), getattr(module, prefix + "Observation")
+
+
+def test_the_checker_of_typed_dicts_finds_what_it_must():
+    """The oracle of the next test: a real observation passes; a key removed, a key added, a
+    value of another type, an element of a list, all are found."""
+    game = romecore.load_game("rise_to_power", players=2)
+    state = _mid_game(game)
+    _, obs_type = _typed_dicts(state)
+    obs = state.observation(0)
+    assert _mismatches(obs, obs_type, "obs") == []
+    for change, found in [(lambda o: o.pop("tracks"), "'tracks' missing"),
+                          (lambda o: o.update(trak=1), "'trak' undeclared"),
+                          (lambda o: o.update(consul=1), "obs.consul: int, not bool"),
+                          (lambda o: o["players"][0].update(hand=[]), "'hand' undeclared"),
+                          (lambda o: o["order"].append("0"), "obs.order[2]: str, not int"),
+                          (lambda o: o.update(activation={}), "obs.activation"),
+                          (lambda o: o.update(hand=[("x",)]), "1 items, not 2")]:
+        bad = state.observation(0)
+        change(bad)
+        assert any(found in m for m in _mismatches(bad, obs_type, "obs")), found
+
+
+def _sampled_states(game: romecore.Game, seeds: int, every: int):
+    """Every ``every``-th state of ``seeds`` random games, and each one's end."""
+    for seed in range(seeds):
+        state, rng = game.new_initial_state(seed=seed), random.Random(seed)
+        for k in range(10**6):
+            if k % every == 0 or state.is_terminal():
+                yield state
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_random_chance()
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+
+
+def _check_typed_dicts(game: romecore.Game) -> None:
+    rng = random.Random(0)
+    checked = 0
+    for state in _sampled_states(game, seeds=2, every=7):
+        dict_type, obs_type = _typed_dicts(state)
+        assert _mismatches(state.to_dict(history=checked % 2 == 0), dict_type, "to_dict") == []
+        assert _mismatches(state.observation(rng.randrange(game.num_players())), obs_type, "observation") == []
+        checked += 1
+    assert checked > 10
+
+
+def test_to_dict_and_observation_are_their_games_typed_dicts(game):
+    """Over random states of every game and player count: each required key is there, no
+    undeclared key appears, every value has its declared type, at every depth."""
+    _check_typed_dicts(game)
+
+
+@pytest.mark.parametrize("game_id,options", [("rise_to_power", {"intrigue": "all"}),
+                                             ("glory_to_rome", {"training": True})])
+def test_typed_dicts_hold_under_game_options(game_id, options):
+    _check_typed_dicts(romecore.load_game(game_id, players=3, **options))
 
 
 # -- pickling agents ------------------------------------------------------------------------
