@@ -315,3 +315,18 @@ def test_a_page_seats_only_the_engines_the_server_names():
     state.resolve_chance()
     assert agent.choose(state) == state.legal_actions()[0]
     agent.close()
+
+
+# -- the page -------------------------------------------------------------------------------------
+def test_the_protocol_page_has_every_message_and_field():
+    """docs/engine-protocol.md names the version, every message type both ways and every
+    field, and is in the site's nav."""
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "engine-protocol.md").read_text()
+    assert f"(version {protocol.PROTOCOL_VERSION})" in page.splitlines()[0]
+    for table in (HOST_MESSAGES, ENGINE_MESSAGES):
+        for kind, fields in table.items():
+            assert f"`{kind}`" in page, kind
+            for field in fields:
+                assert f"`{field}`" in page or f'"{field}"' in page, (kind, field)
+    assert "engine-protocol.md" in (root / "mkdocs.yml").read_text()
