@@ -90,12 +90,15 @@ async function showReview(k, s) {
   $("finished").hidden = true;
   $("review").hidden = false;
   showError("");
+  stopPolling();
   const again = k === key && data;
   key = k; seat = s;
   if (again) { await loadReview(); return; }
   data = null;
   boards.clear();
   $("review-body").hidden = true;
+  $("seat-box").hidden = true;
+  $("download").hidden = true;
   $("progress-box").hidden = false;
   $("review-title").textContent = "Review";
   try {
@@ -105,7 +108,7 @@ async function showReview(k, s) {
     showError("no review: " + e.message);
     return;
   }
-  stopPolling();
+  if (key !== k) return;   // another review was asked for meanwhile
   polling = setInterval(poll, 400);
   poll();
 }
@@ -120,8 +123,10 @@ function progress(job) {
 }
 
 async function poll() {
+  const asked = key;
   try {
     const job = await api("/api/review/" + key + "?seat=" + seat);
+    if (asked !== key) return;   // an answer about a review no longer shown
     if (job.status === "done") { stopPolling(); shown(job); return; }
     if (job.status === "failed") { stopPolling(); $("progress-box").hidden = true; showError("the review failed: " + job.error); return; }
     progress(job);
@@ -150,6 +155,7 @@ function shown(review) {
   select.innerHTML = "";
   data.labels.forEach((l, p) => select.appendChild(el("option", { value: p }, "P" + p + " (" + l + ")")));
   select.value = seat;
+  $("seat-box").hidden = false;
   $("download").hidden = key.startsWith("up-");
   $("download").href = "/api/record/" + key;
   drawSummary();
