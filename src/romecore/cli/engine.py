@@ -14,7 +14,7 @@ __all__ = ["command"]
 
 
 @click.command("engine")
-@click.option("-a", "--agent", "agent", default=None, metavar="SPEC",
+@click.option("--agent", "agent", default=None, metavar="SPEC",
               help="the agent that plays (default: ismcts with each game's own parameters)")
 @click.option("--level", default=None, type=click.Choice(LEVELS, case_sensitive=False),
               help="play each game at this level of its own instead")
