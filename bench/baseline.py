@@ -132,13 +132,15 @@ def engine_file(folder: Path, commit: str, agent: str, own_engine: bool) -> Path
     return path
 
 
-def spec_for(path: Path, time: float | None, simulations: int | None) -> str:
+def spec_for(path: Path, time: float | None, simulations: int | None, timeout: float | None = None) -> str:
     """The ``engine:`` agent spec seating the engine file at ``path``."""
     spec = f"engine:file={path}"
     if time:
         spec += f",time={time:g}"
     if simulations:
         spec += f",simulations={simulations}"
+    if timeout:
+        spec += f",timeout={timeout:g}"
     return spec
 
 
@@ -246,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the baseline's agent spec (default: %(default)s with each game's parameters)")
     p.add_argument("--time", type=float, default=None, help="seconds per move, sent as the engine's budget")
     p.add_argument("--simulations", type=int, default=None, help="iterations per move, sent as the budget")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="wall seconds a move may take before the engine forfeits (the engine agent's default: "
+                        "2 x time + 1; give more on a loaded machine with a CPU-clock budget)")
     p.add_argument("--cache", default=None, help="where baselines are built (default: ~/.cache/romecore-baselines)")
     p.add_argument("--rebuild", action="store_true", help="build again even if built")
     a = p.parse_args(args)
@@ -256,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         shutil.copy2(__file__, folder / "baseline.py")  # the adapter as this checkout has it
     path = engine_file(folder, commit, a.agent, has_engine(commit))
-    print(spec_for(path, a.time, a.simulations))
+    print(spec_for(path, a.time, a.simulations, a.timeout))
     return 0
 
 
