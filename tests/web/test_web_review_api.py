@@ -243,7 +243,7 @@ def test_bad_uploads_are_refused_naming_the_file_and_move_and_nothing_is_kept(se
     other = json.loads(json.dumps(good))
     other["tags"]["game"] = "no_such_game"
     cases = {
-        "corrupt.jsonl": (b'{"kind": "romecore.record", "format": 2, "tags": {', ["corrupt.jsonl", "not JSON"]),
+        "corrupt.jsonl": (b'{"kind": "romecore.record", "format": 2, "tags": {', ["corrupt.jsonl:1: not JSON"]),
         "illegal.jsonl": (json.dumps(illegal).encode(), ["illegal.jsonl", "move 9"]),
         "other.jsonl": (json.dumps(other).encode(), ["other.jsonl", "no_such_game"]),
         "empty.jsonl": (b"", ["empty.jsonl", "no romecore record"]),
@@ -270,3 +270,16 @@ def test_the_review_budget_is_bounded_by_the_servers_think_limit(tmp_path):
     assert params.get("workers", "1") == "1"
     default = ReviewBudget().spec(game, 10.0)  # the Strong level, 1 s a decision over 2 worlds
     assert parse_agent_spec(default)[1]["time"] == "0.5"
+
+
+def test_an_uploaded_records_names_cannot_inject_markup(server):
+    client, _, _, _, _ = server
+    game = romecore.load_game(GAME, players=2)
+    rec = play_game(game, [romecore.make_agent("random", game=game, seed=4)] * 2, seed=4)
+    d = json.loads(records.dumps_json(rec))
+    d["tags"]["agents"][0]["label"] = '<img src=x onerror="alert(1)">'
+    r = _upload(client, json.dumps(d).encode(), "names.jsonl")
+    assert r.status_code in (200, 202), r.text
+    body = _reviewed(client, r.json()["key"])
+    assert body["labels"][0] == d["tags"]["agents"][0]["label"]  # shown as text by the page
+    assert "<img" not in body["plot"] and "&lt;img" in body["plot"]  # the graph's legend escapes it

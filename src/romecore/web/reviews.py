@@ -337,7 +337,9 @@ def read_upload(data: bytes, name: str, index: int) -> records.GameRecord:
     try:
         found = records.read(data)
     except records.RecordError as e:
-        raise records.RecordError(f"{name}: {str(e).removeprefix('<bytes>').lstrip(':')}") from None
+        where = str(e)  # "<bytes>:LINE: why" or "<bytes>: why": the file's name in its place
+        named = name + where[len("<bytes>"):] if where.startswith("<bytes>") else f"{name}: {where}"
+        raise records.RecordError(named) from None
     if not found:
         raise records.RecordError(f"{name}: holds no romecore record")
     if not 0 <= index < len(found):
