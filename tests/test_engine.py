@@ -21,7 +21,7 @@ import pytest
 import romecore
 from romecore import records, tournament
 from romecore.engine import protocol
-from romecore.engine.protocol import ENGINE_MESSAGES, HOST_MESSAGES, ProtocolError
+from romecore.engine.protocol import ENGINE_MESSAGES, HOST_MESSAGES, EngineError, ProtocolError
 from romecore.engine.serve import EngineServer, budgeted_spec
 from romecore.errors import AgentSpecError
 from romecore.match import view_seed
@@ -224,6 +224,16 @@ def test_romecore_engine_on_the_command_line_serves_until_quit():
     replies = [protocol.decode(line, ENGINE_MESSAGES) for line in proc.stdout.splitlines()]
     assert [r["type"] for r in replies] == ["error", "hello", "move"]
     assert replies[2]["id"] == 7 and replies[2]["move"] in state.legal_actions()
+
+
+def test_romecore_engine_needs_the_world():
+    game = romecore.load_game(GAME, players=2)
+    agent = romecore.make_agent("engine:world=false", game, seed=1)
+    state = game.new_initial_state(seed=1)
+    state.resolve_chance()
+    with pytest.raises(EngineError, match="answered with an error: position: this engine searches a world"):
+        agent.choose(state)
+    assert agent.impl._engine is None or not agent.impl._engine.alive()  # killed after its fault
 
 
 def test_the_host_budget_becomes_the_agents_own():

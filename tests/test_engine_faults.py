@@ -70,6 +70,7 @@ def _check(got, path, reason):
     ("hello", "", "broke the protocol: 'Welcome to my engine!' is not JSON"),
     ("mute", ",start_timeout=0.3", "did not answer hello within 0.3 s"),
     ("games", "", "plays chess, not rise_to_power"),
+    ("version", "", "speaks protocol 2; this romecore speaks 1"),
 ])
 def test_a_faulty_engine_forfeits_its_games_and_the_others_are_played(tmp_path, mode, extra, reason):
     marker = uuid.uuid4().hex

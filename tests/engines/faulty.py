@@ -3,7 +3,8 @@
 then, by MODE: ``sleep`` (says nothing for a minute), ``exit`` (dies with code 5, after a
 line on standard error), ``garbage`` (prints a line that is not JSON), ``illegal`` (plays
 an id no game has), ``wrongid`` (answers another position), ``hello`` (garbage at once,
-instead of hello), ``mute`` (never answers hello), ``games`` (says it plays chess only).
+instead of hello), ``mute`` (never answers hello), ``games`` (says it plays chess only),
+``version`` (speaks protocol 2).
 Words after AT are ignored (a test marks its processes with one)."""
 
 import json
@@ -26,6 +27,8 @@ for line in sys.stdin:
             print("Welcome to my engine!", flush=True)
         elif mode == "mute":
             time.sleep(60)
+        elif mode == "version":
+            say({"type": "hello", "protocol": 2, "name": "from-the-future"})
         elif mode == "games":
             say({"type": "hello", "protocol": 1, "name": "chess-only", "games": ["chess"]})
         else:
