@@ -80,20 +80,24 @@ def test_a_move_must_answer_the_position_asked_with_a_legal_id():
 
 
 # -- engines in other languages ------------------------------------------------------------------
+def _first_moves_only_at(rec, seat):
+    """Every move of ``seat`` in ``rec`` is the first legal one; how many there were."""
+    game = romecore.load_game(rec.game_id, **rec.options)
+    state = game.new_initial_state(seed=rec.seed)
+    checked = 0
+    for player, action in zip(rec.players, rec.actions):
+        if player == seat:
+            assert action == state.legal_actions()[0]
+            checked += 1
+        state.apply_action(action)
+    assert state.is_terminal() and checked > 5
+    return checked
+
+
 def _first_moves_only(path, engine_agent=0):
     """Every move of the engine's seats in the records at ``path`` is the first legal one."""
-    checked = 0
     for rec in records.read(path):
-        seat = rec.meta["lineup"].index(engine_agent)
-        game = romecore.load_game(rec.game_id, **rec.options)
-        state = game.new_initial_state(seed=rec.seed)
-        for player, action in zip(rec.players, rec.actions):
-            if player == seat:
-                assert action == state.legal_actions()[0]
-                checked += 1
-            state.apply_action(action)
-        assert state.is_terminal()
-    assert checked > 10
+        _first_moves_only_at(rec, rec.meta["lineup"].index(engine_agent))
 
 
 @pytest.mark.parametrize("spec", [PY_ENGINE, pytest.param(
@@ -340,3 +344,40 @@ def test_the_protocol_page_has_every_message_and_field():
             for field in fields:
                 assert f"`{field}`" in page or f'"{field}"' in page, (kind, field)
     assert "engine-protocol.md" in (root / "mkdocs.yml").read_text()
+
+
+def test_a_served_table_plays_an_engine_the_server_names(tmp_path):
+    """Over the websocket: the operator's engine plays a whole game against a page's random
+    moves; an engine the operator did not name is refused."""
+    pytest.importorskip("starlette", reason="the web app needs romecore[web] (starlette)")
+    pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
+    from starlette.testclient import TestClient
+
+    from romecore.web.app import create_app
+    from romecore.web.limits import Limits
+
+    limits = Limits(rate=1e9, burst=10**9, engines=(PY_ENGINE,))
+    app = create_app(records_dir=str(tmp_path), hint="random", delay=0, limits=limits)
+    with TestClient(app) as client, client.websocket_connect("/ws") as sock:
+        assert sock.receive_json()["type"] == "hello"
+        new = {"type": "new", "game_id": GAME, "players": 2, "seat": 0, "seed": 4}
+        sock.send_json({**new, "agents": [f"engine:cmd={sys.executable} -c pass"]})
+        refused = sock.receive_json()
+        assert refused["type"] == "error" and "serve --engine" in refused["message"]
+        sock.send_json({**new, "agents": [PY_ENGINE]})
+        moves = 0
+        for _ in range(10000):
+            m = sock.receive_json()
+            assert m["type"] != "error", m
+            if m["type"] != "state":
+                continue
+            if m["over"]:
+                break
+            if m["moves"]:
+                sock.send_json({"type": "move", "game": m["game"], "token": m["token"],
+                                "action": m["moves"][-1]["id"], "ply": m["ply"]})
+                moves += 1
+        assert m["over"] and moves > 5
+    (rec,) = records.read(next(tmp_path.rglob("*.jsonl")))
+    assert rec.forfeit is None and rec.agents[1] == PY_ENGINE + ",time=10"
+    _first_moves_only_at(rec, seat=1)
