@@ -129,9 +129,10 @@ class EngineServer:
         seat = message["seat"]
         if not 0 <= seat < game.num_players():
             raise ValueError(f"seat {seat} is not a seat of a {game.num_players()}-player game")
-        romecore.make_agent(self.spec, game, seed=0)  # a spec this game cannot use is refused now
-        self.game, self.seat, self.seed = game, seat, message.get("seed") or 0
-        self._agents = {}
+        seed = message.get("seed") or 0
+        agent = romecore.make_agent(resolve_level(self.spec, game), game, seed=seed)  # refused now, if it must be
+        self.game, self.seat, self.seed = game, seat, seed
+        self._agents = {budgeted_spec(resolve_level(self.spec, game), {}): agent}
 
     def _position(self, message: Mapping[str, Any]) -> None:
         request = message["id"]
