@@ -40,8 +40,8 @@ from romecore.web.limits import bound_spec
 from romecore.web.sessions import SessionError
 from romecore.web.storage import OVER, Storage, TableRow
 
-__all__ = ["ReviewBudget", "ReviewJob", "Reviews", "finished_games", "upload_key", "check_key",
-           "MAX_UPLOAD", "MAX_PAGE", "MAX_LISTED"]
+__all__ = ["ReviewBudget", "ReviewJob", "Reviews", "finished_games", "read_upload", "result_line", "upload_key",
+           "check_key", "MAX_UPLOAD", "MAX_PAGE", "MAX_LISTED"]
 
 #: The largest record file a page may upload for review (bytes).
 MAX_UPLOAD = 1 << 20
