@@ -283,3 +283,22 @@ def test_an_uploaded_records_names_cannot_inject_markup(server):
     body = _reviewed(client, r.json()["key"])
     assert body["labels"][0] == d["tags"]["agents"][0]["label"]  # shown as text by the page
     assert "<img" not in body["plot"] and "&lt;img" in body["plot"]  # the graph's legend escapes it
+
+
+def test_a_restarted_server_reviews_finished_games_from_its_database_only(tmp_path):
+    from romecore.web.storage import SQLiteStorage
+
+    db = tmp_path / "games.db"
+
+    def app():
+        return create_app(records_dir=None, hint="random", delay=0, limits=Limits(rate=1e9, burst=10**9),
+                          review=TINY, storage=SQLiteStorage(db))
+
+    with TestClient(app()) as client:
+        done, live = _play(client, 8), _play(client, 9, finish=False)
+    with TestClient(app()) as client:  # nothing in memory: both tables are read from the database
+        assert client.post(f"/api/review/{live}").json()["code"] == "not_over"
+        assert [g["game"] for g in client.get("/api/finished").json()["games"]] == [done]
+        assert client.post(f"/api/review/{done}").status_code in (200, 202)
+        assert _reviewed(client, done)["review"]["game"] == GAME
+        assert not client.app.state.sessions.games  # a review loads no table to play

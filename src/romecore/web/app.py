@@ -101,7 +101,7 @@ from romecore.primers import primer_html
 from romecore.web.limits import Limits, levels_of
 from romecore.web.reviews import MAX_UPLOAD, ReviewBudget, Reviews, check_key, finished_games, read_upload, upload_key
 from romecore.web.sessions import DEFAULT_DELAY, DEFAULT_HINT, Session, SessionError, Sessions
-from romecore.web.storage import Storage
+from romecore.web.storage import Storage, UnknownTable
 
 __all__ = ["create_app", "STATIC", "MAX_MESSAGE", "PROTOCOL"]
 
@@ -355,6 +355,24 @@ async def _finished(request: Request) -> Response:
     return JSONResponse(page)
 
 
+async def _finished_record(sessions: Sessions, key: str) -> records.GameRecord:
+    """The record of a finished table, from memory or straight from storage (a review does
+    not load a table to play); ``not_over`` while it is played."""
+    session = sessions.games.get(key)
+    if session is not None:
+        record = session.record
+    else:
+        try:
+            stored = await asyncio.to_thread(sessions.storage.load, key)
+        except UnknownTable:
+            raise SessionError("unknown_game", f"no game {key} on this server") from None
+        record = records.loads_json(stored.table.record) if stored.table.record is not None else None
+    if record is None:
+        raise SessionError("not_over", "the game is not over yet: its review is offered once it ends "
+                                       "(a review shows every hidden card)")
+    return record
+
+
 async def _review_start(request: Request) -> Response:
     """Starts (or finds) the review of a finished game of this server."""
     sessions: Sessions = request.app.state.sessions
@@ -367,11 +385,7 @@ async def _review_start(request: Request) -> Response:
                 raise SessionError("unknown_review", "that uploaded record is no longer held: upload it again")
             job = reviews.request(key, held.record, held.source)  # a failed one is tried again
         else:
-            session = await sessions.get(key)
-            if session.record is None:
-                raise SessionError("not_over", "the game is not over yet: its review is offered once it ends "
-                                               "(a review shows every hidden card)")
-            job = reviews.request(key, session.record, {"game": key})
+            job = reviews.request(key, await _finished_record(sessions, key), {"game": key})
     except SessionError as e:
         return _refusal(e)
     return JSONResponse(job.progress(), status_code=200 if job.status == "done" else 202)
