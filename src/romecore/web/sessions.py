@@ -700,7 +700,7 @@ class Sessions:
                  idle_seconds: float = 3600.0, storage: Storage | None = None) -> None:
         self.records_dir = records_dir
         self.limits = limits or Limits()
-        self.hint = bound_spec(hint, self.limits.max_think)
+        self.hint = bound_spec(hint, self.limits.max_think, self.limits.engines)
         self.delay = delay
         self.idle_seconds = idle_seconds
         self.storage: Storage = storage if storage is not None else MemoryStorage()
