@@ -190,6 +190,7 @@ function drawGraph() {
   for (const mark of graph.querySelectorAll("g.mark[data-ply]")) {
     mark.setAttribute("tabindex", "0");
     mark.addEventListener("click", () => jumpTo(Number(mark.dataset.ply)));
+    mark.addEventListener("keydown", (ev) => { if (ev.key === "Enter") jumpTo(Number(mark.dataset.ply)); });
   }
 }
 
