@@ -19,7 +19,7 @@ import random
 import secrets
 from typing import Any, Protocol, runtime_checkable
 
-from romecore.core.state import Game, State
+from romecore.core.state import Game, State, seed64
 from romecore.errors import AgentSpecError, IllegalActionError
 from romecore.plugins import registry
 
@@ -103,7 +103,7 @@ class Agent:
         reseed = getattr(self.impl, "reseed", None)
         if reseed is None:
             raise AttributeError(f"{type(self.impl).__name__} has no reseed()")
-        seed = fresh_seed() if seed is None else seed
+        seed = fresh_seed() if seed is None else seed64(seed)
         reseed(seed)
         self._seed_worlds(seed)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from romecore.agents import Agent, fresh_seed, resolve_level
 from romecore.core.evaluator import Evaluator
-from romecore.core.state import Game, State, peek_snapshot
+from romecore.core.state import Game, State, peek_snapshot, seed64
 from romecore.errors import PluginError, SerializationError, UnknownGameError
 from romecore.plugins import registry
 from romecore.spec import parse_agent_spec
@@ -55,8 +55,7 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     name (``romecore.level_spec``).  Without a seed one is drawn (``agent.seed``), so the
     agent can still be pickled and rebuilt.
     """
-    if seed is None:
-        seed = fresh_seed()
+    seed = fresh_seed() if seed is None else seed64(seed)
     name, params = parse_agent_spec(resolve_level(spec, game))
     impl = registry.agent(name).build(game, seed, params)
     try:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import romecore
-from romecore.core.state import Game, State
+from romecore.core.state import Game, State, seed64
 from romecore.errors import InvalidArgumentError
 from romecore.records import CHANCE_PLAYER, GameRecord, forfeit_returns
 
@@ -133,6 +133,7 @@ def play_game(
         restart = getattr(agent, "restart", None)
         if restart is not None:
             restart()
+    seed = seed64(seed)  # the record keeps the 64-bit seed (None: a fresh one, kept there)
     result = new_record(game, [getattr(a, "spec", type(a).__name__) for a in agents], seed, state)
     if state is None:
         state = game.new_initial_state(seed=seed)

@@ -11,6 +11,7 @@ import threading
 from typing import Any
 
 import romecore
+from romecore.core.state import seed64
 from romecore.spec import AgentSpec
 
 __all__ = ["RandomAgent"]
@@ -23,7 +24,7 @@ class RandomAgent:
 
     def __init__(self, game: Any = None, seed: int | None = None) -> None:
         self.spec = "random"
-        self._rng = _random.Random(seed)
+        self._rng = _random.Random(None if seed is None else seed64(seed))
         self._lock = threading.Lock()
 
     def step(self, state: romecore.State) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from romecore.core.state import seed64
 from romecore.errors import AgentSpecError
 from romecore.spec import AgentSpec, ParamTable
 
@@ -102,8 +103,6 @@ def agent_spec(name: str, cls: Callable[..., Any], params: ParamTable, descripti
     ``parallel`` the spec also takes ``workers`` (root parallelism when above 1)."""
 
     def factory(game: Any, seed: int | None, **values: Any) -> Any:
-        from romecore_search.core import seed64
-
         s = seed64(seed)
         workers = values.pop("workers", 1) if parallel else 1
         if workers < 1:

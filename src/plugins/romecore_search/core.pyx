@@ -14,8 +14,6 @@ only the agent's own buffers, the kernel table and a C evaluator's constant para
 a Python evaluator takes the GIL back for each call), so separate agents in separate
 threads run in parallel.
 """
-import operator
-import os
 
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, free
@@ -30,7 +28,7 @@ from romecore.core.kernel cimport (
     rc_kernel, rc_rng, rc_rng_seed, rc_rng_below, rc_rng_double, rc_sample_front_i32,
     rc_sample_chance, rc_playout, rc_hash_bytes, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS,
 )
-from romecore.core.state cimport Game, State
+from romecore.core.state cimport Game, State, to_seed64
 from romecore.core.evaluator cimport Evaluator, rc_evaluate
 
 from romecore.core.evaluator import PyEvaluator
@@ -40,20 +38,6 @@ ROLLOUTS = {"random": ROLLOUT_RANDOM, "greedy": ROLLOUT_GREEDY}
 #: What a ``time`` budget measures: elapsed time, or the searching thread's CPU time (a fair
 #: budget on a shared machine, where other processes would shorten a wall-clock one).
 CLOCKS = {"wall": CLOCK_MONOTONIC, "cpu": CLOCK_THREAD_CPUTIME_ID}
-
-
-def random_seed():
-    return int.from_bytes(os.urandom(8), "little")
-
-
-def seed64(seed):
-    """A 64-bit seed from any int (None: a fresh random one)."""
-    if seed is None:
-        return random_seed()
-    try:
-        return operator.index(seed) & 0xFFFFFFFFFFFFFFFF
-    except TypeError:
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__}") from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -192,7 +176,7 @@ cdef class SearchAgent:
         self.game = game
         self.k = game.k
         self.nplayers = game.num_players()
-        self.seed = seed64(seed)
+        self.seed = to_seed64(seed)
         self.iter_limit = limit
         self.time_limit = time
         self.evaluator = resolve_evaluator(game, evaluator)
@@ -336,7 +320,7 @@ cdef class SearchAgent:
     def reseed(self, seed):
         """Replaces the agent's seed (root-parallel workers get one per worker); a search
         under way in another thread finishes with the old one."""
-        cdef uint64_t s = seed64(seed)
+        cdef uint64_t s = to_seed64(seed)
         self._lock()
         self.seed = s
         self._unlock()

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import romecore
+from romecore.core.state import seed64
 from romecore.errors import AgentSpecError, RomecoreError
 
 __all__ = ["RootParallelAgent", "mix_seed"]
@@ -73,7 +74,7 @@ class RootParallelAgent:
             raise AgentSpecError("RootParallelAgent needs workers >= 2")
         self.name = name
         self.game = game
-        self.seed = seed
+        self.seed = seed64(seed)
         self.workers = workers
         self.params = dict(params)
         self.spec = f"{name}:workers={workers}"
@@ -132,7 +133,7 @@ class RootParallelAgent:
         pass
 
     def reseed(self, seed: int) -> None:
-        self.seed = seed
+        self.seed = seed64(seed)
 
     def close(self) -> None:
         lock = getattr(self, "_lock", None)

@@ -13,7 +13,6 @@ Seeds: slot i's k-th game (k = 0, 1, ...) is dealt as
 of a batch can be replayed alone through the public State API.
 """
 import operator
-import os
 
 import numpy as np
 
@@ -26,7 +25,7 @@ from romecore.core.kernel cimport (
     rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_rng_below, rc_sample_chance, RC_CHANCE, RC_TERMINAL,
     RC_MAX_PLAYERS,
 )
-from romecore.core.state cimport Game, State
+from romecore.core.state cimport Game, State, to_seed64
 from romecore.errors import ArgumentTypeError, IllegalActionError, InvalidArgumentError
 
 #: Added to a slot's seed once per game dealt in that slot (the 64-bit golden ratio).
@@ -223,7 +222,7 @@ cdef class Batch:
             raise MemoryError()
         memset(self.states, 0, self.stride * nn)
         memset(self.has_final, 0, nn)
-        rc_rng_seed(&self.master, _seed64(seed))
+        rc_rng_seed(&self.master, to_seed64(seed))
         self._rewards = np.zeros((n, self.num_players), np.float32)
         self._done = np.zeros(n, np.bool_)
         self._player = np.zeros(n, np.int32)
@@ -269,12 +268,12 @@ cdef class Batch:
         if seeds is None:
             for i in range(self.n):
                 self.seeds[i] = rc_rng_next(&self.master)
-        elif isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
-            base = _seed64(seeds)
+        elif isinstance(seeds, (int, np.integer, np.bool_)):  # a bool is refused there
+            base = to_seed64(seeds)
             for i in range(self.n):
                 self.seeds[i] = <uint64_t>((base + i) & 0xFFFFFFFFFFFFFFFF)
         else:
-            if isinstance(seeds, (str, bytes, bool, np.bool_)):
+            if isinstance(seeds, (str, bytes)):
                 raise ArgumentTypeError(f"seeds must be ints, got {type(seeds).__name__}")
             try:
                 given = seeds.tolist() if isinstance(seeds, np.ndarray) else list(seeds)
@@ -288,7 +287,7 @@ cdef class Batch:
             values = []
             for i in range(self.n):
                 try:
-                    values.append(_seed64(given[i]))
+                    values.append(to_seed64(given[i]))
                 except ArgumentTypeError as e:
                     raise ArgumentTypeError(f"batch index {i}: {e}") from None
             for i in range(self.n):
@@ -557,15 +556,3 @@ cdef class Batch:
         if not self.has_final[j]:
             return None
         return self._as_state(self.finals + <size_t>j * self.stride, &self.rngs[j])
-
-
-cdef uint64_t _seed64(object seed) except? 0:
-    if seed is None:
-        seed = int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, (bool, np.bool_)):
-        raise ArgumentTypeError("a seed must be an integer, got bool")
-    try:
-        seed = operator.index(seed)
-    except TypeError:
-        raise ArgumentTypeError(f"a seed must be an integer, got {type(seed).__name__}") from None
-    return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)

@@ -6,8 +6,10 @@ Each game ships a ``cdef class`` deriving from :class:`State` that adds its read
 through the kernel table ``k`` and the struct at ``s``.  Search plugins ``cimport`` this
 file to reach ``k`` and ``s`` of a state handed to them from Python.
 """
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, uint64_t
 from romecore.core.kernel cimport rc_kernel, rc_rng
+
+cdef uint64_t to_seed64(object seed) except? 0  # the one seed rule: see seed64()
 
 cdef class Game:
     cdef const rc_kernel *k

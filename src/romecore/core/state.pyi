@@ -1,6 +1,6 @@
 """Type stubs for romecore.core.state (a Cython module)."""
 
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -12,6 +12,7 @@ TERMINAL: int
 SNAPSHOT_FORMAT: int
 HIDDEN: int
 
+def seed64(seed: SupportsIndex | None = None) -> int: ...
 def peek_snapshot(blob: bytes) -> tuple[str, dict[str, Any]]: ...
 
 class Game:

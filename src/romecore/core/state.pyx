@@ -50,11 +50,27 @@ def _random_seed():
     return int.from_bytes(os.urandom(8), "little")
 
 
-cdef inline uint64_t _seed64(object seed) except? 0:
+def seed64(seed=None):
+    """The 64-bit seed romecore makes of a user's ``seed``: the one rule every entry point
+    (states, batches, agents, searches, tournaments) follows.
+
+    - None draws a fresh seed from the operating system;
+    - an int (or anything with ``__index__``, such as a numpy integer) is taken modulo
+      2**64, so negative and huge ints are seeds too (-1 is the seed 2**64 - 1);
+    - a bool is refused: ``True`` where a seed is expected is a slip, not a seed;
+    - anything else raises :class:`romecore.ArgumentTypeError` (a ``TypeError``).
+    """
+    return to_seed64(seed)
+
+
+cdef uint64_t to_seed64(object seed) except? 0:
+    """:func:`seed64` for Cython callers (see there for the rule)."""
     if seed is None:
         seed = _random_seed()
+    elif isinstance(seed, bool):
+        raise ArgumentTypeError("seed must be an integer, got bool")
     try:
-        seed = operator.index(seed)
+        seed = operator.index(seed)  # numpy's bool has no __index__: refused here
     except TypeError:
         raise ArgumentTypeError(f"seed must be an integer, got {type(seed).__name__}") from None
     return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
@@ -214,10 +230,11 @@ cdef class Game:
     def new_initial_state(self, seed=None):
         """The state before the first action (usually a chance node: the set-up).
 
-        ``seed`` seeds the state's dealer RNG, used by :meth:`State.apply_random_chance`;
-        the kernel itself has no randomness, every chance event is an explicit action.
+        ``seed`` seeds the state's dealer RNG, used by :meth:`State.apply_random_chance`
+        (any int, taken modulo 2**64; None: a fresh one; see :func:`seed64`); the kernel
+        itself has no randomness, every chance event is an explicit action.
         """
-        cdef uint64_t s64 = _seed64(seed)
+        cdef uint64_t s64 = to_seed64(seed)
         cdef State st = self._new_state()
         self.k.init(st.s, self.params)
         rc_rng_seed(&st.rng, s64)
@@ -491,7 +508,7 @@ cdef class State:
             seed = d.get("seed", 0)
             if type(seed) is not int:
                 raise SerializationError(f"dict seed must be an int, got {type(seed).__name__}")
-            rc_rng_seed(&self.rng, _seed64(seed))
+            rc_rng_seed(&self.rng, to_seed64(seed))
         hist = d.get("history")
         if hist is not None:
             hist = _int_list(hist, "history", 0, self.k.num_actions - 1, 1 << 22)
@@ -845,7 +862,7 @@ cdef class State:
         is redrawn from the worlds consistent with their knowledge.  The copy's history is
         empty and its dealer RNG freshly seeded, so nothing hidden leaks through either."""
         cdef int p = self._player_arg(player)
-        cdef uint64_t s64 = _seed64(seed)
+        cdef uint64_t s64 = to_seed64(seed)
         cdef rc_rng r
         cdef State c = self.game._new_state()
         memcpy(c.s, self.s, self.k.state_size)
@@ -928,7 +945,7 @@ cdef class State:
         cdef int32_t a
         cdef int32_t *acts = self.legal
         cdef double *probs = NULL
-        rc_rng_seed(&r, _seed64(seed))
+        rc_rng_seed(&r, to_seed64(seed))
         self._enter_nogil()
         try:
             self._reserve_history(self.k.max_game_length)  # the loop never allocates

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from romecore.core.state import seed64
+from romecore.errors import ArgumentTypeError
 from romecore.tournament.stats import agent_labels
 
 __all__ = ["GameTask", "derive_seed", "lineup", "game_seed", "make_task", "SEATING_SCHEME"]
@@ -34,8 +36,12 @@ def _splitmix64(x: int) -> int:
 
 
 def derive_seed(master: int, *keys: int) -> int:
-    """A 64-bit seed from a master seed and a path of integer keys (splitmix64 chain)."""
-    x = _splitmix64(master & MASK64)
+    """A 64-bit seed from a master seed and a path of integer keys (splitmix64 chain).  The
+    master seed follows romecore's seed rule (:func:`romecore.core.state.seed64`), but
+    None is refused: every game is replayed from it, so it must be one fixed number."""
+    if master is None:
+        raise ArgumentTypeError("a master seed must be an integer, got None")
+    x = _splitmix64(seed64(master))
     for k in keys:
         x = _splitmix64(x ^ _splitmix64(k & MASK64))
     return x
