@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from romecore.core.state import seed64
 from romecore.errors import InvalidArgumentError
 from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.progress import progress_bar
@@ -166,6 +167,7 @@ def run(
 
     if out == "-":
         out = None
+    seed = seed64(seed)  # romecore's one seed rule; the header keeps the 64-bit value
     if backend not in BACKENDS:
         raise InvalidArgumentError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     load_plugins(plugins)
