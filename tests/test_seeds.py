@@ -1,4 +1,4 @@
-"""One seed rule at every entry point that takes a user's seed (``romecore.core.state.seed64``):
+"""One seed rule at every entry point that takes a user's seed (``romecore.core.seeds``):
 None draws a fresh seed, an int counts modulo 2**64 (so -1 is the seed 2**64 - 1 and 2**64 + 5
 is 5), a bool or a non-integer raises ``ArgumentTypeError``.
 
@@ -13,7 +13,7 @@ import pytest
 
 import romecore
 from romecore.core.batch import Batch
-from romecore.core.state import seed64
+from romecore.core.seeds import seed64
 from romecore.match import play_game
 from romecore.tournament import derive_seed
 

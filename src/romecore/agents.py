@@ -19,7 +19,8 @@ import random
 import secrets
 from typing import Any, Protocol, runtime_checkable
 
-from romecore.core.state import Game, State, seed64
+from romecore.core.seeds import seed64
+from romecore.core.state import Game, State
 from romecore.errors import AgentSpecError, IllegalActionError
 from romecore.plugins import registry
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from romecore.agents import Agent, fresh_seed, resolve_level
 from romecore.core.evaluator import Evaluator
-from romecore.core.state import Game, State, peek_snapshot, seed64
+from romecore.core.seeds import seed64
+from romecore.core.state import Game, State, peek_snapshot
 from romecore.errors import PluginError, SerializationError, UnknownGameError
 from romecore.plugins import registry
 from romecore.spec import parse_agent_spec

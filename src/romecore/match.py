@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import romecore
-from romecore.core.state import Game, State, seed64
+from romecore.core.seeds import seed64
+from romecore.core.state import Game, State
 from romecore.errors import InvalidArgumentError
 from romecore.records import CHANCE_PLAYER, GameRecord, forfeit_returns
 

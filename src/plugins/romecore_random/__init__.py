@@ -11,7 +11,7 @@ import threading
 from typing import Any
 
 import romecore
-from romecore.core.state import seed64
+from romecore.core.seeds import seed64
 from romecore.spec import AgentSpec
 
 __all__ = ["RandomAgent"]

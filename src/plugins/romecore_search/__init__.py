@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from romecore.core.state import seed64
+from romecore.core.seeds import seed64
 from romecore.errors import AgentSpecError
 from romecore.spec import AgentSpec, ParamTable
 

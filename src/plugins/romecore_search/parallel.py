@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import romecore
-from romecore.core.state import seed64
+from romecore.core.seeds import seed64
 from romecore.errors import AgentSpecError, RomecoreError
 
 __all__ = ["RootParallelAgent", "mix_seed"]

@@ -9,7 +9,7 @@ file to reach ``k`` and ``s`` of a state handed to them from Python.
 from libc.stdint cimport int32_t, uint64_t
 from romecore.core.kernel cimport rc_kernel, rc_rng
 
-cdef uint64_t to_seed64(object seed) except? 0  # the one seed rule: see seed64()
+cdef uint64_t to_seed64(object seed) except? 0  # the one seed rule: romecore.core.seeds
 
 cdef class Game:
     cdef const rc_kernel *k

@@ -1,6 +1,6 @@
 """Type stubs for romecore.core.state (a Cython module)."""
 
-from typing import Any, SupportsIndex
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -12,7 +12,6 @@ TERMINAL: int
 SNAPSHOT_FORMAT: int
 HIDDEN: int
 
-def seed64(seed: SupportsIndex | None = None) -> int: ...
 def peek_snapshot(blob: bytes) -> tuple[str, dict[str, Any]]: ...
 
 class Game:

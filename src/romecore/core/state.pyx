@@ -10,7 +10,6 @@ hooks (``_action_to_string``, ``_to_dict``, ``_load_dict``, ``_observation``,
 """
 import json
 import operator
-import os
 
 import msgpack
 
@@ -28,6 +27,7 @@ from romecore.core.kernel cimport (
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_MAX_PARAMS, RC_HIDDEN,
 )
 from romecore.core.dictread import read_int, read_list, show as _show
+from romecore.core.seeds import seed64
 from romecore.errors import (
     ArgumentTypeError, IllegalActionError, InvalidArgumentError, PluginError, SerializationError,
     UsageError,
@@ -46,34 +46,9 @@ cdef extern from "Python.h":
         object (*tp_new)(PyTypeObject *, object, object)
 
 
-def _random_seed():
-    return int.from_bytes(os.urandom(8), "little")
-
-
-def seed64(seed=None):
-    """The 64-bit seed romecore makes of a user's ``seed``: the one rule every entry point
-    (states, batches, agents, searches, tournaments) follows.
-
-    - None draws a fresh seed from the operating system;
-    - an int (or anything with ``__index__``, such as a numpy integer) is taken modulo
-      2**64, so negative and huge ints are seeds too (-1 is the seed 2**64 - 1);
-    - a bool is refused: ``True`` where a seed is expected is a slip, not a seed;
-    - anything else raises :class:`romecore.ArgumentTypeError` (a ``TypeError``).
-    """
-    return to_seed64(seed)
-
-
 cdef uint64_t to_seed64(object seed) except? 0:
-    """:func:`seed64` for Cython callers (see there for the rule)."""
-    if seed is None:
-        seed = _random_seed()
-    elif isinstance(seed, bool):
-        raise ArgumentTypeError("seed must be an integer, got bool")
-    try:
-        seed = operator.index(seed)  # numpy's bool has no __index__: refused here
-    except TypeError:
-        raise ArgumentTypeError(f"seed must be an integer, got {type(seed).__name__}") from None
-    return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    """:func:`romecore.core.seeds.seed64` for Cython callers (the rule lives there)."""
+    return seed64(seed)
 
 
 cdef list _int_list(object xs, str what, object lo, object hi, Py_ssize_t max_len):
@@ -231,7 +206,7 @@ cdef class Game:
         """The state before the first action (usually a chance node: the set-up).
 
         ``seed`` seeds the state's dealer RNG, used by :meth:`State.apply_random_chance`
-        (any int, taken modulo 2**64; None: a fresh one; see :func:`seed64`); the kernel
+        (any int, taken modulo 2**64; None: a fresh one; see :mod:`romecore.core.seeds`); the kernel
         itself has no randomness, every chance event is an explicit action.
         """
         cdef uint64_t s64 = to_seed64(seed)

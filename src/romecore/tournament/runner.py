@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from romecore.core.state import seed64
+from romecore.core.seeds import seed64
 from romecore.errors import InvalidArgumentError
 from romecore.tournament.local import InlineBackend, LocalBackend
 from romecore.tournament.progress import progress_bar

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from romecore.core.state import seed64
+from romecore.core.seeds import seed64
 from romecore.errors import ArgumentTypeError
 from romecore.tournament.stats import agent_labels
 
@@ -37,7 +37,7 @@ def _splitmix64(x: int) -> int:
 
 def derive_seed(master: int, *keys: int) -> int:
     """A 64-bit seed from a master seed and a path of integer keys (splitmix64 chain).  The
-    master seed follows romecore's seed rule (:func:`romecore.core.state.seed64`), but
+    master seed follows romecore's seed rule (:mod:`romecore.core.seeds`), but
     None is refused: every game is replayed from it, so it must be one fixed number."""
     if master is None:
         raise ArgumentTypeError("a master seed must be an integer, got None")
