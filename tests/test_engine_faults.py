@@ -63,6 +63,7 @@ def _check(got, path, reason):
 
 @pytest.mark.parametrize("mode,extra,reason", [
     ("sleep", ",timeout=0.3", "did not answer position 2 within 0.3 s"),
+    ("sleep", ",time=0.05", "did not answer position 2 within 1.1 s"),  # twice its budget, plus 1 s
     ("exit", "", "exited with code 5 (standard error: faulty engine: exiting on purpose)"),
     ("garbage", "", "broke the protocol: 'I think e2e4 is best' is not JSON"),
     ("illegal", "", "played move id 999999, which is not legal here"),
