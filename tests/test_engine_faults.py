@@ -66,6 +66,7 @@ def _check(got, path, reason):
     ("sleep", ",time=0.05", "did not answer position 2 within 1.1 s"),  # twice its budget, plus 1 s
     ("exit", "", "exited with code 5 (standard error: faulty engine: exiting on purpose)"),
     ("garbage", "", "broke the protocol: 'I think e2e4 is best' is not JSON"),
+    ("flood", "", "wrote a line longer than 1048576 bytes"),
     ("illegal", "", "played move id 999999, which is not legal here"),
     ("wrongid", "", "answered position 9, but position 2 was asked"),
     ("hello", "", "broke the protocol: 'Welcome to my engine!' is not JSON"),

@@ -4,7 +4,7 @@ then, by MODE: ``sleep`` (says nothing for a minute), ``exit`` (dies with code 5
 line on standard error), ``garbage`` (prints a line that is not JSON), ``illegal`` (plays
 an id no game has), ``wrongid`` (answers another position), ``hello`` (garbage at once,
 instead of hello), ``mute`` (never answers hello), ``games`` (says it plays chess only),
-``version`` (speaks protocol 2).
+``version`` (speaks protocol 2), ``flood`` (writes 2 MiB with no newline).
 Words after AT are ignored (a test marks its processes with one)."""
 
 import json
@@ -41,6 +41,10 @@ for line in sys.stdin:
             elif mode == "exit":
                 print("faulty engine: exiting on purpose", file=sys.stderr, flush=True)
                 sys.exit(5)
+            elif mode == "flood":
+                sys.stdout.write("x" * (2 << 20))
+                sys.stdout.flush()
+                time.sleep(60)
             elif mode == "garbage":
                 print("I think e2e4 is best", flush=True)
                 continue

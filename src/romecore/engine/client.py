@@ -123,7 +123,7 @@ class EngineProcess:
         try:
             self.proc = subprocess.Popen(
                 self.argv, cwd=self.cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, bufsize=0,
+                stderr=subprocess.PIPE,
                 preexec_fn=_death_signal() if in_main else None)
         except OSError as e:
             raise EngineError(f"engine {self.label} could not start: {e.strerror or e}") from None
