@@ -124,7 +124,7 @@ def _checked_seed(seed: Any) -> int | None:
         raise romecore.ArgumentTypeError(f"seed must be an int, got {type(seed).__name__}") from None
     if seed < 0:
         raise romecore.InvalidArgumentError(f"seed must be non-negative, got {seed}")
-    return int(seed)
+    return seed
 
 
 def _checked_opponent(spec: Any, game: romecore.Game) -> str:
