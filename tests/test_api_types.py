@@ -214,6 +214,8 @@ def _mismatches(value: object, hint: object, path: str) -> list[str]:
         if len(args) != len(value):
             return [f"{path}: {len(value)} items, not {len(args)}"]
         return [m for i, (v, a) in enumerate(zip(value, args)) for m in _mismatches(v, a, f"{path}[{i}]")]
+    if origin is typing.Literal:
+        return [] if value in args and type(value) is type(args[0]) else [f"{path}: {value!r:.60} is not in {hint}"]
     if hint is type(None):
         return [] if value is None else [f"{path}: {value!r:.60} is not None"]
     return [] if type(value) is hint else [f"{path}: {type(value).__name__}, not {hint.__name__}"]
@@ -243,7 +245,8 @@ def test_the_checker_of_typed_dicts_finds_what_it_must():
                           (lambda o: o["players"][0].update(hand=[]), "'hand' undeclared"),
                           (lambda o: o["order"].append("0"), "obs.order[2]: str, not int"),
                           (lambda o: o.update(activation={}), "obs.activation"),
-                          (lambda o: o.update(hand=[("x",)]), "1 items, not 2")]:
+                          (lambda o: o.update(hand=[("x",)]), "1 items, not 2"),
+                          (lambda o: o.update(phase="rol"), "obs.phase: 'rol' is not in")]:
         bad = state.observation(0)
         change(bad)
         assert any(found in m for m in _mismatches(bad, obs_type, "obs")), found
@@ -262,6 +265,12 @@ def _sampled_states(game: romecore.Game, seeds: int, every: int):
                 state.apply_random_chance()
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_each_games_phase_literal_is_its_phases(game):
+    state = game.new_initial_state(seed=1)
+    types_module = importlib.import_module(type(state).__module__.rsplit(".", 1)[0] + ".types")
+    assert typing.get_args(types_module.Phase) == importlib.import_module(type(state).__module__).PHASES
 
 
 def _check_typed_dicts(game: romecore.Game) -> None:

@@ -1,6 +1,7 @@
 """Misspelt keys of the games' typed dicts: ``tests/test_api_types.py`` runs ``mypy --strict``
 over this file and expects an error on exactly the lines marked ``# error: <code>``, each
-beside the right spelling, which passes.  Type-checked only, never run."""
+beside the right spelling, which passes (a phase is a Literal of the game's phases, so a
+misspelt one compares with no phase).  Type-checked only, never run."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ def rise_to_power(state: RiseToPowerState) -> list[object]:
         obs["tracks"]["militray"],  # error: typeddict-item
         d["players"][0]["vp_froum"],  # error: typeddict-item
         d["rows"]["arenas"],  # error: typeddict-item
+        obs["phase"] == "roll", d["phase"] == "over",
+        obs["phase"] == "rol",  # error: comparison-overlap
     ]
 
 

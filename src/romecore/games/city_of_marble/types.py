@@ -8,15 +8,20 @@ blue in the game's data) are ``dict[str, int]``: their keys are the data's names
 fixed schema.
 """
 
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from romecore.core.types import ObservationHead, StateDictHead
 
-__all__ = ["CityOfMarbleDict", "CityOfMarbleObservation", "CityOfMarbleOptions"]
+__all__ = ["CityOfMarbleDict", "CityOfMarbleObservation", "CityOfMarbleOptions", "Phase"]
 
 Vertex = list[int]
 Triangle = list[Vertex]
 Site = list[int]
+
+
+#: The game's phases: the state module's ``PHASES``, in order (a test holds the two equal).
+Phase = Literal["hills", "action", "site", "tile", "bridge", "aqueduct_start", "order", "send",
+                "expand", "extra", "over"]
 
 
 class CityOfMarbleOptions(TypedDict):
@@ -98,7 +103,7 @@ class ObservedPlayer(PublicPlayer):
 class _Position(TypedDict):
     """The keys that ``to_dict`` and ``observation`` share with the same types."""
 
-    phase: str
+    phase: Phase
     turn_player: int
     actor: int
     actions_left: int

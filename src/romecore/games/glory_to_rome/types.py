@@ -8,11 +8,16 @@ names, not a fixed schema.  A few turn fields hold a name where the value has on
 the raw number (``str | int``).
 """
 
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from romecore.core.types import ObservationHead, StateDictHead
 
-__all__ = ["GloryToRomeDict", "GloryToRomeObservation", "GloryToRomeOptions"]
+__all__ = ["GloryToRomeDict", "GloryToRomeObservation", "GloryToRomeOptions", "Phase"]
+
+
+#: The game's phases: the state module's ``PHASES``, in order (a test holds the two equal).
+Phase = Literal["setup", "lead", "follow", "petition", "palace", "think", "draw", "act",
+                "act_draw", "legion", "give", "coliseum", "senate", "sewer", "eot", "over"]
 
 
 class GloryToRomeOptions(TypedDict):
@@ -122,7 +127,7 @@ class Setup(TypedDict):
 class _Position(TypedDict):
     """The keys that ``to_dict`` and ``observation`` share with the same types."""
 
-    phase: str
+    phase: Phase
     steps: int
     leader: int
     role: str | None

@@ -6,11 +6,16 @@ Maps keyed by names from the game's data (the decks I to IV) are ``dict[str, ...
 keys are the data's names, not a fixed schema.
 """
 
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from romecore.core.types import ObservationHead, StateDictHead
 
-__all__ = ["GreatCityDict", "GreatCityObservation", "GreatCityOptions"]
+__all__ = ["GreatCityDict", "GreatCityObservation", "GreatCityOptions", "Phase"]
+
+
+#: The game's phases: the state module's ``PHASES``, in order (a test holds the two equal).
+Phase = Literal["draft_deal", "draft_pick", "strip", "offer", "emissary", "take", "main", "place",
+                "school_deck", "school_draw", "school_keep", "school_bottom", "over"]
 
 
 class GreatCityOptions(TypedDict):
@@ -78,7 +83,7 @@ class _Position(TypedDict):
     """The keys that ``to_dict`` and ``observation`` share with the same types."""
 
     round: int
-    phase: str
+    phase: Phase
     first_player: int
     emissaries: list[int | None]  # the owner of each emissary space
     influence_cards: list[InfluenceCard]

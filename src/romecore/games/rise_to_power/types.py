@@ -6,11 +6,17 @@ Maps keyed by names from the game's data (a forum's resources) are ``dict[str, i
 their keys are the data's names, not a fixed schema.
 """
 
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from romecore.core.types import ObservationHead, StateDictHead
 
-__all__ = ["RiseToPowerDict", "RiseToPowerObservation", "RiseToPowerOptions"]
+__all__ = ["RiseToPowerDict", "RiseToPowerObservation", "RiseToPowerOptions", "Phase"]
+
+
+#: The game's phases: the state module's ``PHASES``, in order (a test holds the two equal).
+Phase = Literal["deal", "roll", "tribunus", "order", "place", "after_place", "province", "mark",
+                "reroll", "pick_die", "shift", "pick_placed", "target", "discard",
+                "target_province", "military", "senate", "market", "draw", "forum", "show", "over"]
 
 
 class RiseToPowerOptions(TypedDict):
@@ -58,7 +64,7 @@ class Exhausted(TypedDict):
 # ``return`` is a keyword, hence the functional form.
 Activation = TypedDict("Activation", {
     "card": int,
-    "return": str,
+    "return": Phase,
     "provinces_left": int,
     "first_province": str | None,
     "target": int,
@@ -109,7 +115,7 @@ class _Position(TypedDict):
     """The keys that ``to_dict`` and ``observation`` share with the same types."""
 
     round: int
-    phase: str
+    phase: Phase
     actor: int
     order: list[int]
     new_order: list[int]
