@@ -8,24 +8,26 @@ its state class and exposes ``draw(canvas, views, player, game, scores)`` (``sco
 only for the whole truth: a player's picture shows what its observation says of them);
 this module finds it, supplies the title, legend and primitives, and writes the document.
 
-The document is built with :mod:`xml.etree.ElementTree` from the standard library: the
-pictures need only rectangles, circles, polygons, lines and text, and etree escapes text and
-attributes correctly (the one real risk of string concatenation), so a third-party SVG
-library would add a dependency without earning it.  PNG output goes through cairosvg, an
+The document is a light tree of :class:`Element` (tag, attributes already formatted as
+text, text, children) that :meth:`Canvas.to_string` writes out in one pass: the pictures
+need only rectangles, circles, polygons, lines and text, each attribute value is formatted
+once when drawn and escaped where it is text, and a web table redraws a picture on every
+move, so the standard library's ElementTree (a C tree, but with a Python attribute dict
+and a second serialising pass) cost twice as much.  PNG output goes through cairosvg, an
 optional extra (``pip install cairosvg``).
 """
 
 from __future__ import annotations
 
 import importlib
-import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from romecore.errors import ArgumentTypeError, InvalidArgumentError, PluginError
 
-__all__ = ["Canvas", "Picture", "picture", "to_svg", "write", "views", "action_targets", "public_view", "PUBLIC",
-           "PLAYER_COLOURS", "player_name"]
+__all__ = ["Canvas", "Element", "Picture", "picture", "to_svg", "write", "views", "action_targets", "public_view",
+           "PUBLIC", "PLAYER_COLOURS", "player_name"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -43,6 +45,54 @@ def player_name(p: int) -> str:
     return f"P{p}"
 
 
+class Element:
+    """One element of a picture: its tag, its attributes (formatted and escaped text), its
+    text and its children.  ``set`` changes an attribute after drawing (a frame whose
+    height is known only once its contents are drawn)."""
+
+    __slots__ = ("tag", "attrib", "text", "children")
+
+    def __init__(self, tag: str, attrib: dict[str, str], text: str | None = None) -> None:
+        self.tag = tag
+        self.attrib = attrib
+        self.text = text
+        self.children: list[Element] = []
+
+    def set(self, key: str, value: Any) -> None:
+        self.attrib[_attr_name(key)] = _value(value)
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self.attrib.get(_attr_name(key), default)
+
+    def find(self, tag: str) -> Element | None:
+        """The first child with ``tag``, or None."""
+        return next((c for c in self.children if c.tag == tag), None)
+
+    def iter(self, tag: str | None = None) -> Iterator[Element]:
+        """This element and all below it, depth first (those with ``tag`` only, if given)."""
+        if tag is None or self.tag == tag:
+            yield self
+        for child in self.children:
+            yield from child.iter(tag)
+
+    def write(self, out: list[str]) -> None:
+        """Appends this element as SVG text to ``out`` (an included fragment as it is)."""
+        tag = self.tag
+        if not tag:
+            out.append(self.text or "")
+            return
+        head = "<" + tag + "".join([f' {k}="{v}"' for k, v in self.attrib.items()])
+        if self.text is None and not self.children:
+            out.append(head + "/>")
+            return
+        out.append(head + ">")
+        if self.text is not None:
+            out.append(_escape(self.text))
+        for child in self.children:
+            child.write(out)
+        out.append("</" + tag + ">")
+
+
 class Canvas:
     """A growing SVG document: games draw with absolute coordinates and say how tall
     they got; :meth:`to_string` closes it at the height used."""
@@ -50,73 +100,77 @@ class Canvas:
     def __init__(self, width: int = 900) -> None:
         self.width = width
         self.height = 0.0
-        self.root = ET.Element("svg", {
+        self.root = Element("svg", {
             "xmlns": SVG_NS, "version": "1.1", "font-family": FONT, "font-size": "12",
             "xml:space": "preserve",  # keep runs of spaces in text
         })
-        self._bg = ET.SubElement(self.root, "rect", {"x": "0", "y": "0", "fill": PAPER})
-        self._fragments: list[str] = []
+        self._bg = self._add("rect", None, {"x": 0, "y": 0, "fill": PAPER})
 
-    def include(self, fragment: str, bottom: float = 0, parent: ET.Element | None = None) -> None:
+    def include(self, fragment: str, bottom: float = 0, parent: Element | None = None) -> None:
         """Places ready SVG text (a game's fixed board, drawn once and kept) here."""
         self.grow(bottom)
-        self._add("g", parent, {"data-include": len(self._fragments)})
-        self._fragments.append(fragment)
+        (self.root if parent is None else parent).children.append(Element("", {}, fragment))
 
     def fragment(self) -> str:
         """Everything drawn so far as SVG text without the document around it, to
         :meth:`include` in other pictures."""
         out: list[str] = []
-        for e in list(self.root)[1:]:
-            _serialize(e, out, self._fragments)
+        for e in self.root.children[1:]:
+            e.write(out)
         return "".join(out)
 
+    def tooltip(self, element: Element, title: str) -> None:
+        """Gives ``element`` a tooltip (an SVG ``title`` child)."""
+        element.children.append(Element("title", {}, title))
+
     # -- primitives (each returns its element; ``parent`` defaults to the document) -------
-    def _add(self, tag: str, parent: ET.Element | None, attrs: dict[str, Any],
-             title: str | None = None) -> ET.Element:
-        e = ET.SubElement(self.root if parent is None else parent, tag,
-                          {_attr_name(k): _fmt(v) for k, v in attrs.items() if v is not None})
+    def _add(self, tag: str, parent: Element | None, attrs: dict[str, Any],
+             title: str | None = None) -> Element:
+        names, known = _ATTR_NAMES, _VALUES
+        e = Element(tag, {names.get(k) or _attr_name(k): known.get(v) or _value(v)
+                          for k, v in attrs.items() if v is not None})
+        (self.root if parent is None else parent).children.append(e)
         if title:
-            ET.SubElement(e, "title").text = title
+            e.children.append(Element("title", {}, title))
         return e
 
-    def group(self, cls: str | None = None, parent: ET.Element | None = None, **attrs: Any) -> ET.Element:
+    def group(self, cls: str | None = None, parent: Element | None = None, **attrs: Any) -> Element:
         return self._add("g", parent, {"class": cls, **attrs})
 
     def rect(self, x: float, y: float, w: float, h: float, fill: str = "none", stroke: str | None = INK,
-             rx: float = 0, parent: ET.Element | None = None, title: str | None = None, **attrs: Any) -> ET.Element:
+             rx: float = 0, parent: Element | None = None, title: str | None = None, **attrs: Any) -> Element:
         self.grow(y + h)
         return self._add("rect", parent, {"x": x, "y": y, "width": w, "height": h, "fill": fill,
                                           "stroke": stroke, "rx": rx or None, **attrs}, title)
 
     def circle(self, cx: float, cy: float, r: float, fill: str = "none", stroke: str | None = INK,
-               parent: ET.Element | None = None, title: str | None = None, **attrs: Any) -> ET.Element:
+               parent: Element | None = None, title: str | None = None, **attrs: Any) -> Element:
         self.grow(cy + r)
         return self._add("circle", parent, {"cx": cx, "cy": cy, "r": r, "fill": fill, "stroke": stroke,
                                             **attrs}, title)
 
     def polygon(self, points: Iterable[tuple[float, float]], fill: str = "none", stroke: str | None = INK,
-                parent: ET.Element | None = None, title: str | None = None, **attrs: Any) -> ET.Element:
+                parent: Element | None = None, title: str | None = None, **attrs: Any) -> Element:
         pts = list(points)
         self.grow(max(y for _, y in pts))
         return self._add("polygon", parent, {"points": _points(pts), "fill": fill, "stroke": stroke,
                                              **attrs}, title)
 
     def polyline(self, points: Iterable[tuple[float, float]], stroke: str = INK, width: float = 1,
-                 parent: ET.Element | None = None, title: str | None = None, **attrs: Any) -> ET.Element:
+                 parent: Element | None = None, title: str | None = None, **attrs: Any) -> Element:
         pts = list(points)
         self.grow(max(y for _, y in pts))
         return self._add("polyline", parent, {"points": _points(pts), "fill": "none", "stroke": stroke,
                                               "stroke_width": width, **attrs}, title)
 
     def path(self, d: str, stroke: str = INK, fill: str = "none", bottom: float = 0,
-             parent: ET.Element | None = None, **attrs: Any) -> ET.Element:
+             parent: Element | None = None, **attrs: Any) -> Element:
         """A path given by its ``d`` string (``bottom``: its lowest y, for the height)."""
         self.grow(bottom)
         return self._add("path", parent, {"d": d, "stroke": stroke, "fill": fill, **attrs})
 
     def grid(self, x: float, y: float, cols: int, rows: int, cell: float, stroke: str = "#c9c2b4",
-             parent: ET.Element | None = None) -> ET.Element:
+             parent: Element | None = None) -> Element:
         """The lines of a ``cols`` x ``rows`` grid of square cells (one path)."""
         f = _fmt
         d = "".join(f"M{f(float(x))} {f(float(y + r * cell))}h{f(float(cols * cell))}" for r in range(rows + 1))
@@ -124,8 +178,8 @@ class Canvas:
         return self.path(d, stroke=stroke, bottom=y + rows * cell, parent=parent)
 
     def text(self, x: float, y: float, s: Any, size: float = 12, anchor: str = "start",
-             weight: str | None = None, fill: str = INK, parent: ET.Element | None = None,
-             **attrs: Any) -> ET.Element:
+             weight: str | None = None, fill: str = INK, parent: Element | None = None,
+             **attrs: Any) -> Element:
         self.grow(y + 4)
         e = self._add("text", parent, {"x": x, "y": y, "font_size": size if size != 12 else None,
                                        "text_anchor": anchor if anchor != "start" else None,
@@ -152,8 +206,8 @@ class Canvas:
         return y + 32
 
     def card(self, x: float, y: float, w: float, h: float, label: str, fill: str = "#ffffff",
-             sub: str | None = None, stroke: str = INK, parent: ET.Element | None = None,
-             size: float = 10, title: str | None = None, target: str | None = None) -> ET.Element:
+             sub: str | None = None, stroke: str = INK, parent: Element | None = None,
+             size: float = 10, title: str | None = None, target: str | None = None) -> Element:
         """A labelled box: a card, a tile, a cell; ``target`` is its board key (see
         :func:`action_targets`), set on the whole group so the label never swallows a click."""
         g = self.group("card", parent, data_target=target)
@@ -165,7 +219,7 @@ class Canvas:
         return g
 
     def hidden_cards(self, x: float, y: float, count: int, w: float = 18, h: float = 26,
-                     parent: ET.Element | None = None, label: str = "hidden") -> float:
+                     parent: Element | None = None, label: str = "hidden") -> float:
         """``count`` card backs (one box with the count when many); returns the x after."""
         if count <= 0:
             return x
@@ -174,7 +228,7 @@ class Canvas:
         return x + max(w, 30) + 4
 
     def row_of_cards(self, x: float, y: float, names: Sequence[str], w: float = 92, h: float = 26,
-                     fill: Any = "#ffffff", parent: ET.Element | None = None, size: float = 10,
+                     fill: Any = "#ffffff", parent: Element | None = None, size: float = 10,
                      wrap: float | None = None, target: Any = None) -> tuple[float, float]:
         """Cards side by side (wrapping at ``wrap``), ``fill`` a colour or a function of the
         name, ``target`` None or a function of (index, name) giving each card's board key;
@@ -191,10 +245,24 @@ class Canvas:
 
     def legend(self, y: float, items: Sequence[tuple[str, str, str]]) -> float:
         """The key: (shape, colour, meaning) with shape one of box, dot, line, text (the
-        colour then is the symbol); returns the y below it."""
+        colour then is the symbol); returns the y below it.  A game's key never changes,
+        so it is drawn once per width and items and placed with a translation."""
+        key = (self.width, tuple(items))
+        drawn = _LEGENDS.get(key)
+        if drawn is None:
+            sub = Canvas(self.width)
+            bottom = sub._draw_legend(items)
+            drawn = (sub.fragment(), sub.height, bottom)
+            if len(_LEGENDS) < 256:
+                _LEGENDS[key] = drawn
+        text, height, bottom = drawn
+        self.include(text, bottom=y + height, parent=self.group(None, transform=f"translate(0,{_fmt(float(y))})"))
+        return y + bottom
+
+    def _draw_legend(self, items: Sequence[tuple[str, str, str]]) -> float:
         g = self.group("legend")
-        self.text(12, y + 12, "Legend", size=12, weight="bold", parent=g)
-        x, y = 70.0, y
+        self.text(12, 12, "Legend", size=12, weight="bold", parent=g)
+        x, y = 70.0, 0.0
         for shape, colour, label in items:
             sym = max(14.0, 7.5 * len(colour)) if shape == "text" else 14.0
             width = sym + 12 + 6.3 * len(label)
@@ -225,11 +293,13 @@ class Canvas:
         self._bg.set("width", str(self.width))
         self._bg.set("height", str(h))
         out: list[str] = []
-        _serialize(self.root, out, self._fragments)
+        self.root.write(out)
         return "".join(out)
 
 
 _ATTR_NAMES: dict[str, str] = {}
+#: Drawn keys: (width, items) -> (SVG text, its height, the y below it), from y = 0.
+_LEGENDS: dict[tuple[int, tuple[tuple[str, str, str], ...]], tuple[str, float, float]] = {}
 
 
 def _attr_name(k: str) -> str:
@@ -240,40 +310,46 @@ def _attr_name(k: str) -> str:
     return name
 
 
+def _plain(s: str) -> bool:
+    """True when ``s`` needs no escaping in SVG text or an attribute."""
+    return "&" not in s and "<" not in s and ">" not in s and '"' not in s
+
+
 def _escape(s: str) -> str:
-    if "&" in s or "<" in s or ">" in s or '"' in s:
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    return s
-
-
-def _serialize(e: ET.Element, out: list[str], fragments: list[str]) -> None:
-    """Writes the tree as XML text: what ``ET.tostring`` does, without its namespace
-    bookkeeping (a picture has one namespace), at a third of its cost, and with the
-    included fragments in place."""
-    attrib = e.attrib
-    if "data-include" in attrib:
-        out.append(fragments[int(attrib["data-include"])])
-        return
-    head = "<" + e.tag + "".join(f' {k}="{_escape(v)}"' for k, v in attrib.items())
-    if e.text is None and not len(e):
-        out.append(head + "/>")
-        return
-    out.append(head + ">")
-    if e.text is not None:
-        out.append(_escape(e.text))
-    for child in e:
-        _serialize(child, out, fragments)
-    out.append("</" + e.tag + ">")
+    if _plain(s):
+        return s
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _fmt(v: Any) -> str:
+    """A number as the picture writes it: floats to one decimal, without a trailing ``.0``."""
     if isinstance(v, float):
-        return f"{v:.1f}".rstrip("0").rstrip(".")
+        s = f"{v:.1f}"
+        return s[:-2] if s.endswith(".0") else s
     return str(v)
 
 
+def _value(v: Any) -> str:
+    """An attribute value (a str, int or float; never a bool) as SVG text: a number
+    formatted, a string escaped.  Remembered in :data:`_VALUES`, up to a bound, as a
+    picture repeats its coordinates and colours."""
+    if type(v) is bool:
+        raise ArgumentTypeError("an SVG attribute value is a str, int or float, not a bool")
+    s = _escape(v) if isinstance(v, str) else _fmt(v)
+    if type(v) in (str, int, float) and len(_VALUES) < 50_000:
+        _VALUES[v] = s
+    return s
+
+
+#: Attribute values as SVG text, by value (an int and the float equal to it format alike).
+_VALUES: dict[Any, str] = {}
+_WHOLE = re.compile(r"\.0(?=[, ]|$)")
+
+
 def _points(pts: Sequence[tuple[float, float]]) -> str:
-    return " ".join(f"{_fmt(float(x))},{_fmt(float(y))}" for x, y in pts)
+    """``x,y x,y ...`` with each number as :func:`_fmt` writes it (one pass: format to one
+    decimal, then drop the ``.0`` of whole numbers)."""
+    return _WHOLE.sub("", " ".join([f"{x:.1f},{y:.1f}" for x, y in pts]))
 
 
 def _fit(name: str, w: float, size: float) -> str:

@@ -15,12 +15,11 @@ each seat's bridge tiles face down as its opponents see them."""
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 from typing import Any
 
 from romecore.games.city_of_marble import data as _data
 from romecore.games.city_of_marble import kernel as _kernel
-from romecore.picture import INK, MUTED, PLAYER_COLOURS, Canvas, player_name
+from romecore.picture import INK, MUTED, PLAYER_COLOURS, Canvas, Element, player_name
 
 WIDTH = 940
 S = 40                      # pixels per lattice edge
@@ -254,10 +253,10 @@ def _labels_fragment() -> str:
 _FRAGMENTS: list[str] = []
 
 
-def _titled_group(c: Canvas, cls: str, parent: ET.Element, title: str, **attrs) -> ET.Element:
+def _titled_group(c: Canvas, cls: str, parent: Element, title: str, **attrs) -> Element:
     """A group with a tooltip of its own (its children keep theirs, or none)."""
     g = c.group(cls, parent=parent, **attrs)
-    ET.SubElement(g, "title").text = title
+    c.tooltip(g, title)
     return g
 
 
@@ -310,7 +309,7 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
                  ("text", "q,r", "vertex coordinates (as moves name them)"), ("text", "\u25b6", "whose turn")])
 
 
-def _hills(c: Canvas, base: dict, board: ET.Element) -> None:
+def _hills(c: Canvas, base: dict, board: Element) -> None:
     """Each revealed hill: its six triangles under one key that no move names."""
     for s, t in base["hills"]:
         g = c.group("hill", parent=board, data_target=hill_key((s, t)))
@@ -319,7 +318,7 @@ def _hills(c: Canvas, base: dict, board: ET.Element) -> None:
                       title=f"hill ({s},{t})")
 
 
-def _tiles(c: Canvas, base: dict, board: ET.Element) -> None:
+def _tiles(c: Canvas, base: dict, board: Element) -> None:
     """Each tile as its two triangles (each keyed as the board's triangle below it, so the
     place a tile went stays marked after the move), its outline, and its magistrate."""
     tiles = c.group("tiles", parent=board)
@@ -362,7 +361,7 @@ def _marked_sites(base: dict) -> set[tuple[int, int]]:
     return set()
 
 
-def _sites(c: Canvas, base: dict, board: ET.Element) -> None:
+def _sites(c: Canvas, base: dict, board: Element) -> None:
     """Each site but the hills as an unpainted hexagon with its key (it takes clicks while
     the moves are sites; the sites the decision is about are outlined), then the marks of
     the completed sites."""
@@ -397,7 +396,7 @@ def _sites(c: Canvas, base: dict, board: ET.Element) -> None:
                    parent=marks)
 
 
-def _aqueducts(c: Canvas, base: dict, board: ET.Element) -> None:
+def _aqueducts(c: Canvas, base: dict, board: Element) -> None:
     """Each aqueduct under its key: its water source, its pieces and its far end."""
     for i, a in enumerate(base["aqueducts"]):
         colour = a["colour"]
@@ -415,7 +414,7 @@ def _aqueducts(c: Canvas, base: dict, board: ET.Element) -> None:
                      title=f"far end of the {colour} aqueduct")
 
 
-def _mag_marks(c: Canvas, right: float, y: float, n: int, p: int, where: str, parent: ET.Element,
+def _mag_marks(c: Canvas, right: float, y: float, n: int, p: int, where: str, parent: Element,
                title: str) -> None:
     """``n`` magistrates of p in a row ending at ``right`` on the line ``y``, under one key."""
     if n <= 0:
@@ -426,7 +425,7 @@ def _mag_marks(c: Canvas, right: float, y: float, n: int, p: int, where: str, pa
 
 
 def _space(c: Canvas, x: float, y: float, w: float, label: str, fill: str, key: str | None, title: str,
-           parent: ET.Element, stroke: str = INK) -> None:
+           parent: Element, stroke: str = INK) -> None:
     """A box with its label on the left (magistrates may stand on its right), keyed as a whole."""
     g = c.group("space", parent=parent, data_target=key)
     c.rect(x, y, w, 18, fill=fill, stroke=stroke, rx=3, parent=g, title=title)

@@ -17,7 +17,7 @@ from typing import Any
 from romecore.games.rise_to_power import data as _data
 from romecore.games.rise_to_power.kernel import ACTION_BLOCKS
 from romecore.games.rise_to_power.state import senate_name
-from romecore.picture import HIDDEN_FILL, INK, MUTED, PLAYER_COLOURS, Canvas, player_name
+from romecore.picture import HIDDEN_FILL, INK, MUTED, PLAYER_COLOURS, Canvas, Element, player_name
 
 WIDTH = 940
 _PROV = {p.name: p for p in _data.PROVINCES}
@@ -59,10 +59,10 @@ def _chip(c: Canvas, x: float, y: float, label: str, key: str, parent=None, w: f
     c.text(x + w / 2, y + 14, label, size=11, anchor="middle", parent=g)
 
 
-def _dim(card) -> None:
+def _dim(card: Element) -> None:
     """Draws a card as exhausted this round (a Senate card lies on it, or it was used)."""
     card.set("opacity", EXHAUSTED_OPACITY)
-    title = card[0].find("title")
+    title = card.children[0].find("title")
     if title is not None:
         title.text = f"{title.text} (exhausted this round)"
 
