@@ -16,6 +16,7 @@ from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from ws_support import my_turn as _my_turn  # noqa: E402
 from ws_support import until as _until
+from ws_support import whole_log as _whole_log  # noqa: E402
 
 import romecore  # noqa: E402
 from romecore import records  # noqa: E402
@@ -328,3 +329,29 @@ def test_a_failing_picture_falls_back_to_the_seats_text_view(monkeypatch):
     assert svg.startswith("<svg") and "renderer &lt;bug&gt;" in svg
     assert all(line.strip()[:20] in svg for line in state.render(1).splitlines() if "<" not in line)
     assert sessions.render_svg(state.resample(1, 5), 1) == svg
+
+
+def test_the_log_goes_as_a_delta_and_whole_after_an_undo(client, app):
+    """Each state message carries only the log entries the page lacks (``log_from``): put
+    back together they are the session's whole log for the seat; an undo sends it whole."""
+    with _tab(client) as sock:
+        m = _new(sock, "rise_to_power", seed=5, undo=True)
+        session = _session(app, m)
+        raw = []  # the messages as sent, before the test support joins their logs
+        for _ in range(4):
+            at = m["ply"]
+            sock.send_json({"type": "move", "game": m["game"], "token": m["token"],
+                            "action": m["moves"][0]["id"], "ply": at})
+            while True:
+                x = sock.receive_json()
+                raw.append(x)
+                m = _whole_log(sock, x)
+                if _my_turn(m) and m["ply"] > at:
+                    break
+            assert m["log"] == session._log(0)
+        deltas = [x for x in raw if x["type"] == "state" and x.get("log_from", 0) > 0]
+        assert deltas and all(len(x["log"]) < len(session._log(0)) for x in deltas)
+        sock.send_json({"type": "undo", "game": m["game"], "token": m["token"]})
+        back = sock.receive_json()
+        assert back["type"] == "state" and back.get("log_from", 0) == 0
+        assert back["log"] == session._log(0)

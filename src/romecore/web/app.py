@@ -55,7 +55,9 @@ server -> page
   attributes of the picture that pick the move, see :func:`romecore.picture.action_targets`),
   "log": [{"ply", "player": seat | "chance" | "server", "text", "keys"?: board keys of a
   move the seat saw, "round"?: the round, where the game counts them}] (the moves as the
-  human perceived them), "over": bool, "result": null | {"returns", "scores",
+  human perceived them; a delta: the entries after the first ``log_from``, which the page
+  holds from this socket's earlier state messages; a message without ``log_from`` carries
+  the whole log, and a page short of entries sends ``join`` again), "over": bool, "result": null | {"returns", "scores",
   "score_line": "96–87" (the seat's first), "winners": [seat], "tie_break": str | null,
   "ends_when": the game's end condition (a normal end),
   "breakdown": [score_breakdown per seat], "termination": {"kind": normal | resigned |

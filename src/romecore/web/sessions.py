@@ -242,6 +242,8 @@ class Session:
         self.touched = time.monotonic()
         self._turn_t0 = time.perf_counter()
         self._sent: tuple = ()  # what the pages were last sent (see broadcast)
+        self.log_epoch = 0  # bumped when the log loses entries (undo): pages then get it whole
+        self._log_sent: dict[Listener, tuple[int, int]] = {}  # page -> (epoch, log entries it holds)
 
     # -- who is who ----------------------------------------------------------------------------
     @property
@@ -357,19 +359,35 @@ class Session:
 
     # -- talking to the pages ------------------------------------------------------------------
     async def broadcast(self) -> None:
-        """Sends each page its view, unless the pages have this position already."""
+        """Sends each page its view, unless the pages have this position already.  The log
+        goes as a delta: ``log`` holds the entries after the first ``log_from``, which the page
+        already has from this server's earlier messages (every entry, ``log_from`` 0, the first
+        time and after an undo); a page that finds itself short of them asks for the whole
+        state again with a ``join``."""
         key = (self.ply(), self.gen, self.over())
         if key == self._sent:
             return
         self._sent = key
         views: dict[int | None, dict[str, Any]] = {}
+        sent = self._log_sent
+        for page in [p for p in sent if p not in self.listeners]:
+            del sent[page]
         for send, (viewer, token) in list(self.listeners.items()):
             if viewer not in views:
                 views[viewer] = self.update(viewer)
+            msg = views[viewer]
+            full = msg["log"]
+            epoch, have = sent.get(send, (-1, 0))
+            start = have if epoch == self.log_epoch and have <= len(full) else 0
+            msg = {**msg, "log": full[start:], "log_from": start} if start else dict(msg)
+            if token is not None:
+                msg["token"] = token
             try:
-                await send(views[viewer] if token is None else {**views[viewer], "token": token})
+                await send(msg)
+                sent[send] = (self.log_epoch, len(full))
             except Exception:  # a closed page: forget it
                 self.listeners.pop(send, None)
+                sent.pop(send, None)
 
     def kick(self) -> None:
         """Lets the agents (and chance) move until a human is to move or the game ends."""
@@ -628,6 +646,7 @@ class Session:
             self.state = state
             del self.actions[n_actions:], self.players[n_actions:], self.texts[n_actions:]
             del self.events[n_events:]
+            self.log_epoch += 1
             self.think, self.moves = think, moves
             await asyncio.to_thread(self.storage.truncate, self.id, n_actions)
         await self.stop_thinking()

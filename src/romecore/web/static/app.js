@@ -454,6 +454,7 @@ function connect() {
         send(join);
       }
     } else if (msg.type === "state") {
+      if (!wholeLog(msg)) return;
       render(msg);
     } else if (msg.type === "hint") {
       if (current && msg.ply === current.ply) {
@@ -468,6 +469,25 @@ function connect() {
       if (msg.code === "unknown_game" && msg.request === "join") showSetup();  // the tab's game is gone
     }
   };
+}
+
+// The server sends the log as a delta (the entries after the first `log_from`, which this page
+// has from its earlier messages); put it back together, or ask for the whole state again when
+// this page is short of them (then it answers false).
+let logSoFar = { game: null, entries: [] };
+function wholeLog(msg) {
+  const from = msg.log_from || 0;
+  if (from > 0) {
+    if (logSoFar.game !== msg.game || logSoFar.entries.length < from) {
+      const join = { type: "join", game: msg.game };
+      if (msg.token || tokenFor(msg.game)) join.token = msg.token || tokenFor(msg.game);
+      send(join);
+      return false;
+    }
+    msg.log = logSoFar.entries.slice(0, from).concat(msg.log);
+  }
+  logSoFar = { game: msg.game, entries: msg.log };
+  return true;
 }
 
 function showSetup() {
