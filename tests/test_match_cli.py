@@ -69,6 +69,8 @@ def test_an_interrupted_match_resumes_its_file(tmp_path):
     assert sorted(indices) == list(range(len(indices))) == list(range(2 * fresh["pairs"]))
     again = _json(*args, "--max-games", "400", "-o", str(out), "--resume")
     assert again["games_this_run"] == 0 and again["decision"] == fresh["decision"]
+    fewer = _json(*args, "--max-games", "4", "-o", str(out), "--resume")  # the file holds more
+    assert (fewer["pairs"], fewer["games_this_run"], fewer["decision"]) == (2, 0, None)
 
 
 def test_bad_input_is_refused_clearly(tmp_path):

@@ -119,15 +119,16 @@ def command(agent_a: str, agent_b: str, game_id: str, bounds: str | None, alpha:
     swapped, until an SPRT decides whether A is ELO0 or ELO1 Elo stronger (or --max-games).
 
     Pairs count in order (pentanomial model, one pair one trial); a running line on
-    standard error shows the pairs so far, A's mean score, its Elo over B with a 95%
-    interval, the likelihood of superiority (LOS) and the log-likelihood ratio (LLR)
-    between its bounds.  Elo is logistic (400 log10 of A's odds).  Each game is appended
-    to --out as it ends (a tournament results file), so an interrupted match continues
-    with --resume and counts no game twice.
+    standard error shows the pairs so far, A's Elo over B with a 95% interval, the
+    likelihood of superiority (LOS) and the log-likelihood ratio (LLR) between its
+    bounds.  Elo is logistic (400 log10 of A's odds).  Each game is appended to --out as
+    it ends (a tournament results file), so an interrupted match continues with --resume
+    and counts no game twice.
 
     \b
-    romecore match ismcts:time=0.1 engine:CMD rise_to_power --sprt 0,25
-    romecore match "ismcts:simulations=200" random glory_to_rome --sprt 0,200 --max-games 100
+    romecore match ismcts:simulations=200 random rise_to_power --sprt 0,200
+    romecore match ismcts:time=0.1,clock=cpu \\
+        "$(python bench/baseline.py 0.1 --time 0.1)" rise_to_power --sprt 0,25
     """
     from romecore import tournament
     from romecore.cli.tournament import stdout_to_stderr
@@ -144,7 +145,7 @@ def command(agent_a: str, agent_b: str, game_id: str, bounds: str | None, alpha:
         test = None if bounds is None else Sprt(*parse_bounds(bounds), alpha=alpha, beta=beta)
     except RomecoreError as e:
         raise click.BadParameter(str(e), param_hint="--sprt") from None
-    tally = PairTally(test)
+    tally = PairTally(test, limit=_even(max_games) // 2)
     running = _Running(tally, every, quiet or as_json)
     path = None if out == STDOUT else out
     try:

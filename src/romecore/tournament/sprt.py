@@ -356,7 +356,7 @@ class PairTally:
     """The pairs of a match counted in index order: games ``2k`` and ``2k + 1`` are pair
     ``k``, and a pair counts once both are finished and every pair before it counts.
     ``test`` (optional) is checked after each pair; the first that decides ends the
-    tally (later pairs are not counted).
+    tally (later pairs are not counted), and so does pair ``limit`` (None: no limit).
 
     >>> from types import SimpleNamespace as G
     >>> t = PairTally(Sprt(0, 400, 0.2, 0.2))
@@ -366,9 +366,10 @@ class PairTally:
     ({1.0: 1}, 1)
     """
 
-    def __init__(self, test: Sprt | None = None, agent: int = 0) -> None:
+    def __init__(self, test: Sprt | None = None, agent: int = 0, limit: int | None = None) -> None:
         self.test = test
         self.agent = agent
+        self.limit = limit
         self.counts: dict[float, int] = {}
         self.pairs = 0
         self.decision: str | None = None
@@ -377,7 +378,8 @@ class PairTally:
         """Counts the pairs newly complete in ``games`` (index to an object with
         ``returns`` and ``lineup``, e.g. a tournament's game summary); True once the
         test has decided."""
-        while self.decision is None and 2 * self.pairs in games and 2 * self.pairs + 1 in games:
+        while (self.decision is None and (self.limit is None or self.pairs < self.limit)
+               and 2 * self.pairs in games and 2 * self.pairs + 1 in games):
             first, second = games[2 * self.pairs], games[2 * self.pairs + 1]
             x = (game_score(first.returns, first.lineup, self.agent)
                  + game_score(second.returns, second.lineup, self.agent)) / 2
