@@ -263,3 +263,20 @@ def test_great_city_names_every_cell_a_build_may_use_so_a_click_can_pick_it():
             checked += 1
         s.apply_action(rng.choice(s.legal_actions()))
     assert checked >= 10
+
+
+@pytest.mark.parametrize("module", ["", "romecore.games.no_such_game.picture"])
+def test_a_game_names_its_picture_module_or_has_none(module):
+    """``GameSpec.picture`` names the drawing module: empty, or one that does not import,
+    is a PluginError naming the game, never an ImportError or AttributeError."""
+    import dataclasses
+    import types
+
+    from romecore.errors import PluginError
+    from romecore.picture import to_svg
+
+    spec = romecore.load_game("rise_to_power", players=2).spec
+    assert spec.picture == "romecore.games.rise_to_power.picture"
+    fake = types.SimpleNamespace(game=types.SimpleNamespace(spec=dataclasses.replace(spec, picture=module)))
+    with pytest.raises(PluginError, match="rise_to_power"):
+        to_svg(fake, None)

@@ -379,13 +379,15 @@ def _check_player(state: Any, player: Any) -> int | None:
 
 
 def _renderer(state: Any) -> Any:
-    """The drawing module of the state's game: ``picture`` beside the state class's module
-    (every game is one folder, DESIGN.md principle 9), so no game is named here."""
-    package = type(state).__module__.rpartition(".")[0]
+    """The drawing module the state's game names (``GameSpec.picture``), so no game is
+    named here."""
+    spec = state.game.spec
+    if not spec.picture:
+        raise PluginError(f"{spec.game_id} has no picture renderer (its GameSpec names no picture module)")
     try:
-        return importlib.import_module(package + ".picture")
-    except ImportError:
-        raise PluginError(f"{state.game.game_id} has no picture renderer ({package}.picture)") from None
+        return importlib.import_module(spec.picture)
+    except ImportError as e:
+        raise PluginError(f"{spec.game_id}: its picture module {spec.picture!r} does not import: {e}") from None
 
 
 #: ``to_svg(state, PUBLIC)``: what every player may see (a spectator's picture while a game

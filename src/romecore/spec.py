@@ -93,6 +93,12 @@ class GameSpec:
     playing_time: str = ""
     ends_when: str = ""
     tie_break: str = ""
+    #: The module (a dotted name, imported when first needed) that draws this game's
+    #: states for :func:`romecore.picture.to_svg`: ``draw(canvas, views, player, game,
+    #: scores)``, and where the game has them ``targets(state, action)`` (the board keys a
+    #: move names) and ``public_view(state)`` (what every seat may see).  Empty: the game
+    #: has no pictures, and asking for one raises :class:`PluginError`.
+    picture: str = ""
 
     def __post_init__(self) -> None:
         if self.levels and tuple(self.levels) != LEVELS:

@@ -37,6 +37,7 @@ SPEC = GameSpec(
     tie_break='more civic buildings, then more Imperium tiles',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-city_of_marble.md).
+    picture="romecore.games.city_of_marble.picture",
     levels={
         "Beginner": "ismcts:simulations=100",
         "Casual": "greedy:nodes=20000",

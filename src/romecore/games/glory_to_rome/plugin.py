@@ -39,6 +39,7 @@ SPEC = GameSpec(
     tie_break='most cards in hand',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-glory_to_rome.md).
+    picture="romecore.games.glory_to_rome.picture",
     levels={
         "Beginner": "greedy:nodes=20000",
         "Casual": "ismcts:simulations=100",

@@ -36,6 +36,7 @@ SPEC = GameSpec(
     tie_break='most influence tokens, then most coins',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-great_city_of_rome.md).
+    picture="romecore.games.great_city_of_rome.picture",
     levels={
         "Beginner": "ismcts:simulations=100",
         "Casual": "greedy:nodes=20000",

@@ -79,6 +79,7 @@ SPEC = GameSpec(
     tie_break='more provinces, then the costliest Arena hand',
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-rise_to_power.md).
+    picture="romecore.games.rise_to_power.picture",
     levels={
         "Beginner": "greedy:nodes=20000",
         "Casual": "ismcts:simulations=300",
