@@ -54,8 +54,11 @@ from typing import IO, Any
 #: Named baselines: a release name and the commit it freezes (a git tag is not shared,
 #: so the commit is written here and in bench/results/elo-history.md).
 BASELINES = {"0.1": "02dcb83e4a6952b5fefe87b6515ab10cee4e1bc5"}
-#: What the baseline plays without --agent: its default search, each game's own parameters.
-DEFAULT_AGENT = "ismcts"
+#: What the baseline plays without --agent: its default search, each game's own parameters,
+#: with a time budget counted in CPU seconds of its searching thread (``clock=cpu``), as the
+#: agents it meets are timed in SPRT matches: on a loaded machine a wall-clock budget would
+#: starve one side only.
+DEFAULT_AGENT = "ismcts:clock=cpu"
 PROTOCOL_VERSION = 1
 REPO = Path(__file__).resolve().parent.parent
 
