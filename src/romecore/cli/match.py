@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from romecore.cli.common import STDOUT, Command, address_option, game_argument, game_option, load_game_or_exit
 from romecore.errors import RomecoreError
+
+if TYPE_CHECKING:
+    from romecore.tournament.sprt import MatchStatus, PairTally
 
 
 def _even(games: int) -> int:
@@ -24,7 +27,7 @@ class _Running:
     prints a running line (at most once every ``every`` seconds, and when it decides) and
     says when the test has decided."""
 
-    def __init__(self, tally: Any, every: float, quiet: bool) -> None:
+    def __init__(self, tally: PairTally, every: float, quiet: bool) -> None:
         self.tally = tally
         self.every = every
         self.quiet = quiet
@@ -44,7 +47,7 @@ class _Running:
         click.echo(self.tally.status().line(), err=True)
 
 
-def report(status: Any, game: str, a: str, b: str, games_run: int, games_total: int, elapsed: float,
+def report(status: MatchStatus, game: str, a: str, b: str, games_run: int, games_total: int, elapsed: float,
            out: str | None) -> str:
     """The final report, lines of at most 80 columns (agent specs aside)."""
     from romecore.tournament.sprt import PENTANOMIAL, pentanomial
@@ -53,14 +56,13 @@ def report(status: Any, game: str, a: str, b: str, games_run: int, games_total: 
     penta = pentanomial(status.counts)
     if penta is not None:
         cells = "  ".join(f"{x:g}: {c}" for x, c in zip(PENTANOMIAL, penta))
-        lines.append(f"pairs by A's score  {cells}")
-    else:
+    else:  # shares of a win at 3 or more players
         cells = "  ".join(f"{x:.3g}: {c}" for x, c in status.counts.items())
-        lines.append(f"pairs by A's score  {cells}")
+    lines.append(f"pairs by A's score  {cells}")
     lines.append(f"{status.pairs} pairs ({2 * status.pairs} games): A scores {status.score:.3f}, "
                  f"Elo {status.elo:+.1f} [{status.elo_low:+.1f}, {status.elo_high:+.1f}] (95%)")
     lines.append(f"LOS {100 * status.los:.1f}% (the chance that A is the stronger)")
-    if status.llr is not None:
+    if status.llr is not None and status.sprt is not None:
         t = status.sprt
         verdict = {"H1": f"H1 accepted: A is {t['elo1']:g} Elo stronger rather than {t['elo0']:g}",
                    "H0": f"H0 accepted: A is {t['elo0']:g} Elo stronger rather than {t['elo1']:g}",
@@ -70,7 +72,7 @@ def report(status: Any, game: str, a: str, b: str, games_run: int, games_total: 
         lines.append(verdict)
     where = f", results in {out}" if out else ""
     extra = games_total - 2 * status.pairs
-    beyond = f"; {extra} more not counted (after the decision)" if extra else ""
+    beyond = f"; {extra} more not counted (past the last pair)" if extra else ""
     lines.append(f"{games_run} games this run in {elapsed:.1f} s{where}{beyond}")
     return "\n".join(lines)
 
