@@ -155,6 +155,7 @@ def test_every_field_of_state_and_result_is_documented(page):
     sessions = _tree("sessions.py")
     fields = (dict_keys(_function(sessions, "update")) | dict_keys(_function(sessions, "human_view"))
               | dict_keys(_function(sessions, "_result")) | dict_keys(_function(sessions, "_log"))
+              | dict_keys(_function(sessions, "broadcast"))
               | dict_keys(_function(_tree("app.py"), "_new")))
     assert not _missing(fields, page)
 
