@@ -11,6 +11,7 @@ import pytest
 import romecore
 from romecore import analysis
 from romecore.analysis import Analysis, MoveValue
+from romecore.plugins import registry
 
 GAMES = ("great_city_of_rome", "city_of_marble", "rise_to_power", "glory_to_rome")
 
@@ -318,3 +319,14 @@ def test_a_blunder_is_confirmed_by_a_second_analysis_over_twice_the_worlds():
     assert d.label == min("blunder", again.label, key=analysis.LABELS.index)
     calm = analysis.judge_decision(state, 9, first.best, spec, 4, seed=1)
     assert calm.label == "best" and not calm.checked
+
+
+@pytest.mark.parametrize("gid", sorted(registry.games()))
+def test_the_default_judge_is_the_games_review_spec_not_its_strong_level(gid):
+    """A review judges with ``GameSpec.review``, fixed where its speed and agreement were
+    measured, so recalibrating the levels leaves reviews as they were."""
+    game = romecore.load_game(gid, players=2)
+    assert game.spec.review
+    assert analysis.agent_for(game, worlds=1) == analysis.agent_for(game, game.spec.review, worlds=1)
+    if game.spec.review != game.spec.levels["Strong"]:
+        assert analysis.agent_for(game, worlds=1) != analysis.agent_for(game, "Strong", worlds=1)

@@ -62,7 +62,8 @@ __all__ = [
     "summarise",
 ]
 
-#: The level whose agent judges when none is named (``GameSpec.levels``).
+#: The level whose agent judges when none is named and the game names no judge of its own
+#: (``GameSpec.review``, the usual default).
 DEFAULT_LEVEL = "Strong"
 #: Resampled worlds searched per analysis (each with the judge's own budget, or an even
 #: share of one given for the whole decision).
@@ -267,7 +268,8 @@ def _spread_stderr(xs: Sequence[float], mean: float) -> float | None:
 def agent_for(game: Any, agent: str | None = None, time: float | None = None,
               simulations: int | None = None, worlds: int = DEFAULT_WORLDS) -> str:
     """The agent spec each of ``worlds`` searches runs: ``agent`` (a spec, a level's name
-    or ``level:NAME``; default :data:`DEFAULT_LEVEL`), searching each world as it would
+    or ``level:NAME``; default the game's ``GameSpec.review``, else
+    :data:`DEFAULT_LEVEL`), searching each world as it would
     choose a move, with its own budget; or, given ``time`` (CPU seconds) or
     ``simulations`` (iterations) for the whole decision, that budget split evenly over
     the worlds in place of its own."""
@@ -277,7 +279,7 @@ def agent_for(game: Any, agent: str | None = None, time: float | None = None,
 
     if worlds < 1:
         raise InvalidArgumentError(f"worlds={worlds}: analyse at least one world")
-    spec = agent or DEFAULT_LEVEL
+    spec = agent or game.spec.review or DEFAULT_LEVEL
     levels = {name.lower() for name in game.spec.levels}
     if spec.strip().lower() in levels:
         spec = level_spec(game, spec)
@@ -338,8 +340,8 @@ def analyse(state: Any, player: int | None = None, agent: str | None = None, *, 
     """What the AI thinks of ``player``'s decision in ``state`` (``player``: the one to
     move; the default).
 
-    ``agent``: a search agent's spec or a level's name (default :data:`DEFAULT_LEVEL`,
-    the game's ``Strong`` level), which searches each of ``worlds`` worlds resampled from
+    ``agent``: a search agent's spec or a level's name (default the game's judge,
+    ``GameSpec.review``, else :data:`DEFAULT_LEVEL`), which searches each of ``worlds`` worlds resampled from
     ``player``'s view (never ``state``'s hidden cards themselves) as it would search to
     choose a move; ``time`` (CPU seconds) or ``simulations`` instead give the budget of
     the whole decision, split evenly over the worlds.  With an iteration budget the
@@ -781,7 +783,8 @@ def review(record: Any, agent: str | None = None, *, time: float | None = None, 
     names = record.seat_labels()
     return Review(game=record.game_id, options=dict(record.options), seed=record.seed, players=names,
                   source=dict(source or {}),
-                  judge={"asked": agent or DEFAULT_LEVEL, "agent": spec, "worlds": worlds, "seed": seed,
+                  judge={"asked": agent or game.spec.review or DEFAULT_LEVEL, "agent": spec, "worlds": worlds,
+                         "seed": seed,
                          "time": time, "simulations": simulations},
                   decisions=decisions, summary=summarise(decisions, names),
                   seconds=_time.perf_counter() - t0)

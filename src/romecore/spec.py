@@ -99,12 +99,18 @@ class GameSpec:
     #: move names) and ``public_view(state)`` (what every seat may see).  Empty: the game
     #: has no pictures, and asking for one raises :class:`PluginError`.
     picture: str = ""
+    #: The agent spec that judges a decision in a review (``romecore.analyse`` and
+    #: ``romecore analyse`` without ``--agent``/``--level``), searching each resampled
+    #: world with its own budget.  Its own field, not a level, so that calibrating the
+    #: levels does not change what a review measured (bench/results/review.md).  Empty:
+    #: the ``Strong`` level.
+    review: str = ""
 
     def __post_init__(self) -> None:
         if self.levels and tuple(self.levels) != LEVELS:
             raise PluginError(f"game {self.game_id!r}: levels are {', '.join(self.levels)}; "
                               f"a game offers {', '.join(LEVELS)}, in that order")
-        for level, spec in self.levels.items():
+        for level, spec in [*self.levels.items(), *([("review", self.review)] if self.review else [])]:
             try:
                 parse_agent_spec(spec)
             except AgentSpecError as e:

@@ -23,7 +23,8 @@ LISTED = ("mistake", "blunder")
 @click.option("--game", "game_index", type=click.IntRange(0), default=None,
               help="the same as --index: which record of the file")
 @click.option("--level", default=None, metavar="LEVEL",
-              help="judge with this level's agent (Beginner ... Maximum; default: Strong)")
+              help="judge with this level's agent (Beginner ... Maximum; default: the game's "
+                   "review judge, GameSpec.review)")
 @click.option("--agent", default=None, metavar="SPEC", help="judge with this agent spec instead of a level")
 @click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
               help="CPU seconds per decision, over all its worlds (replaces the judge's budget)")

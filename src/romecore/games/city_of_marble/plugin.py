@@ -38,6 +38,8 @@ SPEC = GameSpec(
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-city_of_marble.md).
     picture="romecore.games.city_of_marble.picture",
+    # Reviews judge with this search (bench/results/review.md measured its speed and agreement).
+    review="ismcts:simulations=1000",
     levels={
         "Beginner": "ismcts:simulations=100",
         "Casual": "greedy:nodes=20000",

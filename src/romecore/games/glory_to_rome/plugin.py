@@ -40,6 +40,8 @@ SPEC = GameSpec(
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-glory_to_rome.md).
     picture="romecore.games.glory_to_rome.picture",
+    # Reviews judge with this search (bench/results/review.md measured its speed and agreement).
+    review="ismcts:simulations=1000",
     levels={
         "Beginner": "greedy:nodes=20000",
         "Casual": "ismcts:simulations=100",

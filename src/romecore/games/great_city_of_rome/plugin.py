@@ -37,8 +37,10 @@ SPEC = GameSpec(
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-great_city_of_rome.md).
     picture="romecore.games.great_city_of_rome.picture",
+    # Reviews judge with this search (bench/results/review.md measured its speed and agreement).
+    review="ismcts:simulations=5000",
     levels={
-        "Beginner": "ismcts:simulations=100",
+        "Beginner": "ismcts:simulations=30",
         "Casual": "greedy:nodes=20000",
         "Strong": "ismcts:simulations=1000",
         "Expert": "ismcts:time=0.3,clock=cpu",

@@ -80,6 +80,8 @@ SPEC = GameSpec(
     # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
     # them; calibrated with `romecore ladder` (bench/results/levels-rise_to_power.md).
     picture="romecore.games.rise_to_power.picture",
+    # Reviews judge with this search (bench/results/review.md measured its speed and agreement).
+    review="ismcts:simulations=3000",
     levels={
         "Beginner": "greedy:nodes=20000",
         "Casual": "ismcts:simulations=300",
