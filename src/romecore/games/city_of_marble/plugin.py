@@ -41,10 +41,10 @@ SPEC = GameSpec(
     # Reviews judge with this search (bench/results/review.md measured its speed and agreement).
     review="ismcts:simulations=1000",
     levels={
-        "Beginner": "ismcts:simulations=100",
-        "Casual": "greedy:nodes=20000",
-        "Strong": "ismcts:simulations=3000",
-        "Expert": "ismcts:time=0.3,clock=cpu",
+        "Beginner": "ismcts:simulations=30",
+        "Casual": "ismcts:simulations=100",
+        "Strong": "greedy:nodes=20000",
+        "Expert": "ismcts:simulations=3000",
         "Maximum": "ismcts:time=3,clock=cpu",
     },
 )

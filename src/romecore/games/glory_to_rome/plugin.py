@@ -44,9 +44,9 @@ SPEC = GameSpec(
     review="ismcts:simulations=1000",
     levels={
         "Beginner": "greedy:nodes=20000",
-        "Casual": "ismcts:simulations=100",
-        "Strong": "ismcts:simulations=500",
-        "Expert": "ismcts:time=0.3,clock=cpu",
+        "Casual": "ismcts:simulations=300",
+        "Strong": "ismcts:simulations=1000",
+        "Expert": "ismcts:simulations=3000",
         "Maximum": "ismcts:time=3,clock=cpu",
     },
 )

@@ -43,7 +43,7 @@ SPEC = GameSpec(
         "Beginner": "ismcts:simulations=30",
         "Casual": "greedy:nodes=20000",
         "Strong": "ismcts:simulations=1000",
-        "Expert": "ismcts:time=0.3,clock=cpu",
+        "Expert": "ismcts:simulations=5000",
         "Maximum": "ismcts:time=3,clock=cpu",
     },
 )
