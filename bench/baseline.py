@@ -135,7 +135,8 @@ def engine_file(folder: Path, commit: str, agent: str, own_engine: bool) -> Path
     return path
 
 
-def spec_for(path: Path, time: float | None, simulations: int | None, timeout: float | None = None) -> str:
+def spec_for(path: Path, time: float | None, simulations: int | None, timeout: float | None = None,
+             start_timeout: float | None = None) -> str:
     """The ``engine:`` agent spec seating the engine file at ``path``."""
     spec = f"engine:file={path}"
     if time:
@@ -144,6 +145,8 @@ def spec_for(path: Path, time: float | None, simulations: int | None, timeout: f
         spec += f",simulations={simulations}"
     if timeout:
         spec += f",timeout={timeout:g}"
+    if start_timeout:
+        spec += f",start_timeout={start_timeout:g}"
     return spec
 
 
@@ -254,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=None,
                    help="wall seconds a move may take before the engine forfeits (the engine agent's default: "
                         "2 x time + 1; give more on a loaded machine with a CPU-clock budget)")
+    p.add_argument("--start-timeout", type=float, default=120.0,
+                   help="wall seconds the baseline may take to start and answer hello before its game is "
+                        "forfeited (default: %(default)s; importing romecore on a starved machine took over 30)")
     p.add_argument("--cache", default=None, help="where baselines are built (default: ~/.cache/romecore-baselines)")
     p.add_argument("--rebuild", action="store_true", help="build again even if built")
     a = p.parse_args(args)
@@ -264,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         shutil.copy2(__file__, folder / "baseline.py")  # the adapter as this checkout has it
     path = engine_file(folder, commit, a.agent, has_engine(commit))
-    print(spec_for(path, a.time, a.simulations, a.timeout))
+    print(spec_for(path, a.time, a.simulations, a.timeout, a.start_timeout))
     return 0
 
 
