@@ -98,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--games-dir", default=None, help="results files (default: levels-GAME-games)")
     parser.add_argument("--resume", action="store_true", help="add to the games already in --games-dir")
+    parser.add_argument("--time-limit", type=float, default=3600.0,
+                        help="wall seconds a game may take before it is played again (Maximum's games are long)")
     parser.add_argument("--report", action="store_true", help="play nothing: tabulate --games-dir's games")
     parser.add_argument("--out", default=None, help="write the Markdown table here")
     args = parser.parse_args(argv)
@@ -113,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.report:
             run_ladder(game, [high_spec, low_spec], games_per_match=args.games, seed=args.seed,
                        workers=args.workers, games_dir=folder, resume=args.resume, overwrite=not args.resume,
-                       move_time_limit=None)
+                       move_time_limit=None, time_limit=args.time_limit)
         n, wins, ms_hi, ms_lo = read_pair(folder, high_spec, low_spec)
         score = wins / n if n else 0.5
         low95, high95 = wilson(score, n)
