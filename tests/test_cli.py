@@ -190,7 +190,8 @@ def test_the_same_flag_means_the_same_thing_in_every_command():
     import click
 
     meaning = {"-o": "--out", "-O": "--option", "-p": "--players", "-n": "--index", "-s": "--seed",
-               "-g": "--games", "-a": "--agents", "-w": "--workers", "-v": "--params", "-e": "--epochs"}
+               "-g": "--games", "-a": "--agents", "-w": "--workers", "-v": "--params", "-e": "--epochs",
+               "-q": "--quiet"}
     seen = {}
     for name, cmd in main.commands.items():
         for p in cmd.params:

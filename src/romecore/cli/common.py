@@ -174,6 +174,31 @@ def address_option() -> Any:
     return click.option("--address", default=None, help="Ray cluster address (default: a local Ray instance)")
 
 
+def pool_options() -> Any:
+    """What every command that plays many games takes: ``-w/--workers``, ``--backend``,
+    ``--address``, ``--time-limit`` (a game), ``--move-time-limit`` (a move) and
+    ``--plugin``, spelt and explained once."""
+    options = [
+        click.option("--workers", "-w", type=click.IntRange(1), default=None,
+                     help="parallel games (default: CPUs here, or the Ray cluster's)"),
+        click.option("--backend", type=click.Choice(["local", "ray", "inline"]), default="local",
+                     show_default=True, help="local process pool, a Ray cluster, or this process"),
+        address_option(),
+        click.option("--time-limit", type=click.FloatRange(min=0.001), default=600.0, show_default=True,
+                     help="seconds one game may take before its worker is replaced and the game replayed"),
+        click.option("--move-time-limit", type=click.FloatRange(min=0.0), default=60.0, show_default=True,
+                     help="seconds an agent may think on one move before it forfeits the game (0: no limit)"),
+        click.option("--plugin", "plugins", multiple=True, metavar="MODULE",
+                     help="a module registering extra agents, loaded in every worker (repeatable)"),
+    ]
+
+    def apply(f: Any) -> Any:
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return apply
+
+
 def index_option() -> Any:
     """``-n/--index N``: which record of a file."""
     return click.option("--index", "-n", "number", type=click.IntRange(0), default=0, show_default=True,

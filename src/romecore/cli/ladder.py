@@ -13,11 +13,11 @@ from romecore.cli.common import (
     OPTION_WAS_O,
     STDOUT,
     Command,
-    address_option,
     game_argument,
     game_option,
     load_game_or_exit,
     players_option,
+    pool_options,
     write_text_or_exit,
 )
 from romecore.cli.tables import RATING_NOTE, fitted_table, fmt_ms, fmt_wins
@@ -62,12 +62,8 @@ def ladder_tables(result: Any, width: int = 80) -> list[Any]:
               help="simulations per move (nodes for agents that count nodes) instead of --time")
 @click.option("--games", "-g", "games_per_match", type=click.IntRange(1), default=20, show_default=True,
               help="games per match (per pairing at 2 players), rounded up to whole seat rotations")
-@click.option("--workers", "-w", type=click.IntRange(1), default=None,
-              help="parallel games (default: CPUs here, or the Ray cluster's)")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="master seed (deals and bootstrap)")
-@click.option("--backend", type=click.Choice(["local", "ray", "inline"]), default="local",
-              show_default=True, help="local process pool, a Ray cluster, or this process")
-@address_option()
+@pool_options()
 @click.option("--out", "-o", "out", default=None, metavar="FILE",
               help="write the Markdown report here ('-': on standard output instead of the tables)")
 @click.option("--games-dir", default=None, metavar="DIR",
@@ -75,22 +71,18 @@ def ladder_tables(result: Any, width: int = 80) -> list[Any]:
                    "else ladder-GAME-DATE-TIME-games)")
 @click.option("--resume", is_flag=True, help="continue the matches in --games-dir (or --out's)")
 @click.option("--overwrite", is_flag=True, help="replace the matches' results files")
-@click.option("--move-time-limit", type=click.FloatRange(min=0.0), default=60.0, show_default=True,
-              help="seconds an agent may think on one move before it forfeits the game (0: no limit)")
 @click.option("--interval", type=click.Choice(["fisher", "bootstrap"]), default="fisher",
               show_default=True, help="95% intervals: the observed Fisher information, or a seeded "
               "bootstrap over games (no spread where a match's games all ended alike)")
 @click.option("--bootstrap", "samples", type=click.IntRange(10), default=200, show_default=True,
               help="bootstrap resamples")
-@click.option("--plugin", "plugins", multiple=True, metavar="MODULE",
-              help="a module registering extra agents, loaded in every worker (repeatable)")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="show progress")
 @click.option("--json", "as_json", is_flag=True, help="print the ladder as JSON, not Markdown")
 @game_option()
 def command(game_id: str, players: int, agents: tuple[str, ...], move_time: float | None,
             clock: str | None, simulations: int | None, games_per_match: int, workers: int | None, seed: int,
             backend: str, address: str | None, out: str | None, games_dir: str | None,
-            resume: bool, overwrite: bool, move_time_limit: float, interval: str, samples: int,
+            resume: bool, overwrite: bool, time_limit: float, move_time_limit: float, interval: str, samples: int,
             plugins: tuple[str, ...], progress: bool, as_json: bool, options: tuple[str, ...]) -> None:
     """Rate agents at GAME: every agent plays every other (at more players, every set of
     that many) at one budget per move, seats rotated, then one batch Plackett-Luce
@@ -128,7 +120,7 @@ def command(game_id: str, players: int, agents: tuple[str, ...], move_time: floa
                 game, list(agents) or None, time=move_time, simulations=simulations, clock=clock,
                 games_per_match=games_per_match, seed=seed, workers=workers, backend=backend,
                 address=address, games_dir=games_dir, resume=resume, overwrite=overwrite,
-                move_time_limit=move_time_limit or None, progress=progress, interval=interval,
+                move_time_limit=move_time_limit or None, time_limit=time_limit, progress=progress, interval=interval,
                 bootstrap=samples, plugins=plugins)
     except (RomecoreError, TournamentError, ImportError, OSError) as e:
         raise click.ClickException(str(e)) from None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from romecore.cli.common import STDOUT, Command, address_option, game_argument, game_option, load_game_or_exit
+from romecore.cli.common import STDOUT, Command, game_argument, game_option, load_game_or_exit, pool_options
 from romecore.errors import RomecoreError
 
 if TYPE_CHECKING:
@@ -92,22 +92,12 @@ def report(status: MatchStatus, game: str, a: str, b: str, games_run: int, games
               help="stop here if the test has not decided (rounded up to pairs)")
 @click.option("--players", "-p", type=int, default=2, show_default=True,
               help="players per game (A and B alternate in the seats)")
-@click.option("--workers", "-w", type=click.IntRange(1), default=None,
-              help="parallel games (default: CPUs here, or the Ray cluster's)")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="master seed of the deals")
-@click.option("--backend", type=click.Choice(["local", "ray", "inline"]), default="local",
-              show_default=True, help="local process pool, a Ray cluster, or this process")
-@address_option()
+@pool_options()
 @click.option("--out", "-o", "out", default=None, metavar="FILE",
               help="results file, JSON lines (default: a new GAME-match-DATE-TIME.jsonl here; '-' for none)")
 @click.option("--resume", is_flag=True, help="continue the match in --out (needs --out)")
 @click.option("--overwrite", is_flag=True, help="replace an existing --out")
-@click.option("--move-time-limit", type=click.FloatRange(min=0.0), default=60.0, show_default=True,
-              help="seconds an agent may think on one move before it forfeits the game (0: no limit)")
-@click.option("--time-limit", type=click.FloatRange(min=0.001), default=600.0, show_default=True,
-              help="seconds one game may take before its worker is replaced and the game replayed")
-@click.option("--plugin", "plugins", multiple=True, metavar="MODULE",
-              help="a module registering extra agents, loaded in every worker (repeatable)")
 @click.option("--every", type=click.FloatRange(min=0.0), default=2.0, show_default=True,
               help="seconds between running lines on standard error")
 @click.option("--quiet", "-q", is_flag=True, help="no running lines")

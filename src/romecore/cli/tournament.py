@@ -15,12 +15,12 @@ from romecore.cli.common import (
     OPTION_WAS_O,
     STDOUT,
     Command,
-    address_option,
     agents_option,
     game_argument,
     game_option,
     load_game_or_exit,
     players_option,
+    pool_options,
 )
 from romecore.cli.tables import RATING_NOTE, fitted_table, fmt_ms, fmt_wins
 from romecore.errors import RomecoreError
@@ -72,24 +72,14 @@ def stdout_to_stderr() -> Iterator[None]:
 @agents_option()
 @click.option("--games", "-g", "num_games", type=click.IntRange(0), default=None,
               help="games to play (default: with the default line-up, its count; else 100)")
-@click.option("--workers", "-w", type=click.IntRange(1), default=None,
-              help="parallel games (default: CPUs here, or the Ray cluster's)")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="master seed")
-@click.option("--backend", type=click.Choice(["local", "ray", "inline"]), default="local",
-              show_default=True, help="local process pool, a Ray cluster, or this process")
-@address_option()
+@pool_options()
 @click.option("--out", "-o", "out", default=None, metavar="FILE",
               help="results file, JSON lines (default: a new GAME-DATE-TIME.jsonl here; '-' for none)")
 @click.option("--resume", is_flag=True, help="continue the tournament in --out (needs --out)")
 @click.option("--overwrite", is_flag=True, help="replace an existing --out")
-@click.option("--time-limit", type=click.FloatRange(min=0.001), default=600.0, show_default=True,
-              help="seconds one game may take before its worker is replaced and the game replayed")
-@click.option("--move-time-limit", type=click.FloatRange(min=0.0), default=60.0, show_default=True,
-              help="seconds an agent may think on one move before it forfeits the game (0: no limit)")
 @click.option("--retries", type=click.IntRange(0), default=2, show_default=True,
               help="times a game lost to a worker crash (no agent's fault) is played again")
-@click.option("--plugin", "plugins", multiple=True, metavar="MODULE",
-              help="a module registering extra agents, loaded in every worker (repeatable)")
 @click.option("--unpaired", is_flag=True, help="a fresh deal seed per game, not one per rotation")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="show a progress bar")
 @click.option("--json", "as_json", is_flag=True, help="print the results as JSON, not a table")
