@@ -53,7 +53,7 @@ the learner playing random legal moves, 6 seeded games a cell)::
     opponent            rise_to_power  great_city_of_rome  city_of_marble  glory_to_rome
     random                       0.02                0.02            0.02           0.02
     greedy (default)             0.05                0.87            5.41           0.04
-    level:Beginner               0.05                1.11            2.22           0.04
+    level:Beginner               0.19                0.36            0.78           0.04
 
 A search opponent costs its budget per move (``ismcts:simulations=100`` is about a hundred
 playouts a move); pick the cheapest opponent that still teaches the learner something.
