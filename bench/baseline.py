@@ -254,9 +254,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="the baseline's agent spec (default: %(default)s with each game's parameters)")
     p.add_argument("--time", type=float, default=None, help="seconds per move, sent as the engine's budget")
     p.add_argument("--simulations", type=int, default=None, help="iterations per move, sent as the budget")
-    p.add_argument("--timeout", type=float, default=None,
-                   help="wall seconds a move may take before the engine forfeits (the engine agent's default: "
-                        "2 x time + 1; give more on a loaded machine with a CPU-clock budget)")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="wall seconds a move may take before the engine forfeits (default: %(default)s, romecore "
+                        "match's --move-time-limit; a CPU-clock budget of 0.1 s took over 20 s of wall time on a "
+                        "starved machine; 0: the engine agent's own 2 x time + 1)")
     p.add_argument("--start-timeout", type=float, default=120.0,
                    help="wall seconds the baseline may take to start and answer hello before its game is "
                         "forfeited (default: %(default)s; importing romecore on a starved machine took over 30)")
