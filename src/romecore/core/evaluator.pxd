@@ -30,6 +30,36 @@ cdef class Evaluator:
 cdef int rc_evaluate(Evaluator ev, object game, const void *state, int nplayers, double *out) except -1 nogil
 
 
+# A hand-written heuristic is one game's C functions over its own struct and weights
+# (``rc_heuristic``'s hooks); the rest, the same for every game, is ``rc_heuristic_values``:
+# the kernel's exact returns at the end, else the estimates' softmax at a temperature of
+# ``temperature + temperature_left * time_left``.
+# Each player's expected final score, written to est[:n]; returns n, the players.
+ctypedef int (*rc_estimates_fn)(const void *state, const void *weights, double *est) noexcept nogil
+# How much of the game is left, in the unit ``temperature_left`` is per (a share, rounds).
+ctypedef double (*rc_time_left_fn)(const void *state, const void *weights) noexcept nogil
+ctypedef bint (*rc_is_over_fn)(const void *state) noexcept nogil
+ctypedef void (*rc_returns_fn)(const void *state, double *out) noexcept nogil
+
+cdef struct rc_heuristic:
+    rc_estimates_fn estimates
+    rc_time_left_fn time_left
+    rc_is_over_fn is_over
+    rc_returns_fn returns       # the kernel's own: winners share 1.0
+    const void *weights         # the game's weights struct, owned by the evaluator
+    double temperature          # the softmax temperature at the end of the game
+    double temperature_left     # + this per unit of time left
+
+cdef void rc_heuristic_values(const void *state, const void *params, double *out) noexcept nogil
+
+cdef class HeuristicEvaluator(Evaluator):
+    cdef rc_heuristic heur
+    cdef readonly dict weights
+    cdef set_heuristic(self, str game_id, dict weights, const void *weights_struct,
+                       rc_estimates_fn estimates, rc_time_left_fn time_left,
+                       rc_is_over_fn is_over, rc_returns_fn returns)
+
+
 cdef inline void rc_softmax_shares(const double *est, int n, double temperature,
                                    double *out) noexcept nogil:
     """Turns expected final scores into return estimates: a softmax over players at the

@@ -22,6 +22,10 @@ class Evaluator:
 class PyEvaluator(Evaluator):
     def __init__(self, fn: Callable[[State], Sequence[float]], game_id: str = "", name: str = "python") -> None: ...
 
+class HeuristicEvaluator(Evaluator):
+    weights: dict[str, float]
+    def estimates(self, state: State) -> list[float]: ...
+
 def merge_weights(
     defaults: dict[str, float], overrides: dict[str, Any], game: Any, game_id: str,
     renamed: dict[str, str] | None = None,

@@ -1,9 +1,11 @@
 # cython: language_level=3
-"""Evaluator objects: the C-level ones that kernels' heuristic plugins define, and a
-wrapper that lets a Python function serve as an evaluator (the slow path)."""
+"""Evaluator objects: the C-level ones that kernels' heuristic plugins define (each game's
+hand-written heuristic is a ``HeuristicEvaluator``: its own weights and estimates, the
+shared softmax here), and a wrapper that lets a Python function serve as an evaluator
+(the slow path)."""
 from libc.stdint cimport int32_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from romecore.core.state cimport Game, State
 from romecore.core.kernel cimport RC_MAX_PLAYERS
@@ -116,6 +118,59 @@ cdef class PyEvaluator(Evaluator):
         self.py_fn = fn
         self.game_id = game_id
         self.name = name
+
+
+cdef void rc_heuristic_values(const void *state, const void *params, double *out) noexcept nogil:
+    """A hand-written heuristic's values (``params`` is its ``rc_heuristic``): the exact
+    returns at the end, else return estimates in [0, 1] summing to 1, the softmax of the
+    expected final scores at a temperature that shrinks as the game nears its end."""
+    cdef const rc_heuristic *h = <const rc_heuristic *>params
+    cdef double est[RC_MAX_PLAYERS]
+    cdef int n
+    if h.is_over(state):
+        h.returns(state, out)
+        return
+    n = h.estimates(state, h.weights, est)
+    rc_softmax_shares(est, n, h.temperature + h.temperature_left * h.time_left(state, h.weights), out)
+
+
+cdef class HeuristicEvaluator(Evaluator):
+    """A game's hand-written evaluator (C): the game's subclass merges its weights into its
+    own struct and hands it, with its C functions, to :meth:`set_heuristic`; the values
+    are ``rc_heuristic_values``'s, the same formula for every game."""
+
+    def __cinit__(self):
+        memset(&self.heur, 0, sizeof(rc_heuristic))
+        self.weights = {}
+
+    cdef set_heuristic(self, str game_id, dict weights, const void *weights_struct,
+                       rc_estimates_fn estimates, rc_time_left_fn time_left,
+                       rc_is_over_fn is_over, rc_returns_fn returns):
+        """Makes the evaluator ``game_id``'s heuristic on ``weights`` (merged, with the
+        ``temperature`` and ``temperature_left`` every heuristic has), whose C copy
+        ``weights_struct`` the subclass owns."""
+        self.heur.estimates = estimates
+        self.heur.time_left = time_left
+        self.heur.is_over = is_over
+        self.heur.returns = returns
+        self.heur.weights = weights_struct
+        self.heur.temperature = weights["temperature"]
+        self.heur.temperature_left = weights["temperature_left"]
+        self.weights = weights
+        self.fn = rc_heuristic_values
+        self.params = &self.heur
+        self.game_id = game_id
+        self.name = "heuristic"
+
+    def estimates(self, state):
+        """Each player's expected final score (the numbers behind the values)."""
+        cdef double est[RC_MAX_PLAYERS]
+        cdef int n, p
+        if self.heur.estimates == NULL:
+            raise EvaluatorError(f"evaluator {self.name!r} has no estimates (no game set it up)")
+        cdef State st = checked_state(state, self.game_id)
+        n = self.heur.estimates(st.s, self.heur.weights, est)
+        return [est[p] for p in range(n)]
 
 
 def checked_state(state, str game_id):

@@ -27,9 +27,8 @@ from libc.stdint cimport int32_t
 from libc.string cimport memset
 
 from romecore.core.kernel cimport RC_MAX_PLAYERS
-from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
+from romecore.core.evaluator cimport HeuristicEvaluator
 from romecore.core.evaluator import merge_weights
-from romecore.core.state cimport State
 from romecore.games.city_of_marble.kernel cimport (
     cm_returns,
     CMState, CM_MAXP, CM_NCOL, CM_NMAG, SITE_OPEN, PH_OVER,
@@ -39,7 +38,6 @@ from romecore.games.city_of_marble.kernel cimport (
 
 from romecore.games.city_of_marble import data as _data
 from romecore.spec import EvaluatorSpec
-from romecore.core.evaluator import checked_state
 
 GAME_ID = "city_of_marble"
 
@@ -75,7 +73,6 @@ FITTED = {**WEIGHTS,
 cdef struct cm_weights:
     double site_lead, site_tie, spoke_rate, imperium_waiting, treasury_waiting
     double tile_in_hand, imperium_action, free_magistrate, bridge_reach, unconnected
-    double temperature, temperature_left
     int points[CM_NCOL]
     int size_colour[7]
     int stack_total                # tiles in the stacks at the start, by player count
@@ -91,8 +88,11 @@ cdef inline double game_left(const CMState *s, const cm_weights *w) noexcept nog
     return left / <double>start
 
 
-cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexcept nogil:
-    """Expected final score of every player (see the module docstring)."""
+cdef int cm_estimates(const void *vs, const void *vw, double *est) noexcept nogil:
+    """Expected final score of every player (see the module docstring); returns the
+    number of players."""
+    cdef const CMState *s = <const CMState *>vs
+    cdef const cm_weights *w = <const cm_weights *>vw
     cdef int32_t pts[RC_MAX_PLAYERS]
     cdef int infl[CM_MAXP]
     cdef int unconnected[CM_MAXP]
@@ -156,34 +156,28 @@ cdef void cm_estimates(const CMState *s, const cm_weights *w, double *est) noexc
         for p in range(n):
             if infl[p] == best:
                 est[p] += (w.site_lead if ties == 1 else w.site_tie) * w.points[c] * fill
+    return n
 
 
-cdef void cm_heuristic(const void *vs, const void *vp, double *out) noexcept nogil:
-    """Return estimates in [0, 1] summing to 1 (exact returns at the end)."""
-    cdef const CMState *s = <const CMState *>vs
-    cdef const cm_weights *w = <const cm_weights *>vp
-    cdef double est[CM_MAXP]
-    cdef double t
-    cdef int n = s.nplayers
-    if s.phase == PH_OVER:
-        cm_returns(s, out)  # exact at the end: the kernel's own returns
-        return
-    cm_estimates(s, w, est)
-    t = w.temperature + w.temperature_left * game_left(s, w)
-    rc_softmax_shares(est, n, t, out)
+cdef double cm_game_left(const void *vs, const void *vw) noexcept nogil:
+    """The heuristic's time left: the share of the tiles still in the stacks."""
+    return game_left(<const CMState *>vs, <const cm_weights *>vw)
 
 
-cdef class CityOfMarbleHeuristic(Evaluator):
+cdef bint cm_over(const void *vs) noexcept nogil:
+    """Whether the game is over (the values are then the exact returns)."""
+    return (<const CMState *>vs).phase == PH_OVER
+
+
+cdef class CityOfMarbleHeuristic(HeuristicEvaluator):
     """Rome: City of Marble's hand-written evaluator (C); see the module docstring."""
 
     cdef cm_weights w
-    cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
         wt = merge_weights(WEIGHTS, overrides, game, GAME_ID)
         if not 0.0 <= wt["spoke_rate"] <= 1.0:
             raise ValueError("spoke_rate is a share between 0 and 1")
-        self.weights = wt
         memset(&self.w, 0, sizeof(cm_weights))
         self.w.site_lead = wt["site_lead"]
         self.w.site_tie = wt["site_tie"]
@@ -195,8 +189,6 @@ cdef class CityOfMarbleHeuristic(Evaluator):
         self.w.free_magistrate = wt["free_magistrate"]
         self.w.bridge_reach = wt["bridge_reach"]
         self.w.unconnected = wt["unconnected"]
-        self.w.temperature = wt["temperature"]
-        self.w.temperature_left = wt["temperature_left"]
         for k in range(7):
             self.w.size_colour[k] = -1
         for c, col in enumerate(_data.COLOURS):
@@ -204,17 +196,7 @@ cdef class CityOfMarbleHeuristic(Evaluator):
             self.w.size_colour[col.site_size] = c
         self.w.stack_total = sum(col.tiles for col in _data.COLOURS)
         self.w.start_tiles = _data.STARTING_TILES * len(_data.COLOURS)
-        self.fn = cm_heuristic
-        self.params = &self.w
-        self.game_id = GAME_ID
-        self.name = "heuristic"
-
-    def estimates(self, state):
-        """Each player's expected final score (the numbers behind the values)."""
-        cdef double est[CM_MAXP]
-        cdef State st = checked_state(state, GAME_ID)
-        cm_estimates(<const CMState *>st.s, &self.w, est)
-        return [est[p] for p in range(st.num_players())]
+        self.set_heuristic(GAME_ID, wt, &self.w, cm_estimates, cm_game_left, cm_over, cm_returns)
 
 
 cdef class CityOfMarbleFitted(CityOfMarbleHeuristic):

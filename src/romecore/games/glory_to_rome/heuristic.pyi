@@ -1,5 +1,5 @@
 """Type stubs of romecore.games.glory_to_rome.heuristic (Cython)."""
-from romecore.core.evaluator import Evaluator
+from romecore.core.evaluator import HeuristicEvaluator
 from romecore.core.state import Game, State
 from romecore.spec import EvaluatorSpec
 
@@ -7,10 +7,8 @@ GAME_ID: str
 WEIGHTS: dict[str, float]
 FEATURES: tuple[str, ...]
 
-class GloryToRomeHeuristic(Evaluator):
-    weights: dict[str, float]
+class GloryToRomeHeuristic(HeuristicEvaluator):
     def __init__(self, game: Game | None = ..., **overrides: float) -> None: ...
-    def estimates(self, state: State) -> list[float]: ...
     def features(self, state: State) -> list[list[float]]: ...
 
 def evaluator_specs() -> list[EvaluatorSpec]: ...

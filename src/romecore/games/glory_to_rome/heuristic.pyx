@@ -25,7 +25,7 @@ from libc.stdint cimport int32_t
 from libc.string cimport memset
 
 from romecore.core.kernel cimport rc_popcount64, RC_MAX_PLAYERS
-from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
+from romecore.core.evaluator cimport HeuristicEvaluator
 from romecore.core.evaluator import merge_weights
 from romecore.core.state cimport State
 from romecore.games.glory_to_rome.kernel cimport (
@@ -91,7 +91,6 @@ OLD_TEMPERATURE_LEFT = "temperature_per_left"
 
 cdef struct gr_weights:
     double f[F_N]        # the feature weights, in FEATURES order
-    double temperature, temperature_left
     int value[GR_NMAT]
     int deck_after_setup[GR_MAXP + 1]
 
@@ -156,8 +155,11 @@ cdef void gr_features(const GRState *s, const gr_weights *w, int p, double *x) n
         x[F_PENDING + s.role] = pending_actions(s, p)
 
 
-cdef void gr_estimates(const GRState *s, const gr_weights *w, double *est) noexcept nogil:
-    """Expected final score of every player: points now plus the weighted features."""
+cdef int gr_estimates(const void *vs, const void *vw, double *est) noexcept nogil:
+    """Expected final score of every player: points now plus the weighted features;
+    returns the number of players."""
+    cdef const GRState *s = <const GRState *>vs
+    cdef const gr_weights *w = <const gr_weights *>vw
     cdef int32_t pts[RC_MAX_PLAYERS]
     cdef double x[F_N]
     cdef int p, i
@@ -167,55 +169,37 @@ cdef void gr_estimates(const GRState *s, const gr_weights *w, double *est) noexc
         est[p] = pts[p]
         for i in range(F_N):
             est[p] += w.f[i] * x[i]
+    return s.nplayers
 
 
-cdef void gr_heuristic(const void *vs, const void *vp, double *out) noexcept nogil:
-    """Return estimates in [0, 1] summing to 1 (exact returns at the end)."""
-    cdef const GRState *s = <const GRState *>vs
-    cdef const gr_weights *w = <const gr_weights *>vp
-    cdef double est[GR_MAXP]
-    cdef double t
-    cdef int n = s.nplayers
-    if s.phase == PH_OVER:
-        gr_returns(s, out)  # exact at the end: the kernel's own returns
-        return
-    gr_estimates(s, w, est)
-    t = w.temperature + w.temperature_left * game_left(s, w)
-    rc_softmax_shares(est, n, t, out)
+cdef double gr_game_left(const void *vs, const void *vw) noexcept nogil:
+    """The heuristic's time left: the share of the game left (see ``game_left``)."""
+    return game_left(<const GRState *>vs, <const gr_weights *>vw)
 
 
-cdef class GloryToRomeHeuristic(Evaluator):
+cdef bint gr_over(const void *vs) noexcept nogil:
+    """Whether the game is over (the values are then the exact returns)."""
+    return (<const GRState *>vs).phase == PH_OVER
+
+
+cdef class GloryToRomeHeuristic(HeuristicEvaluator):
     """Glory to Rome's hand-written evaluator (C); see the module docstring."""
 
     cdef gr_weights w
-    cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
         wt = merge_weights(WEIGHTS, overrides, game, GAME_ID, {OLD_TEMPERATURE_LEFT: "temperature_left"})
         if wt["structure_progress"] + wt["structure_started"] > 1.0:
             # an unfinished structure would outweigh the same one completed (its Influence)
             raise InvalidArgumentError("structure_progress + structure_started must not exceed 1")
-        self.weights = wt
         memset(&self.w, 0, sizeof(gr_weights))
         for i, name in enumerate(FEATURES):
             self.w.f[i] = wt[name]
-        self.w.temperature = wt["temperature"]
-        self.w.temperature_left = wt["temperature_left"]
         for m, md in enumerate(_data.MATERIALS):
             self.w.value[m] = md.value
         for n in range(2, GR_MAXP + 1):
             self.w.deck_after_setup[n] = GR_NCARDS - (_data.START_HAND + 1) * n
-        self.fn = gr_heuristic
-        self.params = &self.w
-        self.game_id = GAME_ID
-        self.name = "heuristic"
-
-    def estimates(self, state):
-        """Each player's expected final score (the numbers behind the values)."""
-        cdef double est[GR_MAXP]
-        cdef State st = checked_state(state, GAME_ID)
-        gr_estimates(<const GRState *>st.s, &self.w, est)
-        return [est[p] for p in range(st.num_players())]
+        self.set_heuristic(GAME_ID, wt, &self.w, gr_estimates, gr_game_left, gr_over, gr_returns)
 
     def features(self, state):
         """Each player's features (a list per player, in ``FEATURES`` order): an estimate

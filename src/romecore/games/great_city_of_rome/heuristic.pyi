@@ -1,15 +1,13 @@
 """Type stubs of romecore.games.great_city_of_rome.heuristic (Cython)."""
-from romecore.core.evaluator import Evaluator
-from romecore.core.state import Game, State
+from romecore.core.evaluator import HeuristicEvaluator
+from romecore.core.state import Game
 from romecore.spec import EvaluatorSpec
 
 GAME_ID: str
 WEIGHTS: dict[str, float]
 
-class GreatCityHeuristic(Evaluator):
-    weights: dict[str, float]
+class GreatCityHeuristic(HeuristicEvaluator):
     def __init__(self, game: Game | None = ..., **overrides: float) -> None: ...
-    def estimates(self, state: State) -> list[float]: ...
 
 def evaluator_specs() -> list[EvaluatorSpec]: ...
 

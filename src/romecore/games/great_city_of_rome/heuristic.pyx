@@ -34,9 +34,8 @@ from libc.string cimport memcpy, memset
 from romecore.core.kernel cimport (
     rc_popcount64, rc_pop_lsb64, rc_set128, rc_s128_empty, rc_s128_pop,
 )
-from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
+from romecore.core.evaluator cimport HeuristicEvaluator
 from romecore.core.evaluator import merge_weights
-from romecore.core.state cimport State
 from romecore.games.great_city_of_rome.kernel cimport (
     GCState, GC_NTYPES, GC_NINFL, GC_MAXP, GC_NSPACES, GC_MAXOFFER, GC_NONE,
     Z_HAND, Z_CITY, PH_OVER, PH_EMISSARY, PH_TAKE, PH_SCHOOL_BOTTOM, F_TOOK, F_BUILT, F_PRODUCED,
@@ -50,7 +49,6 @@ from romecore.games.great_city_of_rome.kernel cimport (
 
 from romecore.games.great_city_of_rome import data as _data
 from romecore.spec import EvaluatorSpec
-from romecore.core.evaluator import checked_state
 
 GAME_ID = "great_city_of_rome"
 
@@ -112,7 +110,6 @@ cdef struct gc_weights:
     double future_influence
     double pending_take, pending_brick, pending_produce
     double tempo_emissary, tempo_build
-    double temperature, temperature_left
     int aq_points[5]
     int aqueduct_type[GC_NTYPES]
     int infl_value[GC_NINFL]
@@ -303,8 +300,11 @@ cdef inline void add_tempo(const GCState *s, const gc_weights *w, double *est) n
         est[s.actor] += w.tempo_build
 
 
-cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexcept nogil:
-    """Expected final score of every player (see the module docstring)."""
+cdef int gc_estimates(const void *vs, const void *vw, double *est) noexcept nogil:
+    """Expected final score of every player (see the module docstring); returns the
+    number of players."""
+    cdef const GCState *s = <const GCState *>vs
+    cdef const gc_weights *w = <const gc_weights *>vw
     cdef int32_t pts[SC_N]
     cdef uint64_t m[M_N]
     cdef int n = s.nplayers, p, c, t, i, naq, haq, leader, best, tied, total_infl, holders
@@ -387,29 +387,27 @@ cdef void gc_estimates(const GCState *s, const gc_weights *w, double *est) noexc
             if s.infl[i] == INFL_IN_PLAY:
                 est[leader] -= s.influence[leader] // 2  # the leader returns their tokens
                 break
+    return n
 
 
-cdef void gc_heuristic(const void *vs, const void *vp, double *out) noexcept nogil:
-    """Return estimates in [0, 1] summing to 1 (exact returns at the end)."""
+cdef double gc_rounds_left(const void *vs, const void *vw) noexcept nogil:
+    """The heuristic's time left: the rounds after this one."""
     cdef const GCState *s = <const GCState *>vs
-    cdef const gc_weights *w = <const gc_weights *>vp
-    cdef double est[GC_MAXP]
-    if s.phase == PH_OVER:
-        gc_returns(s, out)  # exact at the end: the kernel's own returns
-        return
-    gc_estimates(s, w, est)
-    rc_softmax_shares(est, s.nplayers, w.temperature + w.temperature_left * (s.nrounds - s.round), out)
+    return s.nrounds - s.round
 
 
-cdef class GreatCityHeuristic(Evaluator):
+cdef bint gc_over(const void *vs) noexcept nogil:
+    """Whether the game is over (the values are then the exact returns)."""
+    return (<const GCState *>vs).phase == PH_OVER
+
+
+cdef class GreatCityHeuristic(HeuristicEvaluator):
     """The Great City of Rome's hand-written evaluator (C); see the module docstring."""
 
     cdef gc_weights w
-    cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
         wt = merge_weights(WEIGHTS, overrides, game, GAME_ID, {OLD_TEMPERATURE_LEFT: "temperature_left"})
-        self.weights = wt
         memset(&self.w, 0, sizeof(gc_weights))
         for t, bt in enumerate(_data.TYPES):
             if bt.kind == _data.RESIDENTIAL:
@@ -452,19 +450,7 @@ cdef class GreatCityHeuristic(Evaluator):
         self.w.pending_produce = wt["pending_produce"]
         self.w.tempo_emissary = wt["tempo_emissary"]
         self.w.tempo_build = wt["tempo_build"]
-        self.w.temperature = wt["temperature"]
-        self.w.temperature_left = wt["temperature_left"]
-        self.fn = gc_heuristic
-        self.params = &self.w
-        self.game_id = GAME_ID
-        self.name = "heuristic"
-
-    def estimates(self, state):
-        """Each player's expected final score (the numbers behind the values)."""
-        cdef double est[GC_MAXP]
-        cdef State st = checked_state(state, GAME_ID)
-        gc_estimates(<const GCState *>st.s, &self.w, est)
-        return [est[p] for p in range(st.num_players())]
+        self.set_heuristic(GAME_ID, wt, &self.w, gc_estimates, gc_rounds_left, gc_over, gc_returns)
 
 
 def evaluator_specs():

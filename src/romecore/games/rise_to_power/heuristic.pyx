@@ -21,12 +21,11 @@ from libc.stdint cimport int32_t, uint32_t, uint8_t
 from libc.string cimport memset
 
 from romecore.core.kernel cimport rc_popcount32, RC_MAX_PLAYERS
-from romecore.core.evaluator cimport Evaluator, rc_softmax_shares
+from romecore.core.evaluator cimport HeuristicEvaluator
 from romecore.core.evaluator import merge_weights
-from romecore.core.state cimport State
 from romecore.games.rise_to_power.kernel cimport (
     rp_returns,
-    RPState, RP_MAXP, RP_NATYPES, RP_NRES, RP_NPROV, RP_ROUNDS,
+    RPState, RP_NATYPES, RP_NRES, RP_NPROV, RP_ROUNDS,
     PH_OVER, PH_FORUM, PH_SHOW, PH_PROVINCE, PH_TARGET_PROV, PH_PLACE, PH_DRAW,
     AB_ENDGAME_REGIONS, AB_ENDGAME_PAIRS,
     rp_scores, rp_forum_points, rp_show_rank, rp_hand_cost, rp_arena_type, rp_ability,
@@ -35,7 +34,6 @@ from romecore.games.rise_to_power.kernel cimport (
 
 from romecore.games.rise_to_power import data as _data
 from romecore.spec import EvaluatorSpec
-from romecore.core.evaluator import checked_state
 
 GAME_ID = "rise_to_power"
 
@@ -62,7 +60,6 @@ OLD_TEMPERATURE_LEFT = "temperature_per_round"
 
 cdef struct rp_weights:
     double forum, show, hand_cost, ability, military
-    double temperature, temperature_left
 
 
 cdef inline int scorings_left(const RPState *s, int phase_of_scoring) noexcept nogil:
@@ -94,8 +91,11 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
 
 
-cdef void rp_estimates(const RPState *s, const rp_weights *w, double *est) noexcept nogil:
-    """Expected final score of every player (see the module docstring)."""
+cdef int rp_estimates(const void *vs, const void *vw, double *est) noexcept nogil:
+    """Expected final score of every player (see the module docstring); returns the
+    number of players."""
+    cdef const RPState *s = <const RPState *>vs
+    cdef const rp_weights *w = <const rp_weights *>vw
     cdef int32_t pts[RC_MAX_PLAYERS]
     cdef int n = s.nplayers, p, t, c, ab, forum_now, shows, cards, reach, budget, k
     cdef int forum_left = scorings_left(s, PH_FORUM)
@@ -132,21 +132,17 @@ cdef void rp_estimates(const RPState *s, const rp_weights *w, double *est) noexc
                 if PROV_POWER[c] <= budget:
                     reach = PROV_POWER[c] if PROV_POWER[c] > reach else reach
             est[p] += w.military * reach
+    return n
 
 
-cdef void rp_heuristic(const void *vs, const void *vp, double *out) noexcept nogil:
-    """Return estimates in [0, 1] summing to 1 (exact returns at the end)."""
-    cdef const RPState *s = <const RPState *>vs
-    cdef const rp_weights *w = <const rp_weights *>vp
-    cdef double est[RP_MAXP]
-    cdef double t
-    cdef int n = s.nplayers
-    if s.phase == PH_OVER:
-        rp_returns(s, out)  # exact at the end: the kernel's own returns
-        return
-    rp_estimates(s, w, est)
-    t = w.temperature + w.temperature_left * (RP_ROUNDS - s.round)
-    rc_softmax_shares(est, n, t, out)
+cdef double rp_rounds_left(const void *vs, const void *vw) noexcept nogil:
+    """The heuristic's time left: the rounds after this one."""
+    return RP_ROUNDS - (<const RPState *>vs).round
+
+
+cdef bint rp_over(const void *vs) noexcept nogil:
+    """Whether the game is over (the values are then the exact returns)."""
+    return (<const RPState *>vs).phase == PH_OVER
 
 
 def _load_tables():
@@ -162,33 +158,19 @@ def _load_tables():
 _load_tables()
 
 
-cdef class RiseToPowerHeuristic(Evaluator):
+cdef class RiseToPowerHeuristic(HeuristicEvaluator):
     """Rise to Power's hand-written evaluator (C); see the module docstring."""
 
     cdef rp_weights w
-    cdef readonly dict weights
 
     def __init__(self, game=None, **overrides):
         wt = merge_weights(WEIGHTS, overrides, game, GAME_ID, {OLD_TEMPERATURE_LEFT: "temperature_left"})
-        self.weights = wt
         self.w.forum = wt["forum_scoring"]
         self.w.show = wt["show_per_scoring"]
         self.w.hand_cost = wt["hand_cost"]
         self.w.ability = wt["ability_card"]
         self.w.military = wt["military_reach"]
-        self.w.temperature = wt["temperature"]
-        self.w.temperature_left = wt["temperature_left"]
-        self.fn = rp_heuristic
-        self.params = &self.w
-        self.game_id = GAME_ID
-        self.name = "heuristic"
-
-    def estimates(self, state):
-        """Each player's expected final score (the numbers behind the values)."""
-        cdef double est[RP_MAXP]
-        cdef State st = checked_state(state, GAME_ID)
-        rp_estimates(<const RPState *>st.s, &self.w, est)
-        return [est[p] for p in range(st.num_players())]
+        self.set_heuristic(GAME_ID, wt, &self.w, rp_estimates, rp_rounds_left, rp_over, rp_returns)
 
 
 def evaluator_specs():
