@@ -25,9 +25,11 @@ Routes:
   line instead), as SVG (:mod:`romecore.web.reviews`).
 - ``WS /ws``: the game protocol below.
 
-Protocol version 2 (JSON text frames, one object each; ``game`` is a 32-hex-digit game id;
-``ply`` is how many actions the game has had, chance included, which is also the number of
-the last move in the log and the record, taken from the last ``state`` message):
+Protocol version 2, in outline; docs/web-protocol.md has the whole of it, every field, error
+code and limit, and a test keeps it equal to this code.  JSON text frames, one object each;
+``game`` is a 32-hex-digit game id; ``ply`` is how many actions the game has had, chance
+included, which is also the number of the last move in the log and the record, taken from
+the last ``state`` message.
 
 page -> server
 
