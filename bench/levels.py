@@ -8,7 +8,8 @@ shared win counting half), the Elo gap that score means (``400 log10(s / (1 - s)
 a 95% Wilson interval, and the milliseconds a move.  The games go to ``--games-dir`` (one
 results file per pair), so ``--resume`` adds games to an earlier run and ``--pairs`` picks
 some pairs only (``--pairs 4`` is Expert-Maximum).  ``--report`` plays nothing: it reads the
-results files of ``--games-dir`` (``pair-K/*.jsonl``, as a run writes them, or any
+results files of ``--games-dir`` (``pair-K/*.jsonl``, as a run writes them, and any below
+``pair-K``: several runs of one pair; or any
 ``romecore ladder`` or ``tournament`` results file of the two levels' specs put there) and
 prints the table.
 
@@ -76,7 +77,7 @@ def read_pair(folder: str, high_spec: str, low_spec: str) -> tuple[int, float, f
 
 
 def _records(folder: str) -> Iterator[dict]:
-    for path in sorted(glob.glob(os.path.join(folder, "*.jsonl"))):
+    for path in sorted(glob.glob(os.path.join(folder, "**", "*.jsonl"), recursive=True)):
         with open(path, encoding="utf-8") as f:
             for line in f:
                 if line.strip():
