@@ -148,11 +148,11 @@ def test_accuracy_falls_with_the_loss():
 # -- the judging agent and its budget -------------------------------------------------------
 def test_agent_for_searches_each_world_as_the_judge_or_splits_a_given_budget():
     game = romecore.load_game("rise_to_power", players=2)
-    assert analysis.agent_for(game) == romecore.level_spec(game, "Strong")  # each world as Strong plays
+    assert analysis.agent_for(game) == game.spec.review  # each world as the game's review judge plays
     assert analysis.agent_for(game, "casual", worlds=3) == romecore.level_spec(game, "Casual")
     assert analysis.agent_for(game, "level:Expert") == romecore.level_spec(game, "Expert")
     assert analysis.agent_for(game, "ismcts:c=0.5", simulations=800, worlds=2) == "ismcts:c=0.5,simulations=400"
-    assert analysis.agent_for(game, "Expert", simulations=800, worlds=4) == "ismcts:clock=cpu,simulations=200"
+    assert analysis.agent_for(game, "Maximum", simulations=800, worlds=4) == "ismcts:clock=cpu,simulations=200"
     assert analysis.agent_for(game, "mcts:simulations=9", time=2.0, worlds=4) == "mcts:time=0.5,clock=cpu"
     assert analysis.agent_for(game, "greedy", simulations=100, worlds=2) == "greedy:nodes=50"
     with pytest.raises(romecore.AgentSpecError):

@@ -142,8 +142,8 @@ def level_spec(game: Game | str, level: str) -> str:
     ``game`` (a Game or a game id): what the game's plugin chose (``GameSpec.levels``).
 
     >>> import romecore
-    >>> romecore.level_spec("rise_to_power", "expert")
-    'ismcts:time=0.3,clock=cpu'
+    >>> romecore.level_spec("rise_to_power", "maximum")
+    'ismcts:time=3,clock=cpu'
     """
     spec = registry.game(game) if isinstance(game, str) else game.spec
     wanted = str(level).strip().lower()
