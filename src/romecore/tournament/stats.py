@@ -29,8 +29,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from romecore.tournament.rating import elo_ratings, rating_anchor
-
 __all__ = ["GameSummary", "AgentRow", "Failure", "Forfeit", "TournamentResult", "wilson_interval",
            "summarise", "seat_ranks", "agent_ranks"]
 
@@ -187,6 +185,10 @@ def summarise(specs: Sequence[str], labels: Sequence[str],
             elif g.forfeit == seat:
                 forfeits[a] += 1
         rankings.append(agent_ranks(g))
+    # the fit needs numpy, imported here only: a worker process, which never rates, then
+    # starts no BLAS threads that could take the move alarm's SIGALRM (romecore.match)
+    from romecore.tournament.rating import elo_ratings, rating_anchor
+
     ratings = elo_ratings(rankings, n, rating_anchor(specs)) if n else []
     rows = []
     for a in range(n):
