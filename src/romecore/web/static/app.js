@@ -9,7 +9,6 @@
 // in the prompt bar.  The move list stays as the keyboard and screen-reader path.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const COLOURS = ["#6a3d9a", "#e66101", "#1b7e74", "#4d4d4d", "#b8336a", "#2b6cb0"];
 let socket = null;
 let info = null;        // /api/games
@@ -33,17 +32,6 @@ function send(msg) {
   }
   socket.send(JSON.stringify(msg));
   return true;
-}
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
 }
 
 // -- the start page --------------------------------------------------------------------------

@@ -7,7 +7,6 @@
 // the board after k moves, and the decision at move k+1 is judged there.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const LABEL_TEXT = { best: "the AI's move", good: "good", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder" };
 const FLAGGED = ["inaccuracy", "mistake", "blunder"];
 const PAGE = 20;
@@ -21,17 +20,6 @@ let lineTimer = null;
 let drawn = 0;           // the latest board asked for (older answers are dropped)
 let polling = null;
 const boards = new Map(); // url -> svg
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
 
 function showError(text) {
   $("error").textContent = text || "";
