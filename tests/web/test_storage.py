@@ -160,6 +160,24 @@ def test_only_the_next_ply_is_written(store):
     assert store.load("t1").snapshot == moves[1][3]
 
 
+def test_a_settled_decision_is_written_all_or_nothing(store):
+    store.create_table(_table())
+    moves = _moves("rise_to_power", 11, 25, random.Random(4))  # its deal: 19 chance plies first
+    assert sum(p == romecore.CHANCE for p, *_ in moves[:19]) == 19
+    store.add_moves("t1", 1, moves[:19])
+    got = store.load("t1")
+    assert [m.ply for m in got.moves] == list(range(1, 20)) and got.snapshot == moves[18][3]
+    for first in (1, 19, 21):  # stale, a replay of its last ply, a gap: none of the batch is written
+        with pytest.raises(StorageConflict, match="not the next"):
+            store.add_moves("t1", first, moves[19:22])
+    assert store.load("t1").ply == 19
+    store.add_moves("t1", 20, moves[19:22])
+    _write(store, "t1", moves[22:], first=23)
+    got = store.load("t1")
+    assert got.ply == 25 and got.snapshot == moves[24][3]
+    assert _replay(got).serialize() == got.snapshot
+
+
 def test_two_writers_racing_for_one_ply_one_wins(store):
     store.create_table(_table())
     (p, a, t, snap), = _moves("rise_to_power", 11, 1, random.Random(3))

@@ -19,6 +19,9 @@ a chosen level move for a human whose time ran out, and the log says so.
 Every accepted move is written to the table's :class:`~romecore.web.storage.Storage` with
 the position it produced before the pages learn of it, so a restarted server (even after
 ``kill -9``) finds every table at its last accepted move (:meth:`Sessions.get` reloads it).
+A person's move is settled first: the chance plies it triggers are dealt at once, and the
+move and those plies are written in one transaction (one disk sync), then sent in one
+``state`` message.
 
 Agents and hints think in worker threads (the searches run in C without the GIL), each
 bounded by the server's :class:`~romecore.web.limits.Limits`; a search still running when its
@@ -39,6 +42,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 import romecore
@@ -52,6 +56,7 @@ from romecore.web.limits import Limits, bound_spec, levels_of, resolve_opponent
 from romecore.web.storage import (
     AI,
     MemoryStorage,
+    NewMove,
     Seat,
     Storage,
     StorageError,
@@ -78,6 +83,9 @@ MAX_DELAY = 10.0
 MAX_CLOCK = 24 * 3600.0
 MAX_SEED = 2**63 - 1
 _GAME_ID = re.compile(r"[0-9a-f]{32}\Z")
+#: Threads that run storage calls: writes waiting at once are committed together, so up to
+#: this many tables share a disk sync.
+STORAGE_THREADS = 16
 #: How often a search that must end is asked to stop (seconds).
 _STOP_POLL = 0.01
 
@@ -208,7 +216,7 @@ class Session:
     def __init__(self, game: romecore.Game, seats: list[Seat], seed: int, delay: float = DEFAULT_DELAY,
                  hint: str = DEFAULT_HINT, records_dir: str | None = None,
                  settings: Mapping[str, Any] | None = None, storage: Storage | None = None,
-                 table_id: str | None = None) -> None:
+                 table_id: str | None = None, writer: Executor | None = None) -> None:
         n = game.num_players()
         self.id = table_id or uuid.uuid4().hex
         self.game, self.seed, self.delay = game, seed, delay
@@ -222,6 +230,8 @@ class Session:
         self._hinter: Any = None
         self.records_dir = records_dir
         self.storage: Storage = storage if storage is not None else MemoryStorage()
+        self.writer = writer  # the threads storage runs in (None: asyncio's default executor)
+        self._unsaved: list[NewMove] = []  # applied, not yet written: written before anyone hears of them
         self.state = game.new_initial_state(seed=seed)
         self.actions: list[int] = []
         self.players: list[int] = []
@@ -364,6 +374,7 @@ class Session:
         already has from this server's earlier messages (every entry, ``log_from`` 0, the first
         time and after an undo); a page that finds itself short of them asks for the whole
         state again with a ``join``."""
+        await self._save()
         key = (self.ply(), self.gen, self.over())
         if key == self._sent:
             return
@@ -454,10 +465,12 @@ class Session:
                     await self.broadcast()
                     return
                 if not self.listeners:
+                    await self._save()
                     return  # paused: nobody watches; a join kicks the game again
                 gen, agent = self.gen, self.agents[player]
                 view = state.resample(player, view_seed(self.seed, state.move_number()))
                 self._reseed(agent, player)
+                await self._save()
             t0 = time.perf_counter()
             fault = None
             try:
@@ -505,15 +518,34 @@ class Session:
                             "round": None})
 
     async def _apply(self, player: int, action: int, note: str | None = None) -> None:
-        """Applies an action, logs it, and writes it with the position it produced to
-        storage before anyone hears of it."""
+        """Applies an action and logs it; it is written with the position it produced
+        (:meth:`_save`) before anyone hears of it."""
         text = self._play(player, action)
         if note is not None:
             self._note(note)
-        await asyncio.to_thread(self.storage.add_move, self.id, len(self.actions), player, action, text,
-                                self.state.serialize())
+        self._unsaved.append((player, action, text, self.state.serialize()))
         if self.state.is_terminal():
             await self._finish()
+
+    async def _deal(self) -> None:
+        """Plays the chance plies that follow a person's move, so the move and what it
+        triggers are settled (and written) together, and the pages hear of them at once."""
+        while not self.over() and self.state.current_player() == romecore.CHANCE:
+            await self._apply(records.CHANCE_PLAYER, self.state.sample_chance())
+
+    async def _save(self) -> None:
+        """Writes the moves applied since the last write, each with the position it
+        produced, in one transaction (one disk sync for a move and the chance plies it
+        triggered).  Called with the table's lock held, before any page hears of them."""
+        if not self._unsaved:
+            return
+        batch = self._unsaved
+        await self._store(self.storage.add_moves, self.id, len(self.actions) - len(batch) + 1, batch)
+        self._unsaved = []
+
+    async def _store(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)``, a storage call, in the storage's threads (off the event loop)."""
+        return await asyncio.get_running_loop().run_in_executor(self.writer, fn, *args)
 
     async def _finish(self) -> None:
         """The game is over (played out, resigned or forfeited): its record, stored and
@@ -534,8 +566,9 @@ class Session:
         self.record = rec
         self._points.clear()
         self._cancel_clock()
+        await self._save()
         try:
-            await asyncio.to_thread(self.storage.finish, self.id, records.dumps_json(rec))
+            await self._store(self.storage.finish, self.id, records.dumps_json(rec))
         except StorageError as e:
             self._note(f"record not stored: {e}", public=False)
         if self.records_dir is not None:
@@ -613,6 +646,7 @@ class Session:
             self.think[seat] += time.perf_counter() - self._turn_t0
             self.moves[seat] += 1
             await self._apply(seat, action)
+            await self._deal()
             self.touched = time.monotonic()
             await self.broadcast()
         self.kick()
@@ -634,6 +668,7 @@ class Session:
         Refused once the game is over, where undo is off, and across another human's move."""
         async with self.lock:
             self._not_over()
+            await self._save()  # what the truncation counts from
             if not self.settings.get("undo", False):
                 raise SessionError("off", "undo is off at this table")
             i = self._undo_point(seat)
@@ -648,7 +683,7 @@ class Session:
             del self.events[n_events:]
             self.log_epoch += 1
             self.think, self.moves = think, moves
-            await asyncio.to_thread(self.storage.truncate, self.id, n_actions)
+            await self._store(self.storage.truncate, self.id, n_actions)
         await self.stop_thinking()
         async with self.lock:
             for agent in self.agents:
@@ -723,6 +758,9 @@ class Sessions:
         self.delay = delay
         self.idle_seconds = idle_seconds
         self.storage: Storage = storage if storage is not None else MemoryStorage()
+        # storage's own threads, apart from the agents' searches: the writes of every table
+        # that wait at once share one disk sync (SQLiteStorage's group commit)
+        self.writer = ThreadPoolExecutor(STORAGE_THREADS, thread_name_prefix="romecore-storage")
         self.games: dict[str, Session] = {}
         self.background: set[asyncio.Task] = set()  # pauses under way (kept from the collector)
         self.connections: dict[str, int] = {}  # address -> websockets open
@@ -767,14 +805,14 @@ class Sessions:
 
     async def _load(self, gid: str) -> Session:
         try:
-            stored = await asyncio.to_thread(self.storage.load, gid)
+            stored = await asyncio.get_running_loop().run_in_executor(self.writer, self.storage.load, gid)
         except UnknownTable:
             raise SessionError("unknown_game", f"no game {gid} on this server (it may have expired): "
                                                "start a new one") from None
         t = stored.table
         game = romecore.load_game(t.game_id, **dict(t.options), players=t.players)
         s = Session(game, t.seats, t.seed, float(t.settings.get("delay", self.delay)), self.hint,
-                    self.records_dir, t.settings, self.storage, table_id=t.id)
+                    self.records_dir, t.settings, self.storage, table_id=t.id, writer=self.writer)
         await s._restore(stored.moves, stored.snapshot)
         if t.record is not None:
             s.record = records.loads_json(t.record)
@@ -835,10 +873,11 @@ class Sessions:
                     "clock": float(clock), "clock_level": clock_level, "delay": float(delay),
                     "invites": {str(p): hash_token(code) for p, code in invites.items()}}
         self._make_room()
-        session = Session(game, seats, seed, float(delay), self.hint, self.records_dir, settings, self.storage)
+        session = Session(game, seats, seed, float(delay), self.hint, self.records_dir, settings, self.storage,
+                          writer=self.writer)
         options_stored = {k: v for k, v in game.options.items() if k != "players"}
-        await asyncio.to_thread(self.storage.create_table, TableRow(session.id, game_id, seed, seats,
-                                                                    options_stored, settings))
+        await session._store(self.storage.create_table, TableRow(session.id, game_id, seed, seats,
+                                                                 options_stored, settings))
         self.games[session.id] = session
         return session, seat, token, invites
 

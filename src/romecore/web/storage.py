@@ -11,7 +11,9 @@ dicts (tests, and ``serve`` without ``--db``).
 
 - ``add_move`` writes only the *next* ply of an open table; any other ply raises
   :class:`StorageConflict`, so a replayed stale move is never written twice and two writers
-  racing for one ply cannot both win.  ``truncate`` (undo) and ``finish`` close the list.
+  racing for one ply cannot both win.  ``add_moves`` writes several plies from the next one
+  on in one transaction (a person's move and the chance plies it triggers), all or none.
+  ``truncate`` (undo) and ``finish`` close the list.
 - Seat tokens are never stored, only :func:`hash_token` of them (SHA-256).  A token is 256
   random bits (:func:`new_token`), so a fast hash is enough (a slow password hash only
   protects secrets that can be guessed); :func:`token_matches` compares with
@@ -25,14 +27,20 @@ dicts (tests, and ``serve`` without ``--db``).
 **How the app calls it.**  The methods are synchronous and thread-safe (one connection
 behind a lock).  The web app runs in one asyncio loop, so it calls them off the loop, under
 the table's own lock so that plies are written in order, and acknowledges a move only once
-the write has returned::
+the write has returned.  It applies a person's move and the chance plies that follow,
+then writes them together, each with the position it produced, before any page hears::
 
     async with session.lock:
-        state.apply_action(action)
-        await asyncio.to_thread(storage.add_move, table_id, ply, player, action, text,
-                                state.serialize())
+        for player, action in settled:   # the move, then chance until someone must decide
+            state.apply_action(action)
+            batch.append((player, action, text, state.serialize()))
+        await loop.run_in_executor(writer, storage.add_moves, table_id, first_ply, batch)
+        ... broadcast ...
 
-A move costs one disk sync with ``synchronous=FULL`` (a few milliseconds; a tenth of one
+The app runs storage calls in their own threads (``Sessions.writer``), apart from the
+agents' searches, so the writes of many tables can wait at once and share a commit.
+
+A settled decision costs one disk sync with ``synchronous=FULL`` (a few milliseconds; a tenth of one
 with ``NORMAL``).  Writes from several threads that arrive while one is syncing are
 committed together in the next transaction (group commit), so a busy server's tables share
 their syncs.
@@ -86,7 +94,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -94,7 +102,7 @@ from typing import Any, Protocol, runtime_checkable
 from romecore.errors import InvalidArgumentError, StorageError
 
 __all__ = ["Storage", "SQLiteStorage", "MemoryStorage", "TableRow", "Seat", "Move", "StoredTable",
-           "StorageConflict", "UnknownTable", "new_token", "hash_token", "token_matches", "verify_seat",
+           "StorageConflict", "UnknownTable", "NewMove", "new_token", "hash_token", "token_matches", "verify_seat",
            "StorageError", "SCHEMA_VERSION", "MIGRATIONS", "OPEN", "OVER", "HUMAN", "AI"]
 
 OPEN, OVER = "open", "over"
@@ -172,6 +180,10 @@ class StoredTable:
         return len(self.moves)
 
 
+#: One move for :meth:`Storage.add_moves`: (player, action, text, the snapshot after it).
+NewMove = tuple[int, int, str, bytes]
+
+
 # -- the interface ------------------------------------------------------------------------------
 @runtime_checkable
 class Storage(Protocol):
@@ -192,6 +204,11 @@ class Storage(Protocol):
                  now: float | None = None) -> None:
         """Writes move ``ply`` (1 for the first) and the position it produced, in one
         transaction.  StorageConflict unless the table is open and ``ply`` is the next."""
+
+    def add_moves(self, table_id: str, first: int, moves: Sequence[NewMove], now: float | None = None) -> None:
+        """Writes moves ``first``, ``first + 1``, ... (each ``(player, action, text,
+        snapshot)``, the snapshot the position it produced) in one transaction: all of them
+        or none.  A move and the chance plies it triggers go together, with one disk sync."""
 
     def truncate(self, table_id: str, ply: int, now: float | None = None) -> None:
         """Undo: keeps moves 1..``ply`` and drops the rest (StorageConflict on a finished
@@ -337,6 +354,14 @@ class MemoryStorage:
             _check_move(table_id, row.status, len(moves), ply)
             row.updated = _now(now)
             moves.append((Move(ply, player, action, text, row.updated), bytes(snapshot)))
+
+    def add_moves(self, table_id: str, first: int, moves: Sequence[NewMove], now: float | None = None) -> None:
+        with self._lock:
+            row, stored = self._get(table_id), self._moves[table_id]
+            _check_move(table_id, row.status, len(stored), first)
+            row.updated = _now(now)
+            stored.extend((Move(first + i, player, action, text, row.updated), bytes(snapshot))
+                          for i, (player, action, text, snapshot) in enumerate(moves))
 
     def truncate(self, table_id: str, ply: int, now: float | None = None) -> None:
         with self._lock:
@@ -615,6 +640,19 @@ class SQLiteStorage:
             _check_move(table_id, *self._head(db, table_id), ply)
             db.execute("INSERT INTO moves (table_id, ply, player, action, text, snapshot, at)"
                        " VALUES (?, ?, ?, ?, ?, ?, ?)", (table_id, ply, player, action, text, snapshot, at))
+            db.execute("UPDATE tables SET updated = ? WHERE id = ?", (at, table_id))
+
+        self._group(work)
+
+    def add_moves(self, table_id: str, first: int, moves: Sequence[NewMove], now: float | None = None) -> None:
+        at = _now(now)
+        rows = [(table_id, first + i, player, action, text, bytes(snapshot), at)
+                for i, (player, action, text, snapshot) in enumerate(moves)]
+
+        def work(db: sqlite3.Connection) -> None:
+            _check_move(table_id, *self._head(db, table_id), first)
+            db.executemany("INSERT INTO moves (table_id, ply, player, action, text, snapshot, at)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
             db.execute("UPDATE tables SET updated = ? WHERE id = ?", (at, table_id))
 
         self._group(work)
