@@ -46,20 +46,28 @@ def player_name(p: int) -> str:
 
 
 class Element:
-    """One element of a picture: its tag, its attributes (formatted and escaped text), its
-    text and its children.  ``set`` changes an attribute after drawing (a frame whose
-    height is known only once its contents are drawn)."""
+    """One element of a picture: its tag, its attributes (as the SVG text they are written
+    as, `` x="1" y="2"``, formatted and escaped once when drawn), its text and its
+    children.  ``set`` changes an attribute after drawing (a frame whose height is known
+    only once its contents are drawn); ``attrib`` reads them as a dict."""
 
-    __slots__ = ("tag", "attrib", "text", "children")
+    __slots__ = ("tag", "attrs", "text", "children")
 
-    def __init__(self, tag: str, attrib: dict[str, str], text: str | None = None) -> None:
+    def __init__(self, tag: str, attrs: str = "", text: str | None = None) -> None:
         self.tag = tag
-        self.attrib = attrib
+        self.attrs = attrs
         self.text = text
         self.children: list[Element] = []
 
+    @property
+    def attrib(self) -> dict[str, str]:
+        """The attributes, name -> value as written (escaped), in their order."""
+        return dict(_ATTR.findall(self.attrs))
+
     def set(self, key: str, value: Any) -> None:
-        self.attrib[_attr_name(key)] = _value(value)
+        attrib = self.attrib
+        attrib[_attr_name(key)] = _value(value)
+        self.attrs = "".join([f' {k}="{v}"' for k, v in attrib.items()])
 
     def get(self, key: str, default: str | None = None) -> str | None:
         return self.attrib.get(_attr_name(key), default)
@@ -76,21 +84,28 @@ class Element:
             yield from child.iter(tag)
 
     def write(self, out: list[str]) -> None:
-        """Appends this element as SVG text to ``out`` (an included fragment as it is)."""
+        """Appends this element as SVG text to ``out`` (an included fragment as it is).
+        Childless children are written here, not by a call each: most of a picture is
+        leaves (boxes and labels), and a web table writes a picture on every move."""
         tag = self.tag
         if not tag:
             out.append(self.text or "")
             return
-        head = "<" + tag + "".join([f' {k}="{v}"' for k, v in self.attrib.items()])
         if self.text is None and not self.children:
-            out.append(head + "/>")
+            out.append(f"<{tag}{self.attrs}/>")
             return
-        out.append(head + ">")
+        out.append(f"<{tag}{self.attrs}>")
         if self.text is not None:
             out.append(_escape(self.text))
-        for child in self.children:
-            child.write(out)
-        out.append("</" + tag + ">")
+        append = out.append
+        for c in self.children:
+            if c.children or not c.tag:
+                c.write(out)
+            elif c.text is None:
+                append(f"<{c.tag}{c.attrs}/>")
+            else:
+                append(f"<{c.tag}{c.attrs}>{_escape(c.text)}</{c.tag}>")
+        append(f"</{tag}>")
 
 
 class Canvas:
@@ -100,16 +115,14 @@ class Canvas:
     def __init__(self, width: int = 900) -> None:
         self.width = width
         self.height = 0.0
-        self.root = Element("svg", {
-            "xmlns": SVG_NS, "version": "1.1", "font-family": FONT, "font-size": "12",
-            "xml:space": "preserve",  # keep runs of spaces in text
-        })
+        self.root = Element("svg", f' xmlns="{SVG_NS}" version="1.1" font-family="{FONT}" font-size="12"'
+                                   ' xml:space="preserve"')  # keep runs of spaces in text
         self._bg = self._add("rect", None, {"x": 0, "y": 0, "fill": PAPER})
 
     def include(self, fragment: str, bottom: float = 0, parent: Element | None = None) -> None:
         """Places ready SVG text (a game's fixed board, drawn once and kept) here."""
         self.grow(bottom)
-        (self.root if parent is None else parent).children.append(Element("", {}, fragment))
+        (self.root if parent is None else parent).children.append(Element("", "", fragment))
 
     def fragment(self) -> str:
         """Everything drawn so far as SVG text without the document around it, to
@@ -121,17 +134,16 @@ class Canvas:
 
     def tooltip(self, element: Element, title: str) -> None:
         """Gives ``element`` a tooltip (an SVG ``title`` child)."""
-        element.children.append(Element("title", {}, title))
+        element.children.append(Element("title", "", title))
 
     # -- primitives (each returns its element; ``parent`` defaults to the document) -------
     def _add(self, tag: str, parent: Element | None, attrs: dict[str, Any],
              title: str | None = None) -> Element:
-        names, known = _ATTR_NAMES, _VALUES
-        e = Element(tag, {names.get(k) or _attr_name(k): known.get(v) or _value(v)
-                          for k, v in attrs.items() if v is not None})
+        pairs = _PAIRS
+        e = Element(tag, "".join([pairs.get((k, v)) or _pair(k, v) for k, v in attrs.items() if v is not None]))
         (self.root if parent is None else parent).children.append(e)
         if title:
-            e.children.append(Element("title", {}, title))
+            e.children.append(Element("title", "", title))
         return e
 
     def group(self, cls: str | None = None, parent: Element | None = None, **attrs: Any) -> Element:
@@ -343,6 +355,19 @@ def _value(v: Any) -> str:
 
 #: Attribute values as SVG text, by value (an int and the float equal to it format alike).
 _VALUES: dict[Any, str] = {}
+#: Whole attributes as SVG text (`` font-size="10"``), by (keyword, value), up to a bound.
+_PAIRS: dict[tuple[str, Any], str] = {}
+#: An attribute in an element's text (values are escaped: no ``"`` inside).
+_ATTR = re.compile(r' ([^\s=]+)="([^"]*)"')
+
+
+def _pair(k: str, v: Any) -> str:
+    """`` name="value"``: the attribute ``k=v`` as written (remembered, as pictures repeat
+    their coordinates, sizes and colours)."""
+    s = f' {_ATTR_NAMES.get(k) or _attr_name(k)}="{_VALUES.get(v) or _value(v)}"'
+    if len(_PAIRS) < 200_000:
+        _PAIRS[k, v] = s
+    return s
 _WHOLE = re.compile(r"\.0(?=[, ]|$)")
 
 
