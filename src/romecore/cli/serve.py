@@ -39,9 +39,11 @@ WEB_HINT = "the web app needs its extra: pip install 'romecore[web]' (starlette,
               help="an engine agent (engine:cmd=...) pages may seat, repeatable; no other engine runs")
 @click.option("--rate", default=20.0, show_default=True, type=click.FloatRange(0.1, 10000),
               help="messages a second one page may send, on average")
+@click.option("--picture-workers", default=1, show_default=True, type=click.IntRange(0, 64),
+              help="processes that draw the pages' pictures, so a busy server uses more cores (0: none)")
 def command(host: str, port: int, open_browser: bool, records_dir: str, hint: str, delay: float,
             max_games: int, max_think: float, levels_only: bool, db: str | None, expire_days: float,
-            engines: tuple[str, ...], rate: float) -> None:
+            engines: tuple[str, ...], rate: float, picture_workers: int) -> None:
     """Play in a browser: a small game site where you start a table, invite friends to its
     open seats, fill the others with AI levels, and play (tables kept in --db survive a
     restart; finished games are saved as records)."""
@@ -62,7 +64,7 @@ def command(host: str, port: int, open_browser: bool, records_dir: str, hint: st
             if gone:
                 click.echo(f"romecore serve: {len(gone)} idle unfinished table(s) expired")
         app = create_app(records_dir=records_dir, hint=hint, delay=delay, limits=limits, storage=storage,
-                         expire_seconds=expire_days * 86400.0)
+                         expire_seconds=expire_days * 86400.0, picture_workers=picture_workers)
     except RomecoreError as e:  # a bad --hint spec, an unusable --db file
         raise click.ClickException(str(e)) from None
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
