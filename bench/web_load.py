@@ -106,6 +106,7 @@ class Load:
     relays: list[float] = field(default_factory=list)  # rooms: a move sent -> another seat's state with it
     joins: list[float] = field(default_factory=list)  # rooms: ``join`` with an invitation -> its state
     resigned: int = 0  # rooms: games ended by the budget's resignation (the others ended by the rules)
+    server_main_cpu: float = 0.0  # the server's own process (its event loop), without its picture workers
 
 
 class LoadError(RuntimeError):
@@ -492,7 +493,7 @@ def _wait_listening(port: int, proc: subprocess.Popen, seconds: float = 60.0) ->
 
 @contextlib.contextmanager
 def serve_subprocess(records_dir: str, max_games: int = 200, profile: str | None = None,
-                     db: str | None = None) -> Iterator[tuple[str, int]]:
+                     db: str | None = None, picture_workers: int | None = None) -> Iterator[tuple[str, int]]:
     """``romecore serve --port P --records DIR --delay 0 [--db FILE]`` in its own process on
     a free port; yields (websocket URL, process id); stops it with SIGINT on leaving."""
     sock = _free_socket()
@@ -503,7 +504,8 @@ def serve_subprocess(records_dir: str, max_games: int = 200, profile: str | None
         env["ROMECORE_PROFILE"] = os.path.abspath(profile)
     proc = subprocess.Popen([sys.executable, "-c", _SERVER, "--host", HOST, "--port", str(port), "--records",
                              records_dir, "--delay", "0", "--hint", "random", "--max-games", str(max_games),
-                             *(["--db", db] if db else [])],
+                             *(["--db", db] if db else []),
+                             *(["--picture-workers", str(picture_workers)] if picture_workers is not None else [])],
                             stdout=subprocess.DEVNULL, env=env)
     try:
         _wait_listening(port, proc)
@@ -529,6 +531,33 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 # -- the figures -----------------------------------------------------------------------------------
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux ``/proc``)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def tree_cpu_seconds(pid: int) -> dict[int, float]:
+    """The CPU seconds of ``pid`` and of each process below it (the server's picture
+    workers), by process id; {} off Linux."""
+    out, todo = {}, [pid]
+    while todo:
+        p = todo.pop()
+        cpu = cpu_seconds(p)
+        if cpu is not None:
+            out[p] = cpu
+            todo.extend(_children(p))
+    return out
+
+
 def percentile(xs: list[float], q: float) -> float:
     """The nearest-rank percentile (q in 0..1) of ``xs``; NaN when empty.
 
@@ -682,6 +711,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="no permessage-deflate (browsers ask for it, so it is on by default)")
     ap.add_argument("--in-process", action="store_true",
                     help="run uvicorn in a thread of this process (shares its GIL with the clients)")
+    ap.add_argument("--picture-workers", type=int, default=None,
+                    help="the server's picture worker processes (romecore serve --picture-workers; default its own)")
     ap.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write FILE, print its top")
     ap.add_argument("--profile-top", type=int, default=25)
     ap.add_argument("--breakdown", action="store_true", help="also time the parts of a state message here")
@@ -705,12 +736,13 @@ def _measure(plan: argparse.Namespace, folder: str) -> tuple[Load, float | None,
             cpu = time.process_time()
             load = asyncio.run(run(url, plan))
             return load, None, time.process_time() - cpu
-    with serve_subprocess(records, max_games, plan.profile, db) as (url, pid):
-        cpu0, cpu = cpu_seconds(pid), time.process_time()
+    with serve_subprocess(records, max_games, plan.profile, db, plan.picture_workers) as (url, pid):
+        cpu0, cpu = tree_cpu_seconds(pid), time.process_time()
         load = asyncio.run(run(url, plan))
-        cpu1, cpu = cpu_seconds(pid), time.process_time() - cpu
-        if cpu0 is not None and cpu1 is not None:
-            server_cpu = cpu1 - cpu0
+        cpu1, cpu = tree_cpu_seconds(pid), time.process_time() - cpu
+        if cpu1:
+            server_cpu = sum(cpu1[p] - cpu0.get(p, 0.0) for p in cpu1)
+            load.server_main_cpu = cpu1.get(pid, 0.0) - cpu0.get(pid, 0.0)
     return load, server_cpu, cpu
 
 
@@ -732,7 +764,9 @@ def _report(plan: argparse.Namespace, load: Load, server_cpu: float | None, clie
               f"{statistics.mean(s.plies for s in load.samples):.2f} plies to the next turn (mean)")
     if server_cpu is not None:
         print(f"server CPU {server_cpu:.1f} s over {load.wall:.1f} s ({100 * server_cpu / load.wall:.0f}% of one "
-              f"core), {1000 * server_cpu / max(moves, 1):.1f} ms a move")
+              f"core), {1000 * server_cpu / max(moves, 1):.1f} ms a move; its event loop's process "
+              f"{100 * load.server_main_cpu / load.wall:.0f}% of a core, "
+              f"{1000 * load.server_main_cpu / max(moves, 1):.1f} ms a move")
     print(f"clients' CPU {client_cpu:.1f} s ({100 * client_cpu / max(load.wall, 1e-9):.0f}% of one core)")
 
 

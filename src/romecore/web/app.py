@@ -449,7 +449,8 @@ async def _upload_review(request: Request) -> Response:
 
 def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: float = DEFAULT_DELAY,
                max_games: int = 200, limits: Limits | None = None, storage: Storage | None = None,
-               expire_seconds: float = 7 * 86400.0, review: ReviewBudget | None = None) -> Starlette:
+               expire_seconds: float = 7 * 86400.0, review: ReviewBudget | None = None,
+               picture_workers: int = 0) -> Starlette:
     """The app: finished games are saved to ``records_dir`` (None: kept in memory only,
     still downloadable), ``hint`` is the hint agent's spec, ``delay`` the least time an
     agent's move stays on screen before the next (seconds; a game may ask for its own),
@@ -459,7 +460,9 @@ def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: 
     memory after an hour (storage keeps it; a join reloads it), and an unfinished table
     nobody touched for ``expire_seconds`` is deleted (checked hourly); finished tables stay.
     ``review`` is the budget of the AI's reviews of finished games (one at a time, each
-    decision bounded by ``limits.max_think`` too; :mod:`romecore.web.reviews`)."""
+    decision bounded by ``limits.max_think`` too; :mod:`romecore.web.reviews`).
+    ``picture_workers`` processes draw the pages' pictures (0: this process draws them),
+    so a busy server spreads over more than one core."""
     limits = limits or Limits(max_games=max_games)
     app = Starlette(routes=[
         Route("/", _index),
@@ -475,7 +478,7 @@ def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: 
         WebSocketRoute("/ws", _socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
-    sessions = Sessions(records_dir, hint, delay, limits, storage=storage)
+    sessions = Sessions(records_dir, hint, delay, limits, storage=storage, picture_workers=picture_workers)
     app.state.sessions = sessions
     app.state.reviews = Reviews(records_dir, review or ReviewBudget(), limits.max_think)
 
@@ -483,10 +486,12 @@ def create_app(records_dir: str | None = None, hint: str = DEFAULT_HINT, delay: 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.get_running_loop().create_task(_expire_loop(sessions, expire_seconds))
         try:
+            await sessions.start()
             yield
         finally:
             task.cancel()
             app.state.reviews.close()
+            sessions.close()
 
     app.router.lifespan_context = lifespan
     return app

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
 import random
 import re
@@ -42,7 +43,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import romecore
@@ -150,6 +151,39 @@ def human_view(state: romecore.State, seat: int) -> dict[str, Any]:
     return {"svg": render_svg(state, seat), "moves": moves}
 
 
+# -- pictures in other processes --------------------------------------------------------------
+#: A game as a picture worker loads it: (game id, players, its other options, sorted).
+GameKey = tuple[str, int, tuple[tuple[str, Any], ...]]
+_WORKER_GAMES: dict[GameKey, romecore.Game] = {}
+
+
+def game_key(game: romecore.Game) -> GameKey:
+    """What a worker process needs to load ``game`` again."""
+    options = tuple(sorted((k, v) for k, v in game.options.items() if k != "players"))
+    return game.game_id, game.num_players(), options
+
+
+def worker_view(key: GameKey, snapshot: bytes, seat: int | str) -> dict[str, Any]:
+    """In a picture worker: a seat's :func:`human_view` (or, for ``PUBLIC``, a spectator's
+    picture) of the position ``snapshot`` (``state.serialize()``) of the game ``key``.  The
+    same function of the same position as in the server's loop, so the page gets the same
+    bytes; only the core that draws it differs."""
+    game = _WORKER_GAMES.get(key)
+    if game is None:
+        game = _WORKER_GAMES[key] = romecore.load_game(key[0], players=key[1], **dict(key[2]))
+    state = game.deserialize(snapshot)
+    if seat == PUBLIC:
+        return {"svg": render_svg(state, PUBLIC), "moves": []}
+    return human_view(state, int(seat))
+
+
+def warm_worker() -> int:
+    """Loads every installed game in a fresh worker (so no page waits for the imports)."""
+    for gid in registry.games():
+        romecore.load_game(gid)
+    return os.getpid()
+
+
 def _seen(state: romecore.State, seat: int, player: int, action: int) -> str | None:
     """The log line ``seat`` sees for ``action`` about to be applied to ``state``: the
     move's text when the seat sees it, a placeholder for another player's hidden move, None
@@ -216,7 +250,8 @@ class Session:
     def __init__(self, game: romecore.Game, seats: list[Seat], seed: int, delay: float = DEFAULT_DELAY,
                  hint: str = DEFAULT_HINT, records_dir: str | None = None,
                  settings: Mapping[str, Any] | None = None, storage: Storage | None = None,
-                 table_id: str | None = None, writer: Executor | None = None) -> None:
+                 table_id: str | None = None, writer: Executor | None = None,
+                 pictures: Executor | None = None) -> None:
         n = game.num_players()
         self.id = table_id or uuid.uuid4().hex
         self.game, self.seed, self.delay = game, seed, delay
@@ -231,6 +266,7 @@ class Session:
         self.records_dir = records_dir
         self.storage: Storage = storage if storage is not None else MemoryStorage()
         self.writer = writer  # the threads storage runs in (None: asyncio's default executor)
+        self.pictures = pictures  # the processes that draw the pages' pictures (None: this one)
         self._unsaved: list[NewMove] = []  # applied, not yet written: written before anyone hears of them
         self.state = game.new_initial_state(seed=seed)
         self.actions: list[int] = []
@@ -317,9 +353,11 @@ class Session:
             out.append(entry)
         return out
 
-    def update(self, viewer: int | None = None, token: str | None = None) -> dict[str, Any]:
+    def update(self, viewer: int | None = None, token: str | None = None,
+               view: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``state`` message for a seat (its view only) or a spectator (the public view),
-        until the game is over, when every page sees the whole truth."""
+        until the game is over, when every page sees the whole truth.  ``view``: the seat's
+        picture and moves drawn already (by :func:`worker_view`)."""
         to_move = self.state.current_player()
         msg: dict[str, Any] = {
             "type": "state", "game": self.id, "game_id": self.game.game_id,
@@ -333,7 +371,9 @@ class Session:
         }
         if token is not None:
             msg["token"] = token
-        if viewer is not None:
+        if view is not None:
+            msg.update(view)
+        elif viewer is not None:
             msg.update(human_view(self.state, viewer))
         else:
             msg.update({"svg": render_svg(self.state, PUBLIC), "moves": []})
@@ -379,12 +419,12 @@ class Session:
         if key == self._sent:
             return
         self._sent = key
-        views: dict[int | None, dict[str, Any]] = {}
+        views = await self._views({viewer for viewer, _ in self.listeners.values()})
         sent = self._log_sent
         for page in [p for p in sent if p not in self.listeners]:
             del sent[page]
         for send, (viewer, token) in list(self.listeners.items()):
-            if viewer not in views:
+            if viewer not in views:  # a page that came while the pictures were drawn
                 views[viewer] = self.update(viewer)
             msg = views[viewer]
             full = msg["log"]
@@ -399,6 +439,25 @@ class Session:
             except Exception:  # a closed page: forget it
                 self.listeners.pop(send, None)
                 sent.pop(send, None)
+
+    async def _views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The ``state`` message of each viewer.  With picture workers (``self.pictures``),
+        the pictures and moves of a game under way are drawn there, all viewers at once,
+        while this loop serves other tables; a worker that fails (a game it cannot load)
+        leaves that view to this process."""
+        drawn: dict[int | None, Any] = {}
+        if self.pictures is not None and not self.over() and viewers:
+            loop, key, snapshot = asyncio.get_running_loop(), game_key(self.game), self.state.serialize()
+            order = list(viewers)
+            try:
+                asked = [loop.run_in_executor(self.pictures, worker_view, key, snapshot, PUBLIC if v is None else v)
+                         for v in order]
+            except Exception:  # the workers were stopped (or one died): draw here
+                log.warning("picture workers unavailable: drawing in the server's loop", exc_info=True)
+                asked = []
+            got = await asyncio.gather(*asked, return_exceptions=True)
+            drawn = {v: g for v, g in zip(order, got) if isinstance(g, dict)}
+        return {v: self.update(v, view=drawn.get(v)) for v in viewers}
 
     def kick(self) -> None:
         """Lets the agents (and chance) move until a human is to move or the game ends."""
@@ -751,7 +810,8 @@ class Sessions:
 
     def __init__(self, records_dir: str | None = None, hint: str = DEFAULT_HINT,
                  delay: float = DEFAULT_DELAY, limits: Limits | None = None,
-                 idle_seconds: float = 3600.0, storage: Storage | None = None) -> None:
+                 idle_seconds: float = 3600.0, storage: Storage | None = None,
+                 picture_workers: int = 0) -> None:
         self.records_dir = records_dir
         self.limits = limits or Limits()
         self.hint = bound_spec(hint, self.limits.max_think, self.limits.engines)
@@ -761,10 +821,28 @@ class Sessions:
         # storage's own threads, apart from the agents' searches: the writes of every table
         # that wait at once share one disk sync (SQLiteStorage's group commit)
         self.writer = ThreadPoolExecutor(STORAGE_THREADS, thread_name_prefix="romecore-storage")
+        # processes that draw the pages' pictures, so a busy server uses more than one core
+        # (spawned, not forked: this process has threads)
+        self.pictures: ProcessPoolExecutor | None = None
+        if picture_workers > 0:
+            self.pictures = ProcessPoolExecutor(picture_workers, mp_context=multiprocessing.get_context("spawn"))
+        self.picture_workers = picture_workers
         self.games: dict[str, Session] = {}
         self.background: set[asyncio.Task] = set()  # pauses under way (kept from the collector)
         self.connections: dict[str, int] = {}  # address -> websockets open
         self.made: dict[str, list[float]] = {}  # address -> when it started tables (the last hour)
+
+    async def start(self) -> None:
+        """Starts the picture workers (each loads every game), so no page waits for them."""
+        if self.pictures is not None:
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(*[loop.run_in_executor(self.pictures, warm_worker)
+                                   for _ in range(self.picture_workers)])
+
+    def close(self) -> None:
+        """Stops the picture workers (their tables draw here from then on)."""
+        if self.pictures is not None:
+            self.pictures.shutdown(wait=False, cancel_futures=True)
 
     # -- what one address may do ------------------------------------------------------------------
     def connect(self, address: str) -> bool:
@@ -812,7 +890,8 @@ class Sessions:
         t = stored.table
         game = romecore.load_game(t.game_id, **dict(t.options), players=t.players)
         s = Session(game, t.seats, t.seed, float(t.settings.get("delay", self.delay)), self.hint,
-                    self.records_dir, t.settings, self.storage, table_id=t.id, writer=self.writer)
+                    self.records_dir, t.settings, self.storage, table_id=t.id, writer=self.writer,
+                    pictures=self.pictures)
         await s._restore(stored.moves, stored.snapshot)
         if t.record is not None:
             s.record = records.loads_json(t.record)
@@ -874,7 +953,7 @@ class Sessions:
                     "invites": {str(p): hash_token(code) for p, code in invites.items()}}
         self._make_room()
         session = Session(game, seats, seed, float(delay), self.hint, self.records_dir, settings, self.storage,
-                          writer=self.writer)
+                          writer=self.writer, pictures=self.pictures)
         options_stored = {k: v for k, v in game.options.items() if k != "players"}
         await session._store(self.storage.create_table, TableRow(session.id, game_id, seed, seats,
                                                                  options_stored, settings))
