@@ -126,7 +126,27 @@ async def _recv(ws: Any, load: Load, timeout: float) -> dict[str, Any]:
     msg = json.loads(text)
     if msg.get("type") == "error":
         raise LoadError(f"server error {msg.get('code')}: {msg.get('message')}")
+    if msg.get("type") == "state":
+        _whole_svg(ws, msg)
     return msg
+
+
+#: Each socket's last picture (by ``id(ws)``): its table and its pieces, for ``svg_parts``.
+_PICTURES: dict[int, tuple[str, list[str]]] = {}
+
+
+def _whole_svg(ws: Any, msg: dict[str, Any]) -> None:
+    """Rebuilds a picture sent as a delta (``svg_parts``), as the bundled page does."""
+    parts = msg.pop("svg_parts", None)
+    if parts is not None:
+        game, pieces = _PICTURES.get(id(ws), (None, []))
+        if game != msg["game"]:
+            raise LoadError("a picture delta for a table whose picture this socket does not hold")
+        out: list[str] = []
+        for part in parts:
+            out.extend([part] if isinstance(part, str) else pieces[part[0]:part[0] + part[1]])
+        msg["svg"] = "<g ".join(out)
+    _PICTURES[id(ws)] = msg["game"], msg["svg"].split("<g ")
 
 
 def _my_turn(msg: dict[str, Any]) -> bool:
@@ -317,7 +337,8 @@ async def _room_game(sockets: list[Any], table: _Table, game_id: str, seed: int,
     humans = len(sockets)
     t0 = time.perf_counter()
     await host.send(json.dumps({"type": "new", "game_id": game_id, "players": humans, "seat": 0,
-                                "seats": ["host"] + ["open"] * (humans - 1), "seed": seed, "delay": 0}))
+                                "seats": ["host"] + ["open"] * (humans - 1), "seed": seed, "delay": 0,
+                                "svg_delta": not plan.whole_svg}))
     load.started += 1
     first = [await _state(host, load, plan)]
     while "invites" not in first[0]:  # a late state of the table's game before
@@ -326,7 +347,8 @@ async def _room_game(sockets: list[Any], table: _Table, game_id: str, seed: int,
     game, invites = first[0]["game"], first[0]["invites"]
     for p in range(1, humans):
         t0 = time.perf_counter()
-        await sockets[p].send(json.dumps({"type": "join", "game": game, "invite": invites[str(p)]}))
+        await sockets[p].send(json.dumps({"type": "join", "game": game, "invite": invites[str(p)],
+                                          "svg_delta": not plan.whole_svg}))
         msg = await _state(sockets[p], load, plan, game)
         if msg["seat"] != p or not msg.get("token") or msg["token"] == first[0]["token"]:
             raise LoadError(f"join through seat {p}'s invitation gave seat {msg['seat']}")
@@ -711,6 +733,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="no permessage-deflate (browsers ask for it, so it is on by default)")
     ap.add_argument("--in-process", action="store_true",
                     help="run uvicorn in a thread of this process (shares its GIL with the clients)")
+    ap.add_argument("--whole-svg", action="store_true",
+                    help="rooms: every state carries the whole picture (the page asks for deltas: svg_delta)")
     ap.add_argument("--picture-workers", type=int, default=None,
                     help="the server's picture worker processes (romecore serve --picture-workers; default its own)")
     ap.add_argument("--profile", metavar="FILE", help="run the server under cProfile, write FILE, print its top")

@@ -4,9 +4,16 @@ the server's own loop draws: the same view of the same position, byte for byte."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
+import os
 import random
+import signal
+import socket
+import subprocess
+import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -15,7 +22,7 @@ pytest.importorskip("starlette")
 
 import romecore  # noqa: E402
 from romecore.picture import PUBLIC, to_svg  # noqa: E402
-from romecore.web.sessions import HUMAN, Session, game_key, human_view, worker_view  # noqa: E402
+from romecore.web.sessions import HUMAN, SVG_CUT, Session, game_key, human_view, svg_delta, worker_view  # noqa: E402
 from romecore.web.storage import MemoryStorage, Seat, TableRow  # noqa: E402
 
 GAMES = sorted(romecore.list_games())
@@ -84,3 +91,100 @@ def test_a_stopped_pool_leaves_the_pictures_to_the_loop():
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     pool.shutdown()
     assert _messages(pool, GAMES[0], 4) == _messages(None, GAMES[0], 4)
+
+
+def _rebuild(held: list[str], parts: list) -> str:
+    """What the bundled page does with ``svg_parts`` (app.js, wholeSvg)."""
+    out: list[str] = []
+    for part in parts:
+        out.extend([part] if isinstance(part, str) else held[part[0]:part[0] + part[1]])
+    return SVG_CUT.join(out)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_page_that_asks_for_deltas_rebuilds_every_picture(game_id):
+    async def play() -> tuple[list[dict], list[dict]]:
+        seats = [Seat(HUMAN, HUMAN, HUMAN) for _ in range(2)]
+        storage = MemoryStorage()
+        session = Session(romecore.load_game(game_id, players=2), seats, 8, delay=0, storage=storage)
+        storage.create_table(TableRow(session.id, game_id, 8, seats))
+        whole: list[dict] = []
+        delta: list[dict] = []
+
+        async def to_whole(msg):
+            whole.append(msg)
+
+        async def to_delta(msg):
+            delta.append(msg)
+
+        session.listeners[to_whole] = (1, None)
+        session.listeners[to_delta] = (1, None)
+        session.deltas.add(to_delta)
+        first = session.update(1)
+        session.sent_whole(to_delta, first)
+        delta.append(first)
+        rng = random.Random(8)
+        session.kick()
+        await session.task
+        while not session.over() and len(whole) < 25:
+            await session.move(session.state.current_player(), rng.choice(session.state.legal_actions()),
+                               session.ply())
+            if session.task is not None:
+                await session.task
+        return whole, delta
+
+    whole, delta = asyncio.run(play())
+    assert len(delta) == len(whole) + 1 > 10
+    held = delta[0]["svg"].split(SVG_CUT)
+    saved = 0
+    for w, d in zip(whole, delta[1:]):
+        assert "svg" not in d and "svg" in w
+        svg = _rebuild(held, d["svg_parts"])
+        assert svg == w["svg"]
+        assert {k: v for k, v in d.items() if k != "svg_parts"} == {k: v for k, v in w.items() if k != "svg"}
+        held = svg.split(SVG_CUT)
+        saved += len(w["svg"]) - len(json.dumps(d["svg_parts"]))
+    assert saved > 0  # deltas are smaller than the pictures
+
+
+def test_svg_delta_names_new_pieces_and_runs_of_held_ones():
+    held = {"a": 0, "b": 1, "c": 2, "d": 3}
+    assert svg_delta(["a", "b", "x", "c", "d", "a"], held) == [[0, 2], "x", [2, 2], [0, 1]]
+    assert svg_delta(["y"], held) == ["y"] and svg_delta([], held) == []
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{entry}/stat") as f:
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry))
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process tree from /proc")
+def test_picture_workers_end_with_a_killed_server(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-c", "from romecore.cli import main; main()", "serve", "--port",
+                               str(port), "--records", str(tmp_path), "--picture-workers", "2"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.2)
+            workers = [p for p in _children(server.pid) if b"spawn_main" in open(f"/proc/{p}/cmdline", "rb").read()]
+        assert len(workers) == 2
+    finally:
+        server.kill()  # kill -9: nothing stops the pool
+        server.wait(10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(os.path.exists(f"/proc/{p}") for p in workers):
+        time.sleep(0.2)
+    left = [p for p in workers if os.path.exists(f"/proc/{p}")]
+    for p in left:
+        os.kill(p, signal.SIGKILL)
+    assert not left, "picture workers outlived their server"

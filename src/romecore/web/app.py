@@ -135,6 +135,7 @@ class _Tab:
         limits = sessions.limits
         self.allowance, self.last = float(limits.burst), time.monotonic()  # a token bucket
         self.made = 0
+        self.svg_delta = False  # the page takes pictures as deltas (it said so in a new or join)
 
     async def send(self, msg: dict[str, Any]) -> None:
         await self.ws.send_text(json.dumps(msg))
@@ -144,6 +145,8 @@ class _Tab:
             self.unwatch()
         self.session = session
         session.listeners[self.send] = (viewer, token if viewer is not None else None)
+        if self.svg_delta:
+            session.deltas.add(self.send)
 
     def unwatch(self) -> None:
         """Leaves the table watched; the last page to leave pauses it (no search runs for
@@ -211,14 +214,25 @@ class _Tab:
             raise SessionError("full", f"one page may start {limits.tables_per_connection} tables at most")
         if not self.sessions.may_create(self.address):
             raise SessionError("full", f"{limits.tables_per_address} tables an hour from one address at most")
+        self._delta(msg)
         session, seat, token, invites = await self.sessions.create(msg)
         self.made += 1
         self.sessions.created(self.address)
         self.watch(session, seat, token)
         update = session.update(seat, token)
         update["invites"] = {str(p): code for p, code in invites.items()}
+        session.sent_whole(self.send, update)
         await self.send(update)
         session.kick()
+
+    def _delta(self, msg: dict[str, Any]) -> None:
+        """Whether this page takes pictures as deltas: a ``new`` or ``join`` says."""
+        wants = msg.get("svg_delta", False)
+        if not isinstance(wants, bool):
+            raise SessionError("bad_request", f"'svg_delta' must be true or false, got {repr(wants)[:40]}")
+        self.svg_delta = wants
+        if not wants and self.session is not None:
+            self.session.deltas.discard(self.send)
 
     async def dispatch(self, kind: Any, msg: dict[str, Any]) -> None:
         if kind == "new":
@@ -234,8 +248,11 @@ class _Tab:
                 viewer, token = session.claim(msg.get("invite"))
             elif token is not None:
                 viewer = session.seat_of(token)
+            self._delta(msg)
             self.watch(session, viewer, token)
-            await self.send(session.update(viewer, token if viewer is not None else None))
+            update = session.update(viewer, token if viewer is not None else None)
+            session.sent_whole(self.send, update)
+            await self.send(update)
             if not session.over():
                 session.kick()
             return

@@ -39,6 +39,7 @@ import multiprocessing
 import os
 import random
 import re
+import threading
 import time
 import traceback
 import uuid
@@ -177,11 +178,53 @@ def worker_view(key: GameKey, snapshot: bytes, seat: int | str) -> dict[str, Any
     return human_view(state, int(seat))
 
 
+def _orphan_watch(parent: int, every: float = 0.5) -> None:
+    """In a picture worker: ends this process once its server is gone (even by ``kill -9``,
+    which leaves no one to stop the pool; a spawned worker holds its own end of the pool's
+    queue, so it would wait for work forever)."""
+    while True:
+        time.sleep(every)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def start_worker(parent: int) -> None:
+    """A picture worker's start: it watches its server (:func:`_orphan_watch`)."""
+    threading.Thread(target=_orphan_watch, args=(parent,), daemon=True, name="romecore-orphan-watch").start()
+
+
 def warm_worker() -> int:
     """Loads every installed game in a fresh worker (so no page waits for the imports)."""
     for gid in registry.games():
         romecore.load_game(gid)
     return os.getpid()
+
+
+#: Where a picture is cut into the pieces an ``svg_parts`` delta reuses: before each group.
+SVG_CUT = "<g "
+
+
+def svg_delta(pieces: list[str], held: Mapping[str, int]) -> list[Any]:
+    """The picture cut into ``pieces`` (``svg.split(SVG_CUT)``) as a page can rebuild it
+    from the pieces of the picture it holds (``held``: piece -> its index there): a new
+    piece as its text, a run of held ones as ``[first index, count]``.
+
+    >>> svg_delta(["<svg>", 'a"/>', 'c"/>', 'b"/></svg>'], {"<svg>": 0, 'a"/>': 1, 'b"/></svg>': 2})
+    [[0, 2], 'c"/>', [2, 1]]
+    """
+    out: list[Any] = []
+    run: list[int] | None = None
+    for piece in pieces:
+        i = held.get(piece)
+        if i is None:
+            out.append(piece)
+            run = None
+        elif run is not None and i == run[0] + run[1]:
+            run[1] += 1
+        else:
+            run = [i, 1]
+            out.append(run)
+    return out
 
 
 def _seen(state: romecore.State, seat: int, player: int, action: int) -> str | None:
@@ -290,6 +333,8 @@ class Session:
         self._sent: tuple = ()  # what the pages were last sent (see broadcast)
         self.log_epoch = 0  # bumped when the log loses entries (undo): pages then get it whole
         self._log_sent: dict[Listener, tuple[int, int]] = {}  # page -> (epoch, log entries it holds)
+        self.deltas: set[Listener] = set()  # pages that take the picture as a delta (svg_parts)
+        self._svg_held: dict[Listener, dict[str, int]] = {}  # such a page -> its picture's pieces
 
     # -- who is who ----------------------------------------------------------------------------
     @property
@@ -413,16 +458,22 @@ class Session:
         goes as a delta: ``log`` holds the entries after the first ``log_from``, which the page
         already has from this server's earlier messages (every entry, ``log_from`` 0, the first
         time and after an undo); a page that finds itself short of them asks for the whole
-        state again with a ``join``."""
+        state again with a ``join``.  So does the picture, for a page that asked for it
+        (``svg_delta`` in its ``new`` or ``join``): ``svg_parts`` instead of ``svg``, the
+        pieces of the picture that changed and runs of those the page holds (:func:`svg_delta`)."""
         await self._save()
         key = (self.ply(), self.gen, self.over())
         if key == self._sent:
             return
         self._sent = key
         views = await self._views({viewer for viewer, _ in self.listeners.values()})
-        sent = self._log_sent
+        sent, held = self._log_sent, self._svg_held
         for page in [p for p in sent if p not in self.listeners]:
             del sent[page]
+        for page in [p for p in held if p not in self.listeners]:
+            del held[page]
+        self.deltas &= set(self.listeners)
+        cut: dict[int | None, tuple[list[str], dict[str, int]]] = {}
         for send, (viewer, token) in list(self.listeners.items()):
             if viewer not in views:  # a page that came while the pictures were drawn
                 views[viewer] = self.update(viewer)
@@ -433,12 +484,29 @@ class Session:
             msg = {**msg, "log": full[start:], "log_from": start} if start else dict(msg)
             if token is not None:
                 msg["token"] = token
+            if send in self.deltas:
+                if viewer not in cut:
+                    pieces = msg["svg"].split(SVG_CUT)
+                    cut[viewer] = pieces, {p: i for i, p in enumerate(pieces)}
+                if send in held:
+                    msg["svg_parts"] = svg_delta(cut[viewer][0], held[send])
+                    del msg["svg"]
+                held[send] = cut[viewer][1]  # before the send: a join's answer may go between
             try:
                 await send(msg)
                 sent[send] = (self.log_epoch, len(full))
             except Exception:  # a closed page: forget it
                 self.listeners.pop(send, None)
                 sent.pop(send, None)
+                held.pop(send, None)
+
+    def sent_whole(self, send: Listener, msg: Mapping[str, Any]) -> None:
+        """``msg``, a whole ``state`` message (the answer to a ``new`` or a ``join``), is
+        about to go to the page ``send``: its picture is the one the page's next delta
+        builds on."""
+        if send in self.deltas:
+            pieces = msg["svg"].split(SVG_CUT)
+            self._svg_held[send] = {p: i for i, p in enumerate(pieces)}
 
     async def _views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any]]:
         """The ``state`` message of each viewer.  With picture workers (``self.pictures``),
@@ -825,7 +893,8 @@ class Sessions:
         # (spawned, not forked: this process has threads)
         self.pictures: ProcessPoolExecutor | None = None
         if picture_workers > 0:
-            self.pictures = ProcessPoolExecutor(picture_workers, mp_context=multiprocessing.get_context("spawn"))
+            self.pictures = ProcessPoolExecutor(picture_workers, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=start_worker, initargs=(os.getpid(),))
         self.picture_workers = picture_workers
         self.games: dict[str, Session] = {}
         self.background: set[asyncio.Task] = set()  # pauses under way (kept from the collector)

@@ -30,6 +30,7 @@ function send(msg) {
     showError("not connected to the server: reload the page");
     return false;
   }
+  if (msg.type === "new" || msg.type === "join") msg.svg_delta = true;  // pictures as deltas (wholeSvg)
   socket.send(JSON.stringify(msg));
   return true;
 }
@@ -442,7 +443,7 @@ function connect() {
         send(join);
       }
     } else if (msg.type === "state") {
-      if (!wholeLog(msg)) return;
+      if (!wholeLog(msg) || !wholeSvg(msg)) return;
       render(msg);
     } else if (msg.type === "hint") {
       if (current && msg.ply === current.ply) {
@@ -475,6 +476,30 @@ function wholeLog(msg) {
     msg.log = logSoFar.entries.slice(0, from).concat(msg.log);
   }
   logSoFar = { game: msg.game, entries: msg.log };
+  return true;
+}
+
+// The server sends the picture as a delta once this page holds one: `svg_parts` lists the new
+// pieces (text) and runs of this page's last picture's pieces ([first, count]), the pieces
+// being the picture cut before each "<g "; put it back together, or ask for the whole state.
+let svgSoFar = { game: null, pieces: [] };
+function wholeSvg(msg) {
+  if (msg.svg_parts) {
+    if (svgSoFar.game !== msg.game) {
+      const join = { type: "join", game: msg.game };
+      if (msg.token || tokenFor(msg.game)) join.token = msg.token || tokenFor(msg.game);
+      send(join);
+      return false;
+    }
+    const pieces = [];
+    for (const part of msg.svg_parts) {
+      if (typeof part === "string") pieces.push(part);
+      else for (let i = part[0]; i < part[0] + part[1]; i++) pieces.push(svgSoFar.pieces[i]);
+    }
+    msg.svg = pieces.join("<g ");
+    delete msg.svg_parts;
+  }
+  svgSoFar = { game: msg.game, pieces: msg.svg.split("<g ") };
   return true;
 }
 
