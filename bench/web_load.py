@@ -486,10 +486,10 @@ def serve_in_thread(records_dir: str, max_games: int = 200, db: str | None = Non
 #: Runs ``romecore serve`` (argv[1:]) in a subprocess, under cProfile when ROMECORE_PROFILE names
 #: a file; SIGINT stops uvicorn gracefully, then the profile is written.
 _SERVER = """
-import cProfile, os, sys
+import cProfile, os, sys, time
 from romecore.cli.serve import command
 out = os.environ.get("ROMECORE_PROFILE")
-prof = cProfile.Profile() if out else None
+prof = cProfile.Profile(time.thread_time) if out else None  # the event loop's CPU, not the wall clock
 if prof: prof.enable()
 try:
     command.main(sys.argv[1:], prog_name="romecore serve", standalone_mode=False)

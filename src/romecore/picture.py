@@ -146,14 +146,36 @@ class Canvas:
             e.children.append(Element("title", "", title))
         return e
 
+    # group, rect and text, most of every picture, write their attributes straight into the
+    # element's text (what _add does, in the same order, without a dict on the way)
+    def _leaf(self, tag: str, parent: Element | None, text: str, attrs: dict[str, Any],
+              title: str | None = None) -> Element:
+        if attrs:
+            pairs = _PAIRS
+            text += "".join([pairs.get((k, v)) or _pair(k, v) for k, v in attrs.items() if v is not None])
+        e = Element(tag, text)
+        (self.root if parent is None else parent).children.append(e)
+        if title:
+            e.children.append(Element("title", "", title))
+        return e
+
     def group(self, cls: str | None = None, parent: Element | None = None, **attrs: Any) -> Element:
-        return self._add("g", parent, {"class": cls, **attrs})
+        return self._leaf("g", parent, "" if cls is None else f' class="{_VALUES.get(cls) or _value(cls)}"', attrs)
 
     def rect(self, x: float, y: float, w: float, h: float, fill: str = "none", stroke: str | None = INK,
              rx: float = 0, parent: Element | None = None, title: str | None = None, **attrs: Any) -> Element:
-        self.grow(y + h)
-        return self._add("rect", parent, {"x": x, "y": y, "width": w, "height": h, "fill": fill,
-                                          "stroke": stroke, "rx": rx or None, **attrs}, title)
+        if y + h > self.height:
+            self.height = y + h
+        v = _VALUES.get
+        text = (f' x="{v(x) or _value(x)}" y="{v(y) or _value(y)}" width="{v(w) or _value(w)}"'
+                f' height="{v(h) or _value(h)}"')
+        if fill is not None:
+            text += f' fill="{v(fill) or _value(fill)}"'
+        if stroke is not None:
+            text += f' stroke="{v(stroke) or _value(stroke)}"'
+        if rx:
+            text += f' rx="{v(rx) or _value(rx)}"'
+        return self._leaf("rect", parent, text, attrs, title)
 
     def circle(self, cx: float, cy: float, r: float, fill: str = "none", stroke: str | None = INK,
                parent: Element | None = None, title: str | None = None, **attrs: Any) -> Element:
@@ -192,10 +214,19 @@ class Canvas:
     def text(self, x: float, y: float, s: Any, size: float = 12, anchor: str = "start",
              weight: str | None = None, fill: str = INK, parent: Element | None = None,
              **attrs: Any) -> Element:
-        self.grow(y + 4)
-        e = self._add("text", parent, {"x": x, "y": y, "font_size": size if size != 12 else None,
-                                       "text_anchor": anchor if anchor != "start" else None,
-                                       "font_weight": weight, "fill": fill if fill != INK else None, **attrs})
+        if y + 4 > self.height:
+            self.height = y + 4
+        v = _VALUES.get
+        text = f' x="{v(x) or _value(x)}" y="{v(y) or _value(y)}"'
+        if size is not None and size != 12:
+            text += f' font-size="{v(size) or _value(size)}"'
+        if anchor is not None and anchor != "start":
+            text += f' text-anchor="{v(anchor) or _value(anchor)}"'
+        if weight is not None:
+            text += f' font-weight="{v(weight) or _value(weight)}"'
+        if fill is not None and fill != INK:
+            text += f' fill="{v(fill) or _value(fill)}"'
+        e = self._leaf("text", parent, text, attrs)
         e.text = str(s)
         return e
 
