@@ -245,7 +245,7 @@ class _Tab:
         if kind == "join":  # with a token: that seat; with an invitation: a seat taken; else a spectator
             token, viewer = msg.get("token"), None
             if msg.get("invite") is not None:
-                viewer, token = session.claim(msg.get("invite"))
+                viewer, token = await session.claim(msg.get("invite"))
             elif token is not None:
                 viewer = session.seat_of(token)
             self._delta(msg)

@@ -355,8 +355,10 @@ class Session:
                 return p
         raise SessionError("forbidden", "no seat of this table has that token")
 
-    def claim(self, invite: Any) -> tuple[int, str]:
-        """Takes the open seat an invitation names; returns (seat, its new token)."""
+    async def claim(self, invite: Any) -> tuple[int, str]:
+        """Takes the open seat an invitation names; returns (seat, its new token).  The
+        write runs in storage's threads, not in the loop (it waits for a disk sync); of two
+        people following one invitation at once, storage lets one win."""
         invites = self.settings.get("invites", {})
         for key, digest in invites.items():
             if token_matches(digest, invite):
@@ -366,7 +368,7 @@ class Session:
                                                 "with their token, or join as a spectator")
                 token = new_token()
                 try:
-                    self.storage.take_seat(self.id, p, hash_token(token))
+                    await self._store(self.storage.take_seat, self.id, p, hash_token(token))
                 except StorageError as e:
                     raise SessionError("taken", str(e)) from None
                 self.seats[p].token_hash = hash_token(token)
