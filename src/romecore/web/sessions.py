@@ -70,7 +70,7 @@ from romecore.web.storage import (
 )
 
 __all__ = ["Session", "Sessions", "SessionError", "human_view", "render_svg", "HUMAN",
-           "DEFAULT_OPPONENT", "DEFAULT_HINT", "DEFAULT_DELAY"]
+           "DEFAULT_OPPONENT", "DEFAULT_HINT", "DEFAULT_DELAY", "DEFAULT_PICTURE_WORKERS"]
 
 #: The spec a record gives a human's seat (as ``romecore play`` does), and a human seat's kind.
 HUMAN = "human"
@@ -85,6 +85,10 @@ MAX_DELAY = 10.0
 MAX_CLOCK = 24 * 3600.0
 MAX_SEED = 2**63 - 1
 _GAME_ID = re.compile(r"[0-9a-f]{32}\Z")
+#: ``serve --picture-workers``'s default: one worker from 4 cores on.  On 2 cores a worker
+#: costs more CPU (the position sent, the picture sent back) than it frees when the machine
+#: is busy: issue 55's 100 tables ran 230 moves/s without and 207 with one (web-rooms-load.md).
+DEFAULT_PICTURE_WORKERS = 1 if (os.cpu_count() or 1) >= 4 else 0
 #: Threads that run storage calls: writes waiting at once are committed together, so up to
 #: this many tables share a disk sync.
 STORAGE_THREADS = 16
