@@ -27,6 +27,10 @@ cdef extern from "rc_bits.h" nogil:
     int rc_pop_lsb64(uint64_t *x)
     int rc_pop_lsb32(uint32_t *x)
     int rc_nth_bit64(uint64_t x, int n)
+    int rc_bits_has(const uint64_t *w, int i)
+    void rc_bits_add(uint64_t *w, int i)
+    void rc_bits_del(uint64_t *w, int i)
+    int rc_bits_count(const uint64_t *w, int nwords)
     ctypedef struct rc_set128:
         uint64_t w[2]
     int rc_s128_has(const rc_set128 *s, int i)
@@ -80,6 +84,7 @@ cdef extern from "rc_kernel.h" nogil:
     int rc_playout(const rc_kernel *k, void *s, rc_rng *rng, int32_t *actions, double *probs)
     void rc_share_wins(const int64_t *key, int n, double *out)
     uint64_t rc_hash_bytes(const void *data, uint32_t size)
+    const char *rc_check_padding(const void *start, const void *end)
 
 
 cdef inline object rc_kernel_capsule(rc_kernel *k):

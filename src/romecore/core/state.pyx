@@ -458,8 +458,11 @@ cdef class State:
         return c
 
     def _check_struct(self):
-        """The kernel's own consistency check, and the struct's player count against the
-        game's options (a snapshot may not pair a 2-player struct with 3-player options)."""
+        """Whether a struct from outside (a snapshot, a dict) is one the game can reach: the
+        kernel's own check, then what holds in every game, checked here once: the player
+        count matches the options (a snapshot may not pair a 2-player struct with 3-player
+        options), and a live state offers a legal action or chance outcome (else a step
+        loop would stall).  The legal actions it lists stay in the cache."""
         cdef const char *msg = self.k.validate(self.s)
         if msg != NULL:
             raise SerializationError(f"inconsistent {self.game.game_id} state: "
@@ -468,6 +471,10 @@ cdef class State:
         if n != self.game.num_players():
             raise SerializationError(f"{self.game.game_id} state for {n} players does not match "
                                      f"the options' {self.game.num_players()} players")
+        self.legal_n = -1
+        if self.k.current_player(self.s) != RC_TERMINAL and self._refresh_legal() == 0:
+            raise SerializationError(f"inconsistent {self.game.game_id} state: no legal action in a "
+                                     f"live state")
 
     def _load_dealer(self, dict d):
         """The dict's dealer RNG (``rng``, as written by :meth:`to_dict`; else seeded from

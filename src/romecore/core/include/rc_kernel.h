@@ -24,7 +24,10 @@
  *   - observe_action(s, p, a) says what player p perceives when action a is applied at s:
  *     a itself when p sees it, otherwise RC_HIDDEN | (whatever part is public).
  *   - validate(s) checks every field of a struct that came from outside (a snapshot) and
- *     returns NULL when it is sound, else a static message naming the first fault.
+ *     returns NULL when it is sound, else a static message naming the first fault.  Its
+ *     padding checks go through rc_check_padding().  What holds for every game is checked
+ *     once by the caller after validate() passes (State._check_struct): the player count
+ *     against the options, and that a live state has a legal action or chance outcome.
  *   - The tensor slots are optional (NULL: the game has no tensor, and the Python calls
  *     raise PluginError); every built-in game fills them.
  *   - tensor_size(params) is the number of floats observation_tensor() writes for a game
@@ -126,6 +129,15 @@ static inline void rc_share_wins(const int64_t *key, int n, double *out) {
     for (int p = 0; p < n; p++) if (key[p] > best) best = key[p];
     for (int p = 0; p < n; p++) nwin += key[p] == best;
     for (int p = 0; p < n; p++) out[p] = (best >= 0 && key[p] == best) ? 1.0 / nwin : 0.0;
+}
+
+/* Padding: a kernel never writes the alignment gaps of its struct, so they stay zero and
+ * equal positions have equal bytes (states compare and hash bytewise).  validate() checks
+ * each gap, [from, to), with this: NULL when all its bytes are zero, else the message. */
+static inline const char *rc_check_padding(const void *from, const void *to) {
+    for (const unsigned char *p = (const unsigned char *)from; p < (const unsigned char *)to; p++)
+        if (*p) return "padding bytes are not zero";
+    return NULL;
 }
 
 /* A 64-bit hash of a state's bytes (word-wise multiply-xorshift mixing). */

@@ -39,7 +39,7 @@ from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_lsb32,
-    rc_pop_lsb64, rc_pop_lsb32,
+    rc_pop_lsb64, rc_pop_lsb32, rc_bits_has, rc_bits_add, rc_bits_del, rc_check_padding,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
@@ -106,12 +106,6 @@ cdef uint8_t PAIR_B[CM_NPAIRS]
 
 # =======================================================================================
 # Bits: board geometry over the rc_bits.h helpers
-
-cdef extern from "rc_bits.h" nogil:   # the multi-word bitsets (not yet in core/kernel.pxd)
-    bint rc_bits_has(const uint64_t *w, int i)
-    void rc_bits_add(uint64_t *w, int i)
-    void rc_bits_del(uint64_t *w, int i)
-
 
 cdef inline int site_tri_base(int site) noexcept nogil:
     """Position of triangle 0 of the site (its six triangles follow)."""
@@ -1407,13 +1401,12 @@ cdef void cm_observation_tensor(const void *vs, int player, float *out) noexcept
 cdef const char *check_header(const CMState *s) noexcept nogil:
     """Players, padding, phase, the seats to move and the hills."""
     cdef int n = s.nplayers
-    cdef const uint8_t *raw = <const uint8_t *>s
-    cdef size_t used = <size_t>(<const uint8_t *>&s.site[0] - raw) + sizeof(s.site), b
+    cdef const char *msg
     if n < CM_MINP or n > CM_MAXP:
         return "nplayers must be 2, 3 or 4"
-    for b in range(used, sizeof(CMState)):
-        if raw[b]:
-            return "padding bytes are not zero"     # states compare bytewise
+    msg = rc_check_padding(<const uint8_t *>&s.site[0] + sizeof(s.site), <const uint8_t *>s + sizeof(CMState))
+    if msg != NULL:
+        return msg
     if s.phase > PH_OVER:
         return "unknown phase"
     if s.actor >= n or s.turn_player >= n:
@@ -1753,8 +1746,8 @@ cdef const char *check_resolution(const CMState *s) noexcept nogil:
 
 
 cdef const char *check_progress(const CMState *s) noexcept nogil:
-    """A live state has a real choice in its phase; a finished one has three empty stacks."""
-    cdef int32_t buf[CM_MAXLEGAL]
+    """A live state has a real choice in its phase; a finished one has three empty stacks.
+    (That a live state has a legal action at all, State._check_struct checks for every game.)"""
     cdef int ph = s.phase
     if ph == PH_EXTRA and (s.actions_left or s.final_left or not holds_imperium(s, s.turn_player)
                            or not cm_menu_any(s)):
@@ -1767,8 +1760,6 @@ cdef const char *check_progress(const CMState *s) noexcept nogil:
         return "tile play with no legal placement"
     if ph == PH_OVER and empty_stacks(s) < N_FINAL_EMPTY:
         return "game over without three empty stacks"
-    if ph != PH_OVER and cm_legal(s, buf) == 0:
-        return "no legal action in a live state"
     return NULL
 
 

@@ -31,14 +31,14 @@ Chance.  The draw pile is drawn lazily: every draw (set-up deals, tie-break card
 Thinker draws, Fountain, Atrium, Bar) is a chance node whose outcome is the building of
 the card drawn, weighted by the copies left in the pile.
 """
-from libc.string cimport memset, memcpy
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
 
 from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_lsb32,
-    rc_pop_lsb64,
+    rc_pop_lsb64, rc_check_padding,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
@@ -2101,10 +2101,6 @@ cdef void gr_observation_tensor(const void *vs, int player, float *out) noexcept
 # =======================================================================================
 # Validation: gr_validate, a sequence of named checks of a struct from outside
 
-cdef extern from "string.h" nogil:
-    int memcmp(const void *a, const void *b, size_t n)
-
-
 cdef inline bint zone_ok(int z, int n, int nstruct) noexcept nogil:
     if z == Z_POOL or z == Z_DECK or z == Z_DRAWN:
         return True
@@ -2139,32 +2135,27 @@ cdef const char *check_stage(int role, int stage, bint top) noexcept nogil:
     return NULL
 
 
-cdef inline bint zero_between(const void *lo, const void *hi) noexcept nogil:
-    cdef const uint8_t *p = <const uint8_t *>lo
-    while p < <const uint8_t *>hi:
-        if p[0]:
-            return False
-        p += 1
-    return True
-
-
-cdef inline bint padding_zero(const GRState *s) noexcept nogil:
-    """The compiler's alignment gaps are zero (the kernel never writes them), so equal
-    positions have equal bytes."""
-    return (zero_between(&s.st_nmat[GR_NSLOTS - 1] + 1, &s.owned[0])
-            and zero_between(&s.fr_n[GR_MAXF - 1] + 1, &s.steps)
-            and zero_between(&s.forum_win + 1, <const uint8_t *>s + sizeof(GRState)))
+cdef inline const char *check_padding(const GRState *s) noexcept nogil:
+    """The compiler's alignment gaps: after st_nmat, after fr_n, and after forum_win."""
+    cdef const char *msg = rc_check_padding(&s.st_nmat[GR_NSLOTS - 1] + 1, &s.owned[0])
+    if msg == NULL:
+        msg = rc_check_padding(&s.fr_n[GR_MAXF - 1] + 1, &s.steps)
+    if msg == NULL:
+        msg = rc_check_padding(&s.forum_win + 1, <const uint8_t *>s + sizeof(GRState))
+    return msg
 
 
 cdef const char *check_header(const GRState *s) noexcept nogil:
     """The player count, padding, the Training flag, the phase and the counters."""
     cdef int n = s.nplayers
     cdef uint8_t a
+    cdef const char *msg
     if n < GR_MINP or n > GR_MAXP:
         return "nplayers out of range"
     a = allp(s)
-    if not padding_zero(s):
-        return "padding is not zero"
+    msg = check_padding(s)
+    if msg != NULL:
+        return msg
     if s.training > 1:
         return "training must be 0 or 1"
     if s.phase > PH_OVER or s.phase == PH_LEGION or s.phase == PH_EOT:
@@ -2466,15 +2457,12 @@ cdef const char *check_phase(const GRState *s) noexcept nogil:
 
 
 cdef const char *check_live(const GRState *s) noexcept nogil:
-    """A live state has a draw to make or a legal action."""
-    cdef int32_t buf[GR_MAXLEGAL]
-    if s.phase != PH_OVER:
-        # The game ends the moment the draw pile runs out (every draw checks), so a live
-        # state always has a card to draw: else its next Think or draw would have none.
-        if s.deck_total == 0:
-            return "a live game with an empty draw pile"
-        if gr_legal(s, buf) == 0:
-            return "no legal action in a live state"
+    """A live state has a draw to make.  (That it has a legal action, State._check_struct
+    checks for every game.)"""
+    # The game ends the moment the draw pile runs out (every draw checks), so a live
+    # state always has a card to draw: else its next Think or draw would have none.
+    if s.phase != PH_OVER and s.deck_total == 0:
+        return "a live game with an empty draw pile"
     return NULL
 
 

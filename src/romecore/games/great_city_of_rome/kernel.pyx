@@ -30,7 +30,7 @@ from romecore.core.kernel cimport (
     rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb32, rc_pop_lsb32,
     rc_pop_lsb64, rc_set128, rc_s128_where, rc_s128_empty, rc_s128_count, rc_s128_nth,
-    rc_s128_pop, rc_nonzero_bytes, rc_bytes_of_bits,
+    rc_s128_pop, rc_nonzero_bytes, rc_bytes_of_bits, rc_check_padding,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
@@ -1481,13 +1481,9 @@ cdef const char *check_round(const GCState *s) noexcept nogil:
     return NULL
 
 
-cdef const char *check_padding(const GCState *s) noexcept nogil:
-    """The bytes after the last field are zero, so equal positions have equal bytes."""
-    cdef int i
-    for i in range(<int>(<const char *>s.known + GC_NCARDS - <const char *>s), <int>sizeof(GCState)):
-        if (<const uint8_t *>s)[i]:
-            return "padding bytes are not zero"
-    return NULL
+cdef inline const char *check_padding(const GCState *s) noexcept nogil:
+    """The bytes after the last field (known)."""
+    return rc_check_padding(s.known + GC_NCARDS, <const uint8_t *>s + sizeof(GCState))
 
 
 cdef const char *check_seats(const GCState *s) noexcept nogil:
@@ -1810,10 +1806,10 @@ cdef const char *check_cities(const GCState *s, Tally *tl) noexcept nogil:
 
 
 cdef const char *check_live(const GCState *s) noexcept nogil:
-    """Every non-terminal state offers something to do."""
+    """A chance node has a card to draw, a placement a cell, a choice two cards.  (That a
+    live state has a legal action at all, State._check_struct checks for every game.)"""
     cdef int n = s.nplayers, c, d
     cdef int allp = nplayers_bits(s)
-    cdef int32_t buf[GC_MAXLEGAL]
     if s.phase == PH_DRAFT_DEAL or s.phase == PH_OFFER or s.phase == PH_SCHOOL_DRAW:
         d = chance_deck(s) if not (s.phase == PH_OFFER and s.draw_idx >= OFFER_N[n]) else -1
         if d < 0 or s.pool_n[d] == 0:
@@ -1824,8 +1820,6 @@ cdef const char *check_live(const GCState *s) noexcept nogil:
             return "selected building cannot be placed"
         if s.known[c] != allp:
             return "selected building not known to all (everyone saw it chosen)"
-    if s.phase != PH_OVER and s.phase != PH_MAIN and gc_legal(s, buf) == 0:
-        return "no legal action in a live state"
     if s.phase == PH_SCHOOL_DRAW and s.school_left == 0:
         return "School draw with no draws left"
     if (s.phase == PH_DRAFT_PICK or s.phase == PH_SCHOOL_KEEP or s.phase == PH_SCHOOL_BOTTOM) and s.drawn_n < 2:
