@@ -135,6 +135,37 @@ def test_step_invariants(n):
     assert counts["deep"] > 50 and counts["resample_changed"] > 0
 
 
+def _petition_can_go_on(d):
+    """The petitioner holds the petition's remaining cards: enough cards of its material,
+    in building order from the last one given (read from the dict, not the kernel)."""
+    pet = d["turn"]["petition"]
+    cards = data.card_table()
+    mine = [cards[c] for c in d["players"][d["actor"]]["hand"]
+            if data.MATERIALS[data.BUILDINGS[cards[c]].material].name == pet["material"]]
+    return sum(b >= pet["last"] for b in mine) >= pet["left"]
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_resampled_petitions_can_go_on(n):
+    """Regression (issue 57): with the no-legal-action check moved from the kernel's
+    validate into core, resample accepted worlds where the petitioner's redrawn hand could
+    not finish the petition (2 players, game seed 2, step 367, resample(0, 0))."""
+    g = game(n)
+    petitions = 0
+    for gs in range(30):
+        st, rng = g.new_initial_state(seed=gs), random.Random(gs)
+        while not st.is_terminal():
+            if st.to_dict()["phase"] == "petition":
+                petitions += 1
+                for p in range(n):
+                    for seed in range(2):
+                        w = st.resample(p, seed)
+                        assert _petition_can_go_on(w.to_dict()) and w.legal_actions()
+                        assert g.deserialize(w.serialize()) == w
+            st.apply_action(st.sample_chance() if st.is_chance_node() else rng.choice(st.legal_actions()))
+    assert petitions > 10, petitions
+
+
 def test_draws_are_hidden_from_others():
     g = game(3)
     st = g.new_initial_state(seed=4)

@@ -1827,6 +1827,15 @@ cdef int resample_once(GRState *s, int p, int frozen, rc_rng *rng) noexcept nogi
     return n
 
 
+cdef bint world_ok(const GRState *s) noexcept nogil:
+    """Whether a resampled world is a state the game could be in: gr_validate accepts it,
+    and, as State._check_struct checks of every game, a live one has a legal action.  The
+    latter is what refuses a petitioner's or a Legionary victim's redrawn hand without
+    enough cards of the material (from the last one given on)."""
+    cdef int32_t buf[GR_MAXLEGAL]
+    return gr_validate(s) == NULL and (s.phase == PH_OVER or gr_legal(s, buf) > 0)
+
+
 cdef void gr_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     """Redraws the identity of every card p does not know where it is (the draw pile,
     opponents' hidden hand cards, hidden vault cards, someone else's Fountain draw):
@@ -1834,17 +1843,18 @@ cdef void gr_resample(void *vs, int p, rc_rng *rng) noexcept nogil:
     none of the cards p has seen.  Slots keep their zone and who knows them.
 
     A few public commitments also constrain hidden hands: a petition being chosen
-    (the petitioner still holds enough cards of its material) and a Legionary victim
-    about to give.  Worlds breaking them are rejected (the validator decides), which
-    keeps the draw uniform over the consistent worlds; after RESAMPLE_TRIES misses
-    the deciding player's hand keeps its true cards and the rest is redrawn."""
+    (the petitioner still holds enough cards of its material, in building order from
+    the last one given) and a Legionary victim about to give.  Worlds breaking them are
+    rejected (world_ok decides), which keeps the draw uniform over the consistent
+    worlds; after RESAMPLE_TRIES misses the deciding player's hand keeps its true cards
+    and the rest is redrawn."""
     cdef GRState *s = <GRState *>vs
     cdef GRState orig
     cdef int _attempt
     memcpy(&orig, s, sizeof(GRState))
     for _attempt in range(RESAMPLE_TRIES):
         resample_once(s, p, -1, rng)
-        if gr_validate(s) == NULL:
+        if world_ok(s):
             return
         memcpy(s, &orig, sizeof(GRState))
     resample_once(s, p, s.actor, rng)
