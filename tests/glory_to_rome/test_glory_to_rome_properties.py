@@ -166,6 +166,23 @@ def test_resampled_petitions_can_go_on(n):
     assert petitions > 10, petitions
 
 
+@pytest.mark.parametrize("n", [2, 5])
+def test_apply_hands_on_the_next_legal_list(n):
+    """apply_action keeps the legal list the kernel's forced steps made (apply_legal) as
+    the cache: it must be what a fresh listing of the same position gives (a clone has
+    no cache), at every step, chance nodes and the end included."""
+    g = game(n)
+    for gs in range(6):
+        st, rng = g.new_initial_state(seed=gs), random.Random(gs)
+        while True:
+            la = st.legal_actions()
+            assert la == st.clone().legal_actions()
+            if not la:
+                assert st.is_terminal()
+                break
+            st.apply_action(rng.choice(la))
+
+
 def test_draws_are_hidden_from_others():
     g = game(3)
     st = g.new_initial_state(seed=4)

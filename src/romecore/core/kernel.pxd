@@ -76,6 +76,7 @@ cdef extern from "rc_kernel.h" nogil:
         int32_t max_tensor_size
         int32_t (*tensor_size)(const int32_t *params) noexcept nogil
         void (*observation_tensor)(const void *s, int player, float *out) noexcept nogil
+        int (*apply_legal)(void *s, int32_t action, int32_t *out) noexcept nogil
 
     int32_t rc_sample_chance(const rc_kernel *k, const void *s, rc_rng *rng,
                              int32_t *actions, double *probs)

@@ -438,8 +438,11 @@ cdef class State:
         if self.busy:
             _refuse_busy()
         self._push_history(a)
-        self.k.apply(self.s, a)
-        self.legal_n = -1
+        if self.k.apply_legal != NULL:     # the next legal list, where the kernel made it
+            self.legal_n = self.k.apply_legal(self.s, a, self.legal)
+        else:
+            self.k.apply(self.s, a)
+            self.legal_n = -1
         return 0
 
     cdef State _copy(self):

@@ -16,7 +16,8 @@
  *     number; at a chance node it writes the chance outcomes.  It returns 0 only at a
  *     terminal state.  No list is ever longer than max_legal.
  *   - apply() assumes its action is legal (callers check against legal_actions()); it
- *     never allocates.
+ *     never allocates.  apply_legal() (optional) is apply() that may also hand back the
+ *     next state's legal_actions(), exactly as legal_actions() would write them.
  *   - returns() is meaningful at a terminal state: winners share 1.0, others get 0.0.
  *   - scores() writes each player's points as final scoring would count them now.
  *   - resample(s, p, rng) rewrites everything p cannot see with a world drawn uniformly
@@ -45,7 +46,7 @@
 #include "rc_rng.h"
 #include "rc_bits.h"
 
-#define RC_ABI_VERSION 3
+#define RC_ABI_VERSION 4
 #define RC_CHANCE (-1)
 #define RC_TERMINAL (-4)
 #define RC_MAX_PLAYERS 5
@@ -78,6 +79,13 @@ typedef struct rc_kernel {
     int32_t max_tensor_size;    /* bound on tensor_size() over every option set */
     int32_t (*tensor_size)(const int32_t *params);
     void (*observation_tensor)(const void *s, int player, float *out);
+
+    /* Optional (may be NULL; ABI 4): apply(s, action), then the legal_actions() of the
+     * state it reaches written to out (max_legal entries), returning their number; or -1
+     * where the kernel did not list them on the way (the caller lists them when it needs
+     * them).  A kernel whose forced steps list the legal actions of the state they stop
+     * at fills it, so that a step loop does not list them twice a step. */
+    int (*apply_legal)(void *s, int32_t action, int32_t *out);
 } rc_kernel;
 
 /* ---- generic helpers written once against the interface ---- */

@@ -348,7 +348,7 @@ cdef bint gr_forum_ok(const GRState *s, int p) noexcept nogil
 cdef void gr_score(const GRState *s, int p, int32_t *out) noexcept nogil
 cdef void gr_refresh(GRState *s) noexcept nogil
 cdef void gr_step(GRState *s, int a) noexcept nogil
-cdef void gr_forced(GRState *s) noexcept nogil
+cdef int gr_forced(GRState *s, int32_t *buf) noexcept nogil
 cdef int gr_current_player(const void *vs) noexcept nogil
 cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil
 cdef void gr_returns(const void *vs, double *out) noexcept nogil  # winners share 1.0

@@ -38,7 +38,7 @@ from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_lsb32,
-    rc_pop_lsb64, rc_check_padding,
+    rc_pop_lsb64, rc_bytes_eq8, rc_check_padding,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
@@ -167,17 +167,22 @@ cdef inline int draw_card(GRState *s, int b) noexcept nogil:
 
 
 cdef inline uint64_t zone_buildings(const GRState *s, int z, int only_m) noexcept nogil:
-    """Buildings with a card in counted zone z (only material only_m when >= 0)."""
-    cdef uint64_t mask = 0
-    cdef int m, c, lo = 0, hi = GR_NMAT
+    """Buildings with a card in counted zone z (only material only_m when >= 0).  A
+    material's GR_PER_MAT card slots are compared eight at a time (the hot loop of the
+    legal lists); then only the cards found are looked up."""
+    cdef uint64_t mask = 0, cards
+    cdef int m, i, base, lo = 0, hi = GR_NMAT
     if only_m >= 0:
         lo, hi = only_m, only_m + 1
     for m in range(lo, hi):
         if s.cnt[z][m] == 0:
             continue
-        for c in range(GR_PER_MAT * m, GR_PER_MAT * (m + 1)):
-            if s.loc[c] == z:
-                mask |= (<uint64_t>1) << CARD_B[c]
+        base = GR_PER_MAT * m
+        cards = 0
+        for i in range(0, GR_PER_MAT, 8):     # GR_PER_MAT is a multiple of 8 (_load_tables)
+            cards |= rc_bytes_eq8(&s.loc[base + i], <uint8_t>z) << i
+        while cards:
+            mask |= (<uint64_t>1) << CARD_B[base + rc_pop_lsb64(&cards)]
     return mask
 
 
@@ -1593,11 +1598,13 @@ cdef void gr_step(GRState *s, int a) noexcept nogil:
     step_effects(s, a)
 
 
-cdef void gr_forced(GRState *s) noexcept nogil:
+cdef int gr_forced(GRState *s, int32_t *buf) noexcept nogil:
     """Takes every step that needs no decision and no chance (and every decision or
-    draw with a single outcome) until one does; then the engine limit may end the game."""
-    cdef int32_t buf[GR_MAXLEGAL]
-    cdef int ph, p, n, _i
+    draw with a single outcome) until one does; then the engine limit may end the game.
+    Returns the legal actions of the state it stops at, written to buf (GR_MAXLEGAL
+    entries) when it listed them on the way (a decision: gr_legal's list), 0 at the end
+    of the game, else -1 (a draw: not listed)."""
+    cdef int ph, p, n = -1, _i
     cdef uint8_t forum
     for _i in range(GR_FORCED_MAX):
         ph = s.phase
@@ -1634,12 +1641,14 @@ cdef void gr_forced(GRState *s) noexcept nogil:
         n = gr_legal(s, buf)
         if n == 1:
             step_effects(s, buf[0])
+            n = -1
             continue
         break
     else:
         game_over(s, 0)   # never reached: no chain of forced steps is this long
     if s.phase != PH_OVER and s.steps >= GR_MAX_GAME_LENGTH:
         game_over(s, 0)
+    return 0 if s.phase == PH_OVER else n
 
 
 # =======================================================================================
@@ -1681,14 +1690,24 @@ cdef int gr_current_player(const void *vs) noexcept nogil:
     return s.actor
 
 
+cdef inline int legal_draws(const GRState *s, int32_t *out) noexcept nogil:
+    """The buildings left in the draw pile: gr_chance_outcomes' list, without the
+    probabilities (a quarter of a step loop's listings are draws)."""
+    cdef int b, n = 0
+    for b in range(GR_NBUILD):
+        if s.deck_n[b]:
+            out[n] = CH_CARD + b
+            n += 1
+    return n
+
+
 cdef int gr_legal(const void *vs, int32_t *out) noexcept nogil:
     cdef const GRState *s = <const GRState *>vs
-    cdef double probs[GR_NBUILD]
     cdef int ph = s.phase, p = s.actor, n = 0, m, j, q
     if ph == PH_OVER:
         return 0
     if is_chance_phase(ph):
-        return gr_chance_outcomes(vs, out, probs)
+        return legal_draws(s, out)
     if ph == PH_ACT:
         return legal_act(s, out)
     if ph == PH_LEAD:
@@ -1762,8 +1781,17 @@ cdef int32_t gr_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
 
 cdef void gr_apply(void *vs, int32_t a) noexcept nogil:
     cdef GRState *s = <GRState *>vs
+    cdef int32_t buf[GR_MAXLEGAL]
     gr_step(s, a)
-    gr_forced(s)
+    gr_forced(s, buf)
+
+
+cdef int gr_apply_legal(void *vs, int32_t a, int32_t *out) noexcept nogil:
+    """gr_apply, handing on the legal list gr_forced made of the state it stopped at (so
+    a step loop does not list it again), or -1 where it made none."""
+    cdef GRState *s = <GRState *>vs
+    gr_step(s, a)
+    return gr_forced(s, out)
 
 
 cdef void gr_returns(const void *vs, double *out) noexcept nogil:
@@ -2517,6 +2545,7 @@ def _load_tables():
     global MERCHANT_BONUS, SITES_PER_MAT, MAX_COPIES
     global INFL_BOUND, STRUCT_MAT_BOUND
     assert len(_data.BUILDINGS) == GR_NBUILD and len(_data.MATERIALS) == GR_NMAT
+    assert GR_PER_MAT % 8 == 0    # zone_buildings compares a material's slots 8 at a time
     expected = {
         "Bar": B_BAR, "Insula": B_INSULA, "Latrine": B_LATRINE, "Road": B_ROAD,
         "Circus": B_CIRCUS, "Dock": B_DOCK, "Market": B_MARKET, "Palisade": B_PALISADE,
@@ -2610,6 +2639,7 @@ GR_KERNEL.validate = gr_validate
 GR_KERNEL.max_tensor_size = GR_MAX_TENSOR
 GR_KERNEL.tensor_size = gr_tensor_size
 GR_KERNEL.observation_tensor = gr_observation_tensor
+GR_KERNEL.apply_legal = gr_apply_legal
 
 kernel_capsule = rc_kernel_capsule(&GR_KERNEL)
 STATE_SIZE = sizeof(GRState)
