@@ -43,6 +43,7 @@ cdef extern from "rc_bits.h" nogil:
     uint32_t rc_nonzero_bytes(uint64_t x)
     uint64_t rc_bytes_of_bits(uint32_t bits)
     uint64_t rc_bytes_eq8(const uint8_t *bytes, uint8_t z)
+    uint32_t rc_bytes_eq16(const uint8_t *bytes, uint8_t z)
     void rc_s128_where(rc_set128 *out, const uint8_t *bytes, int n, uint8_t z)
 
 cdef extern from "rc_kernel.h" nogil:

@@ -38,7 +38,7 @@ from romecore.core.kernel cimport (
     rc_shuffle_u8,
     rc_kernel_capsule, rc_share_wins,
     rc_kernel, rc_rng, rc_rng_below, rc_popcount64, rc_popcount32, rc_lsb64, rc_lsb32,
-    rc_pop_lsb64, rc_bytes_eq8, rc_check_padding,
+    rc_pop_lsb64, rc_bytes_eq16, rc_nonzero_bytes, rc_check_padding,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_HIDDEN,
 )
 
@@ -132,8 +132,10 @@ cdef inline int petition_size(const GRState *s, int p) noexcept nogil:
 
 
 cdef inline int actp(const GRState *s) noexcept nogil:
-    """The player whose actions are being executed."""
-    return (s.leader + s.act_i) % s.nplayers
+    """The player whose actions are being executed (leader and act_i are both below
+    nplayers, as validate checks, so one subtraction does the modulo's work)."""
+    cdef int p = s.leader + s.act_i
+    return p - s.nplayers if p >= s.nplayers else p
 
 
 cdef inline int find_mat(const GRState *s, int z, int m) noexcept nogil:
@@ -166,24 +168,38 @@ cdef inline int draw_card(GRState *s, int b) noexcept nogil:
     return B_LO[b]
 
 
+cdef inline uint64_t material_cards(const GRState *s, int z, int m) noexcept nogil:
+    """The cards of material m in zone z, bit i for card GR_PER_MAT * m + i: the
+    material's 24 slots compared sixteen at a time, the second compare overlapping the
+    first (the hot loop of the legal lists)."""
+    cdef int base = GR_PER_MAT * m
+    return (<uint64_t>rc_bytes_eq16(&s.loc[base], <uint8_t>z)
+            | <uint64_t>rc_bytes_eq16(&s.loc[base + GR_PER_MAT - 16], <uint8_t>z) << (GR_PER_MAT - 16))
+
+
 cdef inline uint64_t zone_buildings(const GRState *s, int z, int only_m) noexcept nogil:
-    """Buildings with a card in counted zone z (only material only_m when >= 0).  A
-    material's GR_PER_MAT card slots are compared eight at a time (the hot loop of the
-    legal lists); then only the cards found are looked up."""
+    """Buildings with a card in counted zone z (only material only_m when >= 0)."""
     cdef uint64_t mask = 0, cards
-    cdef int m, i, base, lo = 0, hi = GR_NMAT
+    cdef int m, lo = 0, hi = GR_NMAT
     if only_m >= 0:
         lo, hi = only_m, only_m + 1
     for m in range(lo, hi):
         if s.cnt[z][m] == 0:
             continue
-        base = GR_PER_MAT * m
-        cards = 0
-        for i in range(0, GR_PER_MAT, 8):     # GR_PER_MAT is a multiple of 8 (_load_tables)
-            cards |= rc_bytes_eq8(&s.loc[base + i], <uint8_t>z) << i
+        cards = material_cards(s, z, m)
         while cards:
-            mask |= (<uint64_t>1) << CARD_B[base + rc_pop_lsb64(&cards)]
+            mask |= (<uint64_t>1) << CARD_B[GR_PER_MAT * m + rc_pop_lsb64(&cards)]
     return mask
+
+
+cdef inline uint64_t zone_range8(const uint8_t *loc, uint8_t lo, uint8_t hi) noexcept nogil:
+    """Bit i set where lo <= loc[i] < hi, i < 8: eight zones tested at once (every zone
+    is below 0x80, Z_END, so setting each byte's top bit keeps the subtractions apart)."""
+    cdef uint64_t v
+    cdef uint64_t ones = 0x0101010101010101ULL, top = 0x8080808080808080ULL
+    memcpy(&v, loc, 8)
+    v |= top
+    return rc_nonzero_bytes((v - ones * lo) & ~(v - ones * hi) & top)
 
 
 cdef inline int acts_total(const GRState *s, int p, int r) noexcept nogil:
@@ -427,7 +443,7 @@ cdef inline int emit_materials(const GRState *s, int p, uint8_t acc, int32_t *ou
 cdef int legal_units(const GRState *s, int p, int role, int min_a, int32_t *out) noexcept nogil:
     """Ways to lead (role < 0: any role) or follow role: a card, a Jack, a petition;
     only action ids >= min_a (a Palace plays its units in id order)."""
-    cdef int n = 0, r, m, a, k = petition_size(s, p), rlo = 0, rhi = GR_NMAT
+    cdef int n = 0, r, m, a, k = petition_size(s, p), rlo = 0, rhi = GR_NMAT, enough = 0
     cdef uint64_t mask = zone_buildings(s, Z_HAND + p, role)
     while mask:
         a = A_CARD + rc_pop_lsb64(&mask)
@@ -441,12 +457,16 @@ cdef int legal_units(const GRState *s, int p, int role, int min_a, int32_t *out)
             if A_JACK + r >= min_a:
                 out[n] = A_JACK + r
                 n += 1
-    for r in range(rlo, rhi):
-        for m in range(GR_NMAT):
-            a = A_PETITION + r * GR_NMAT + m
-            if s.cnt[Z_HAND + p][m] >= k and a >= min_a:
-                out[n] = a
-                n += 1
+    for m in range(GR_NMAT):
+        if s.cnt[Z_HAND + p][m] >= k:
+            enough |= 1 << m
+    if enough:
+        for r in range(rlo, rhi):
+            for m in range(GR_NMAT):
+                a = A_PETITION + r * GR_NMAT + m
+                if (enough >> m) & 1 and a >= min_a:
+                    out[n] = a
+                    n += 1
     return n
 
 
@@ -1153,7 +1173,8 @@ cdef int legion_step(GRState *s) noexcept nogil:
 cdef int eot_step(GRState *s) noexcept nogil:
     """One automatic step of the end of the turn: Senates (in turn order), Sewers,
     played cards to the pool and Jacks to the pile, Academies, next leader."""
-    cdef int n = s.nplayers, p, q, c, others
+    cdef int n = s.nplayers, p, q, base, others
+    cdef uint64_t camp
     if s.eot_step == EOT_SENATE:
         while s.eot_i < n:
             p = (s.leader + s.eot_i) % n
@@ -1183,9 +1204,10 @@ cdef int eot_step(GRState *s) noexcept nogil:
         s.eot_i = 0
         return 1
     if s.eot_step == EOT_POOL:
-        for c in range(GR_NCARDS):
-            if Z_CAMP <= s.loc[c] < Z_CAMP + GR_MAXP:
-                mv_public(s, c, Z_POOL)
+        for base in range(0, GR_NCARDS, 8):    # GR_NCARDS is a multiple of 8 (_load_tables)
+            camp = zone_range8(&s.loc[base], Z_CAMP, Z_CAMP + GR_MAXP)
+            while camp:
+                mv_public(s, base + rc_pop_lsb64(&camp), Z_POOL)
         for p in range(n):
             s.jpile += s.jplayed[p]
             s.jplayed[p] = 0
@@ -1598,22 +1620,34 @@ cdef void gr_step(GRState *s, int a) noexcept nogil:
     step_effects(s, a)
 
 
+cdef inline uint8_t forum_winners(const GRState *s) noexcept nogil:
+    """The seats (bit p) whose Forum wins now.  Most states have no Forum built: one
+    test of every seat's functions together (unused seats have none) settles those."""
+    cdef uint64_t funcs = 0
+    cdef uint8_t forum = 0
+    cdef int p
+    for p in range(GR_MAXP):
+        funcs |= s.func[p]
+    if (funcs >> B_FORUM) & 1:
+        for p in range(s.nplayers):
+            if HAS(s, p, B_FORUM) and gr_forum_ok(s, p):
+                forum |= 1 << p
+    return forum
+
+
 cdef int gr_forced(GRState *s, int32_t *buf) noexcept nogil:
     """Takes every step that needs no decision and no chance (and every decision or
     draw with a single outcome) until one does; then the engine limit may end the game.
     Returns the legal actions of the state it stops at, written to buf (GR_MAXLEGAL
     entries) when it listed them on the way (a decision: gr_legal's list), 0 at the end
     of the game, else -1 (a draw: not listed)."""
-    cdef int ph, p, n = -1, _i
+    cdef int ph, n = -1, _i
     cdef uint8_t forum
     for _i in range(GR_FORCED_MAX):
         ph = s.phase
         if ph == PH_OVER:
             break
-        forum = 0
-        for p in range(s.nplayers):
-            if HAS(s, p, B_FORUM) and gr_forum_ok(s, p):
-                forum |= 1 << p
+        forum = forum_winners(s)
         if forum:
             game_over(s, forum)
             break
@@ -2545,7 +2579,8 @@ def _load_tables():
     global MERCHANT_BONUS, SITES_PER_MAT, MAX_COPIES
     global INFL_BOUND, STRUCT_MAT_BOUND
     assert len(_data.BUILDINGS) == GR_NBUILD and len(_data.MATERIALS) == GR_NMAT
-    assert GR_PER_MAT % 8 == 0    # zone_buildings compares a material's slots 8 at a time
+    assert 16 <= GR_PER_MAT <= 32 and GR_NCARDS % 8 == 0    # material_cards, EOT_POOL's scan
+    assert Z_END <= 0x80                                 # zone_range8's bound on a zone
     expected = {
         "Bar": B_BAR, "Insula": B_INSULA, "Latrine": B_LATRINE, "Road": B_ROAD,
         "Circus": B_CIRCUS, "Dock": B_DOCK, "Market": B_MARKET, "Palisade": B_PALISADE,
