@@ -140,11 +140,8 @@ cdef inline int actp(const GRState *s) noexcept nogil:
 
 cdef inline int find_mat(const GRState *s, int z, int m) noexcept nogil:
     """The lowest card id of material m in zone z, or -1."""
-    cdef int c
-    for c in range(GR_PER_MAT * m, GR_PER_MAT * (m + 1)):
-        if s.loc[c] == z:
-            return c
-    return -1
+    cdef uint64_t cards = material_cards(s, z, m)
+    return GR_PER_MAT * m + rc_lsb64(cards) if cards else -1
 
 
 cdef inline int find_building(const GRState *s, int z, int b) noexcept nogil:
@@ -362,14 +359,16 @@ cdef inline bint coliseum_options(const GRState *s, int p, int q) noexcept nogil
 
 
 cdef inline uint64_t unrevealed_buildings(const GRState *s, int p) noexcept nogil:
-    cdef uint64_t mask = 0
+    cdef uint64_t mask = 0, cards
     cdef int m, c
     cdef uint8_t z = Z_HAND + p
     for m in range(GR_NMAT):
         if s.cnt[z][m] == 0:
             continue
-        for c in range(GR_PER_MAT * m, GR_PER_MAT * (m + 1)):
-            if s.loc[c] == z and not (s.known[c] & KN_REVEALED):
+        cards = material_cards(s, z, m)
+        while cards:
+            c = GR_PER_MAT * m + rc_pop_lsb64(&cards)
+            if not (s.known[c] & KN_REVEALED):
                 mask |= (<uint64_t>1) << CARD_B[c]
     return mask
 
