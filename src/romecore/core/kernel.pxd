@@ -83,6 +83,8 @@ cdef extern from "rc_kernel.h" nogil:
                              int32_t *actions, double *probs)
     int32_t rc_random_step(const rc_kernel *k, void *s, rc_rng *rng,
                            int32_t *actions, double *probs)
+    int32_t rc_random_step_listed(const rc_kernel *k, void *s, rc_rng *rng,
+                                  int32_t *actions, double *probs, int *listed)
     int rc_playout(const rc_kernel *k, void *s, rc_rng *rng, int32_t *actions, double *probs)
     void rc_share_wins(const int64_t *key, int n, double *out)
     uint64_t rc_hash_bytes(const void *data, uint32_t size)

@@ -23,7 +23,7 @@ from libc.string cimport memcpy, memcmp, memset
 from libc.stdint cimport int32_t, uint64_t
 
 from romecore.core.kernel cimport (
-    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_sample_chance, rc_random_step, rc_hash_bytes,
+    rc_kernel, rc_rng, rc_rng_seed, rc_rng_next, rc_sample_chance, rc_random_step_listed, rc_hash_bytes,
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_MAX_PARAMS, RC_HIDDEN,
 )
 from romecore.core.dictread import read_int, read_list, show as _show
@@ -929,6 +929,7 @@ cdef class State:
         cdef rc_rng r
         cdef int32_t a
         cdef int32_t *acts = self.legal
+        cdef int listed = self.legal_n   # the cache, if any, is this state's list in acts
         cdef double *probs = NULL
         rc_rng_seed(&r, to_seed64(seed))
         self._enter_nogil()
@@ -939,7 +940,7 @@ cdef class State:
                 raise MemoryError()
             with nogil:
                 while True:
-                    a = rc_random_step(self.k, self.s, &r, acts, probs)
+                    a = rc_random_step_listed(self.k, self.s, &r, acts, probs, &listed)
                     if a < 0:
                         break
                     if self.hist_len < self.hist_cap:

@@ -103,28 +103,44 @@ static inline int32_t rc_sample_chance(const rc_kernel *k, const void *s, rc_rng
     return actions[n - 1];
 }
 
-/* One uniformly random step (chance by its probabilities); returns the action applied,
- * or -1 at a terminal state. */
-static inline int32_t rc_random_step(const rc_kernel *k, void *s, rc_rng *rng,
-                                     int32_t *actions, double *probs) {
+/* One uniformly random step (chance by its probabilities) in a loop of them; returns the
+ * action applied, or -1 at a terminal state.  *listed is how many of s's legal actions
+ * `actions` holds already (-1: none, so they are listed here); on return it is the next
+ * state's count where the kernel's apply_legal handed them on, else -1.  The list, and so
+ * the draw from rng, is the same either way. */
+static inline int32_t rc_random_step_listed(const rc_kernel *k, void *s, rc_rng *rng,
+                                            int32_t *actions, double *probs, int *listed) {
     int p = k->current_player(s);
     int32_t a;
     if (p == RC_TERMINAL) return -1;
     if (p == RC_CHANCE) {
         a = rc_sample_chance(k, s, rng, actions, probs);
     } else {
-        int n = k->legal_actions(s, actions);
+        int n = *listed >= 0 ? *listed : k->legal_actions(s, actions);
         a = actions[n == 1 ? 0 : rc_rng_below(rng, (uint32_t)n)];
     }
-    k->apply(s, a);
+    if (k->apply_legal) {
+        *listed = k->apply_legal(s, a, actions);
+    } else {
+        k->apply(s, a);
+        *listed = -1;
+    }
     return a;
+}
+
+/* One uniformly random step (chance by its probabilities); returns the action applied,
+ * or -1 at a terminal state. */
+static inline int32_t rc_random_step(const rc_kernel *k, void *s, rc_rng *rng,
+                                     int32_t *actions, double *probs) {
+    int listed = -1;
+    return rc_random_step_listed(k, s, rng, actions, probs, &listed);
 }
 
 /* Plays uniformly random moves to the end; returns the number of actions applied. */
 static inline int rc_playout(const rc_kernel *k, void *s, rc_rng *rng,
                              int32_t *actions, double *probs) {
-    int steps = 0;
-    while (rc_random_step(k, s, rng, actions, probs) >= 0) steps++;
+    int steps = 0, listed = -1;
+    while (rc_random_step_listed(k, s, rng, actions, probs, &listed) >= 0) steps++;
     return steps;
 }
 
