@@ -170,7 +170,8 @@ def test_resampled_petitions_can_go_on(n):
 def test_apply_hands_on_the_next_legal_list(n):
     """apply_action keeps the legal list the kernel's forced steps made (apply_legal) as
     the cache: it must be what a fresh listing of the same position gives (a clone has
-    no cache), at every step, chance nodes and the end included."""
+    no cache), at every step, chance nodes and the end included; and a playout that
+    starts from the cache (and keeps apply_legal's lists) plays as one that lists."""
     g = game(n)
     for gs in range(6):
         st, rng = g.new_initial_state(seed=gs), random.Random(gs)
@@ -180,6 +181,12 @@ def test_apply_hands_on_the_next_legal_list(n):
             if not la:
                 assert st.is_terminal()
                 break
+            if len(st.history()) % 50 == 0:       # a playout from the cache, and from none
+                cached, fresh = st.clone(), st.clone()
+                cached.legal_actions()
+                cached.playout(gs)
+                fresh.playout(gs)
+                assert cached.history() == fresh.history() and cached == fresh
             st.apply_action(rng.choice(la))
 
 
