@@ -2,6 +2,7 @@
 
     python bench/interop_ratios.py [--repeat 5] [--games great_city_of_rome,...]
     python bench/interop_ratios.py --step-loop [--rounds 15]     # the step-loop table only
+    python bench/interop_ratios.py --playouts [--rounds 15]      # the C playout table only
 
 Search: simulations per second from one position (median of ``--repeat`` searches after
 one warm-up).  Step loop: microseconds per ``legal_actions()`` + ``apply_action()``, and
@@ -11,6 +12,14 @@ rounds (hearts, then every game, then again), each engine's best round counting,
 burst of load on a shared machine hits every engine alike.  Times are the process's CPU
 time, so that other work slows the wall clock but not the numbers (everything measured
 runs on one thread).
+
+C playouts: nanoseconds per step of uniformly random play to the end inside C
+(``State.playout``, 300 games from seed 1's first state, chance steps counted), against
+OpenSpiel's C++ random rollouts on ``hearts``, timed through ``MCTSBot.mcts_search`` with
+one simulation of ``HEARTS_ROLLOUTS`` rollouts from a dealt deal (pyspiel does not expose
+the evaluator alone; the tree's share of that time is one node, and a rollout's length is
+counted from the root's first child, so within one step of the truth).  ``hearts/ours`` above 1
+means our steps are faster.  Results: ``bench/results/playouts.md``.
 """
 
 from __future__ import annotations
@@ -57,6 +66,56 @@ def step_loop_table(games, rounds, number=20000):
     return best
 
 
+HEARTS_ROLLOUTS = 1000
+PLAYOUT_GAMES = 300
+
+
+def hearts_playout_ns(rounds):
+    """OpenSpiel's C++ random rollouts on hearts, ns per step: one MCTS simulation of
+    HEARTS_ROLLOUTS rollouts from the first decision after the deal, best of rounds."""
+    import random
+
+    import pyspiel
+    game = pyspiel.load_game("hearts")
+    root, rng = game.new_initial_state(), random.Random(0)
+    while root.is_chance_node():
+        outcomes, probs = zip(*root.chance_outcomes())
+        root.apply_action(rng.choices(outcomes, probs)[0])
+    child = root.clone()
+    child.apply_action(child.legal_actions()[0])
+    steps = 0
+    while not child.is_terminal():  # no chance after the deal: every rollout is this long
+        child.apply_action(child.legal_actions()[0])
+        steps += 1
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(HEARTS_ROLLOUTS, 1), 0.7, 1, 1000,
+                          False, 1, False)
+    best = min(timeit.repeat(lambda: bot.mcts_search(root), number=1, repeat=rounds, timer=time.process_time))
+    return best / (HEARTS_ROLLOUTS * steps) * 1e9
+
+
+def romecore_playout_ns(game_id, rounds):
+    """State.playout, ns per step (chance included): PLAYOUT_GAMES games, best of rounds."""
+    root = cases.romecore_root(game_id)
+    best = float("inf")
+    for _ in range(rounds):
+        steps, t = 0, time.process_time()
+        for seed in range(PLAYOUT_GAMES):
+            s = root.clone()
+            s.playout(seed)
+            steps += len(s.history())
+        best = min(best, (time.process_time() - t) / steps * 1e9)
+    return best
+
+
+def print_playouts(games, rounds):
+    hearts = hearts_playout_ns(rounds)
+    print(f"C playouts, ns per step, best of {rounds}; OpenSpiel C++ hearts rollouts: {hearts:.1f} ns")
+    print(f"{'game':20} {'romecore':>9} {'hearts/ours':>12}")
+    for g in games:
+        ours = romecore_playout_ns(g, rounds)
+        print(f"{g:20} {ours:9.1f} {hearts / ours:12.2f}")
+
+
 def print_step_loop(games, rounds):
     us = step_loop_table(games, rounds)
     hearts = us["hearts"]
@@ -74,10 +133,14 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=15, help="interleaved rounds of the step-loop table")
     ap.add_argument("--step-loop", action="store_true", help="only the step-loop table (no search)")
+    ap.add_argument("--playouts", action="store_true", help="only the C playout table (no search)")
     ap.add_argument("--games", default=",".join(cases.GAME_IDS))
     args = ap.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
 
+    if args.playouts:
+        print_playouts(games, args.rounds)
+        return
     if not args.step_loop:
         print(f"{cases.PLAYERS} players, CPU time of one thread; search from the first real decision "
               f"(romecore sims={cases.OUR_SIMS}, OpenSpiel C++ MCTS sims="
