@@ -59,12 +59,15 @@ cdef void playout_eval(const void *s, const void *vp, double *out) noexcept nogi
     cdef double ret[RC_MAX_PLAYERS]
     cdef rc_rng rng
     cdef int _i, j
-    # One block: the probabilities, the action list, then the struct.
+    # One block: the struct first (malloc's alignment, which its 8-byte fields need: after
+    # an odd number of int32 actions it sat 4 bytes off), then the probabilities (from the
+    # next 8-byte boundary), then the action list.
     cdef size_t ml = <size_t>k.max_legal
-    cdef char *mem = <char *>malloc(ml * (sizeof(double) + sizeof(int32_t)) + k.state_size)
-    cdef double *probs = <double *>mem
-    cdef int32_t *acts = <int32_t *>(mem + ml * sizeof(double))
-    cdef char *buf = mem + ml * (sizeof(double) + sizeof(int32_t))
+    cdef size_t sz = (<size_t>k.state_size + 7) & ~(<size_t>7)
+    cdef char *mem = <char *>malloc(sz + ml * (sizeof(double) + sizeof(int32_t)))
+    cdef char *buf = mem
+    cdef double *probs = <double *>(mem + sz)
+    cdef int32_t *acts = <int32_t *>(mem + sz + ml * sizeof(double))
     for j in range(pp.nplayers):
         out[j] = 1.0 / pp.nplayers  # out of memory: no opinion (a draw)
     if mem == NULL:
