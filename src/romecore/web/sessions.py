@@ -85,10 +85,11 @@ MAX_DELAY = 10.0
 MAX_CLOCK = 24 * 3600.0
 MAX_SEED = 2**63 - 1
 _GAME_ID = re.compile(r"[0-9a-f]{32}\Z")
-#: ``serve --picture-workers``'s default: one worker from 4 cores on.  On 2 cores a worker
-#: costs more CPU (the position sent, the picture sent back) than it frees when the machine
-#: is busy: issue 55's 100 tables ran 230 moves/s without and 207 with one (web-rooms-load.md).
-DEFAULT_PICTURE_WORKERS = 1 if (os.cpu_count() or 1) >= 4 else 0
+#: ``serve --picture-workers``'s default: one worker from 2 cores on.  A worker costs some CPU
+#: (the position sent, the picture sent back) but frees the event loop: on 2 cores that the
+#: server has to itself, 100 tables of issue 55 ran 316-352 moves/s with one against 285
+#: without (bench/results/web-rooms-load.md); on a machine busy with other work, none is better.
+DEFAULT_PICTURE_WORKERS = 1 if (os.cpu_count() or 1) >= 2 else 0
 #: Threads that run storage calls: writes waiting at once are committed together, so up to
 #: this many tables share a disk sync.
 STORAGE_THREADS = 16
@@ -339,6 +340,8 @@ class Session:
         self._log_sent: dict[Listener, tuple[int, int]] = {}  # page -> (epoch, log entries it holds)
         self.deltas: set[Listener] = set()  # pages that take the picture as a delta (svg_parts)
         self._svg_held: dict[Listener, dict[str, int]] = {}  # such a page -> its picture's pieces
+        self._log_made: dict[int | None, tuple[int, int, list[dict[str, Any]]]] = {}  # see _log
+        self._truth: str | None = None  # the finished game's picture (see _truth_svg)
 
     # -- who is who ----------------------------------------------------------------------------
     @property
@@ -390,9 +393,14 @@ class Session:
         return len(self.actions)
 
     def _log(self, viewer: int | None) -> list[dict[str, Any]]:
-        """The log as ``viewer`` perceived it (None: what every seat saw)."""
-        out = []
-        for e in self.events:
+        """The log as ``viewer`` perceived it (None: what every seat saw).  Events are only
+        appended, or cut by an undo (which bumps ``log_epoch``), so each viewer's entries are
+        kept and only the events since the last call are read: a move costs the same early
+        and late in a game."""
+        epoch, done, made = self._log_made.get(viewer, (-1, 0, []))
+        if epoch != self.log_epoch or done > len(self.events):
+            done, made = 0, []
+        for e in self.events[done:]:
             text = e["seen"][viewer] if viewer is not None else e["public"]
             if text is None:
                 continue
@@ -401,8 +409,9 @@ class Session:
                 entry["keys"] = e["keys"]
             if e["round"] is not None:
                 entry["round"] = e["round"]
-            out.append(entry)
-        return out
+            made.append(entry)
+        self._log_made[viewer] = (self.log_epoch, len(self.events), made)
+        return list(made)
 
     def update(self, viewer: int | None = None, token: str | None = None,
                view: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -422,18 +431,25 @@ class Session:
         }
         if token is not None:
             msg["token"] = token
-        if view is not None:
+        if self.over():
+            msg["moves"] = []
+            msg["svg"] = self._truth_svg()  # every hidden card, now the game is over
+            msg["seed"] = self.seed  # only now: the seed deals every card still hidden
+            msg["result"] = self._result(viewer)
+        elif view is not None:
             msg.update(view)
         elif viewer is not None:
             msg.update(human_view(self.state, viewer))
         else:
             msg.update({"svg": render_svg(self.state, PUBLIC), "moves": []})
-        if self.over():
-            msg["moves"] = []
-            msg["svg"] = render_svg(self.state, None)  # every hidden card, now the game is over
-            msg["seed"] = self.seed  # only now: the seed deals every card still hidden
-            msg["result"] = self._result(viewer)
         return msg
+
+    def _truth_svg(self) -> str:
+        """The finished game's picture, every hidden card shown: the same for every page,
+        so drawn once (an undo cannot reopen a finished game)."""
+        if self._truth is None:
+            self._truth = render_svg(self.state, None)
+        return self._truth
 
     def _result(self, viewer: int | None) -> dict[str, Any]:
         """The end explained: scores and their breakdown, why the game ended, the winners
