@@ -35,17 +35,19 @@ SPEC = GameSpec(
     playing_time='about 120 decisions a player at 2 players, 55 at 4',
     ends_when='one last action each after three of the four Neighborhood stacks ran out',
     tie_break='more civic buildings, then more Imperium tiles',
-    # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
-    # them; calibrated with `romecore ladder` (bench/results/levels-city_of_marble.md).
     picture="romecore.games.city_of_marble.picture",
     # Reviews judge with this search (bench/results/review.md measured its speed and agreement).
     review="ismcts:simulations=1000",
+    # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
+    # them; calibrated with `romecore ladder` (bench/results/levels-city_of_marble.md).
+    # Maximum explores wider than the default and lets its tree grow past the default cap:
+    # three seconds here make about 5 million nodes.
     levels={
         "Beginner": "ismcts:simulations=30",
         "Casual": "ismcts:simulations=100",
         "Strong": "greedy:nodes=20000",
         "Expert": "ismcts:simulations=3000",
-        "Maximum": "ismcts:time=3,clock=cpu",
+        "Maximum": "ismcts:time=3,clock=cpu,c=0.3,max_nodes=8000000",
     },
 )
 
