@@ -26,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fuzz import load  # noqa: E402
-from kernel_fingerprint import all_configs  # noqa: E402
+from kernel_fingerprint import print_fingerprints, walk_action  # noqa: E402
 
 # temperatures unlike every game's own, so that a mix-up of the two shows in the values
 OTHER_TEMPERATURES = {"temperature": 2.75, "temperature_left": 0.625}
@@ -69,12 +69,8 @@ def fingerprint(cfg: dict[str, Any], games: int) -> str:
         state = game.new_initial_state(seed=seed)
         _judge(h, evs, state)
         while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                action = rng.choice(state.legal_actions())
-            state.apply_action(action)
+            options = state.chance_outcomes() if state.is_chance_node() else state.legal_actions()
+            state.apply_action(walk_action(rng, state, options))
             _judge(h, evs, state)
     return h.hexdigest()
 
@@ -84,9 +80,7 @@ def main() -> None:
     ap.add_argument("--game", action="append", help="only this game (repeatable)")
     ap.add_argument("--games", type=int, default=12, help="random games per configuration")
     args = ap.parse_args()
-    for cfg in all_configs(args.game):
-        label = " ".join(f"{k}={v}" for k, v in cfg.items())
-        print(f"{fingerprint(cfg, args.games)}  {label}", flush=True)
+    print_fingerprints(args.game, lambda cfg: fingerprint(cfg, args.games))
 
 
 if __name__ == "__main__":

@@ -58,6 +58,21 @@ def _end(h: Any, state: Any) -> None:
     _feed(h, "final", state.serialize(history=True))
 
 
+def walk_action(rng: random.Random, state: Any, options: list) -> int:
+    """The seeded walks' next action (shared with ``heuristic_fingerprint.py``): at a chance
+    node one of ``options`` (its outcomes) drawn by probability, else a legal one uniformly."""
+    if state.is_chance_node():
+        return rng.choices([a for a, _ in options], [p for _, p in options])[0]
+    return rng.choice(options)
+
+
+def print_fingerprints(game_ids: list[str] | None, fingerprint_of: Any) -> None:
+    """One line per configuration: its fingerprint, then the configuration."""
+    for cfg in all_configs(game_ids):
+        label = " ".join(f"{k}={v}" for k, v in cfg.items())
+        print(f"{fingerprint_of(cfg)}  {label}", flush=True)
+
+
 def _playouts(h: Any, game: Any, games: int) -> None:
     """Whole games inside C, one seed each."""
     for seed in range(games):
@@ -74,14 +89,13 @@ def _step_loop(h: Any, game: Any, games: int) -> None:
         state = game.new_initial_state(seed=seed)
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                _feed(h, "chance", outcomes)
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                options = state.chance_outcomes()
+                _feed(h, "chance", options)
             else:
-                legal = state.legal_actions()
-                _feed(h, "legal", legal)
+                options = state.legal_actions()
+                _feed(h, "legal", options)
                 _feed(h, "player", state.current_player())
-                action = rng.choice(legal)
+            action = walk_action(rng, state, options)
             _feed(h, "action", action)
             state.apply_action(action)
             _feed(h, "snapshot", state.serialize())
@@ -107,9 +121,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=12, help="step-loop games per configuration")
     ap.add_argument("--playouts", type=int, default=200, help="C playouts per configuration")
     args = ap.parse_args()
-    for cfg in all_configs(args.game):
-        label = " ".join(f"{k}={v}" for k, v in cfg.items())
-        print(f"{fingerprint(cfg, args.games, args.playouts)}  {label}", flush=True)
+    print_fingerprints(args.game, lambda cfg: fingerprint(cfg, args.games, args.playouts))
 
 
 if __name__ == "__main__":
