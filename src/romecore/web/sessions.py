@@ -209,6 +209,13 @@ def warm_worker() -> int:
 SVG_CUT = "<g "
 
 
+def svg_pieces(svg: str) -> tuple[list[str], dict[str, int]]:
+    """A picture cut where a delta may reuse it: its pieces, and each piece's index (what
+    a page that was sent this picture holds, for :func:`svg_delta`)."""
+    pieces = svg.split(SVG_CUT)
+    return pieces, {p: i for i, p in enumerate(pieces)}
+
+
 def svg_delta(pieces: list[str], held: Mapping[str, int]) -> list[Any]:
     """The picture cut into ``pieces`` (``svg.split(SVG_CUT)``) as a page can rebuild it
     from the pieces of the picture it holds (``held``: piece -> its index there): a new
@@ -508,8 +515,7 @@ class Session:
                 msg["token"] = token
             if send in self.deltas:
                 if viewer not in cut:
-                    pieces = msg["svg"].split(SVG_CUT)
-                    cut[viewer] = pieces, {p: i for i, p in enumerate(pieces)}
+                    cut[viewer] = svg_pieces(msg["svg"])
                 if send in held:
                     msg["svg_parts"] = svg_delta(cut[viewer][0], held[send])
                     del msg["svg"]
@@ -527,8 +533,7 @@ class Session:
         about to go to the page ``send``: its picture is the one the page's next delta
         builds on."""
         if send in self.deltas:
-            pieces = msg["svg"].split(SVG_CUT)
-            self._svg_held[send] = {p: i for i, p in enumerate(pieces)}
+            self._svg_held[send] = svg_pieces(msg["svg"])[1]
 
     async def _views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any]]:
         """The ``state`` message of each viewer.  With picture workers (``self.pictures``),
