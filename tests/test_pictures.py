@@ -280,3 +280,36 @@ def test_a_game_names_its_picture_module_or_has_none(module):
     fake = types.SimpleNamespace(game=types.SimpleNamespace(spec=dataclasses.replace(spec, picture=module)))
     with pytest.raises(PluginError, match="rise_to_power"):
         to_svg(fake, None)
+
+
+@pytest.mark.parametrize("gid,n", GAME_CONFIGS, ids=[f"{g}-{n}p" for g, n in GAME_CONFIGS])
+def test_pictures_from_the_cache_equal_pictures_drawn_afresh(gid, n):
+    """``Canvas.cached`` keeps a panel by its drawing function's arguments: a panel that
+    read anything else (the seat to move, the viewer) would come back stale along a game,
+    where the cache holds the earlier positions' panels and the other seats' pictures."""
+    game = romecore.load_game(gid, players=n)
+    stale = 0
+    for st in states_along(game, seed=n, every=1, limit=120):
+        for p in [*range(n), None, picture.PUBLIC]:
+            kept = picture.to_svg(st, p)
+            with picture.uncached():
+                stale += kept != picture.to_svg(st, p)
+    assert stale == 0
+
+
+def test_a_cached_drawing_is_keyed_by_its_arguments():
+    calls = []
+
+    def box(c, x, label):
+        calls.append(label)
+        c.text(x, 20, label)
+        return x + 10
+
+    c = picture.Canvas(300)
+    assert [c.cached(box, 5, "a"), c.cached(box, 5, "a"), c.cached(box, 5, "b")] == [15, 15, 15]
+    assert calls == ["a", "b"]  # the second "a" came from the cache, as the text drawn the first time
+    svg = c.to_string()
+    assert svg.count(">a</text>") == 2 and svg.count(">b</text>") == 1 and c.height >= 24
+    with picture.uncached():
+        c.cached(box, 5, "a")
+    assert calls == ["a", "b", "a"]

@@ -13,21 +13,27 @@ text, text, children) that :meth:`Canvas.to_string` writes out in one pass: the 
 need only rectangles, circles, polygons, lines and text, each attribute value is formatted
 once when drawn and escaped where it is text, and a web table redraws a picture on every
 move, so the standard library's ElementTree (a C tree, but with a Python attribute dict
-and a second serialising pass) cost twice as much.  PNG output goes through cairosvg, an
-optional extra (``pip install cairosvg``).
+and a second serialising pass) cost twice as much.  For the same reason the games draw
+their boards and panels through :meth:`Canvas.cached`, which keeps what a drawing function
+wrote for its arguments and writes it again for equal ones.  PNG output goes through
+cairosvg, an optional extra (``pip install cairosvg``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from romecore.errors import ArgumentTypeError, InvalidArgumentError, PluginError
 
 __all__ = ["Canvas", "Element", "Picture", "picture", "to_svg", "write", "views", "action_targets", "public_view",
-           "PUBLIC", "PLAYER_COLOURS", "player_name"]
+           "PUBLIC", "PLAYER_COLOURS", "player_name", "uncached"]
+
+T = TypeVar("T")
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -123,6 +129,27 @@ class Canvas:
         """Places ready SVG text (a game's fixed board, drawn once and kept) here."""
         self.grow(bottom)
         (self.root if parent is None else parent).children.append(Element("", "", fragment))
+
+    def cached(self, draw: Callable[..., T], *args: Any, parent: Element | None = None) -> T:
+        """``draw(canvas, *args)``, drawn the first time on a canvas of its own and kept as
+        the SVG text it wrote; the next call with equal arguments (by ``repr``) includes that
+        text again.  The picture is byte for byte what ``draw`` would draw here, so ``draw``
+        must read nothing but its arguments (plain data: numbers, strings, tuples, lists,
+        dicts) and constants, must not read the canvas's height, and should return
+        something immutable (a number, a tuple).  Why: a web table redraws every seat's
+        picture on every move, and most of a picture (the board, the panels of players who
+        did not move) is as it was, or as another seat's picture has it.  Returns what
+        ``draw`` returned."""
+        key = (draw, repr(args), self.width)
+        hit = _CACHED.get(key) if _caching else None
+        if hit is None:
+            sub = Canvas(self.width)
+            result = draw(sub, *args)
+            hit = (sub.fragment(), sub.height, result)
+            if _caching:
+                _keep(key, hit)
+        self.include(hit[0], bottom=hit[1], parent=parent)
+        return hit[2]
 
     def fragment(self) -> str:
         """Everything drawn so far as SVG text without the document around it, to
@@ -338,6 +365,42 @@ class Canvas:
         out: list[str] = []
         self.root.write(out)
         return "".join(out)
+
+
+#: Fragments drawn by :meth:`Canvas.cached`: (function, repr of its arguments, width) ->
+#: (SVG text, height, result), the oldest dropped past :data:`CACHE_CHARS` characters.
+_CACHED: dict[tuple[Any, str, int], tuple[str, float, Any]] = {}
+_cached_chars = 0
+_cache_lock = threading.Lock()
+_caching = True
+#: The bound of :data:`_CACHED`: the SVG text it may hold, in characters (about a few
+#: hundred tables' pictures).
+CACHE_CHARS = 16_000_000
+
+
+def _keep(key: tuple[Any, str, int], hit: tuple[str, float, Any]) -> None:
+    global _cached_chars
+    with _cache_lock:
+        if key in _CACHED:
+            return
+        _CACHED[key] = hit
+        _cached_chars += len(hit[0]) + len(key[1])
+        while _cached_chars > CACHE_CHARS and _CACHED:
+            old_key = next(iter(_CACHED))  # the oldest first
+            old = _CACHED.pop(old_key)
+            _cached_chars -= len(old[0]) + len(old_key[1])
+
+
+@contextlib.contextmanager
+def uncached() -> Iterator[None]:
+    """Draws everything afresh while in the block (the tests compare it with the cache's
+    pictures); not for use while other threads draw."""
+    global _caching
+    _caching = False
+    try:
+        yield
+    finally:
+        _caching = True
 
 
 _ATTR_NAMES: dict[str, str] = {}

@@ -22,7 +22,7 @@ pytest.importorskip("starlette")
 
 import romecore  # noqa: E402
 from romecore.picture import PUBLIC, to_svg  # noqa: E402
-from romecore.web.sessions import HUMAN, SVG_CUT, Session, game_key, human_view, svg_delta, worker_view  # noqa: E402
+from romecore.web.sessions import HUMAN, SVG_CUT, Session, game_key, human_view, svg_delta, worker_views  # noqa: E402
 from romecore.web.storage import MemoryStorage, Seat, TableRow  # noqa: E402
 
 GAMES = sorted(romecore.list_games())
@@ -45,9 +45,9 @@ def test_a_worker_draws_what_the_loop_draws(game_id):
     key = game_key(state0.game)
     for state in _positions(game_id, 5):
         snapshot = state.serialize()
-        for seat in range(2):
-            assert worker_view(key, snapshot, seat) == human_view(state, seat)
-        assert worker_view(key, snapshot, PUBLIC)["svg"] == to_svg(state, PUBLIC)
+        seat0, public, seat1 = worker_views(key, snapshot, [0, PUBLIC, 1])
+        assert [seat0, seat1] == [human_view(state, 0), human_view(state, 1)]
+        assert public == {"svg": to_svg(state, PUBLIC), "moves": []}
 
 
 def _messages(pictures: ProcessPoolExecutor | None, game_id: str, seed: int) -> list[str]:
@@ -82,7 +82,8 @@ def _messages(pictures: ProcessPoolExecutor | None, game_id: str, seed: int) -> 
 def test_a_table_sends_the_same_messages_with_picture_workers():
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         state = _positions(GAMES[0], 6)[-1]  # the worker draws (a failed one would leave it to the loop)
-        assert pool.submit(worker_view, game_key(state.game), state.serialize(), 1).result() == human_view(state, 1)
+        drawn = pool.submit(worker_views, game_key(state.game), state.serialize(), [1]).result()
+        assert drawn == [human_view(state, 1)]
         for game_id in GAMES:
             assert _messages(pool, game_id, 3) == _messages(None, game_id, 3)
 

@@ -43,7 +43,7 @@ import threading
 import time
 import traceback
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -169,18 +169,18 @@ def game_key(game: romecore.Game) -> GameKey:
     return game.game_id, game.num_players(), options
 
 
-def worker_view(key: GameKey, snapshot: bytes, seat: int | str) -> dict[str, Any]:
-    """In a picture worker: a seat's :func:`human_view` (or, for ``PUBLIC``, a spectator's
-    picture) of the position ``snapshot`` (``state.serialize()``) of the game ``key``.  The
-    same function of the same position as in the server's loop, so the page gets the same
-    bytes; only the core that draws it differs."""
+def worker_views(key: GameKey, snapshot: bytes, seats: Sequence[int | str]) -> list[dict[str, Any]]:
+    """In a picture worker: each seat's :func:`human_view` (or, for ``PUBLIC``, a
+    spectator's picture) of the position ``snapshot`` (``state.serialize()``) of the game
+    ``key``.  The same function of the same position as in the server's loop, so the pages
+    get the same bytes; only the core that draws them differs.  One task for all the
+    viewers of a move: the position crosses to the worker and is loaded once."""
     game = _WORKER_GAMES.get(key)
     if game is None:
         game = _WORKER_GAMES[key] = romecore.load_game(key[0], players=key[1], **dict(key[2]))
     state = game.deserialize(snapshot)
-    if seat == PUBLIC:
-        return {"svg": render_svg(state, PUBLIC), "moves": []}
-    return human_view(state, int(seat))
+    return [{"svg": render_svg(state, PUBLIC), "moves": []} if seat == PUBLIC else human_view(state, int(seat))
+            for seat in seats]
 
 
 def _orphan_watch(parent: int, every: float = 0.5) -> None:
@@ -424,7 +424,7 @@ class Session:
                view: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``state`` message for a seat (its view only) or a spectator (the public view),
         until the game is over, when every page sees the whole truth.  ``view``: the seat's
-        picture and moves drawn already (by :func:`worker_view`)."""
+        picture and moves drawn already (by :func:`worker_views`)."""
         to_move = self.state.current_player()
         msg: dict[str, Any] = {
             "type": "state", "game": self.id, "game_id": self.game.game_id,
@@ -489,13 +489,16 @@ class Session:
         time and after an undo); a page that finds itself short of them asks for the whole
         state again with a ``join``.  So does the picture, for a page that asked for it
         (``svg_delta`` in its ``new`` or ``join``): ``svg_parts`` instead of ``svg``, the
-        pieces of the picture that changed and runs of those the page holds (:func:`svg_delta`)."""
-        await self._save()
+        pieces of the picture that changed and runs of those the page holds (:func:`svg_delta`).
+        The pictures are drawn while the moves are written (a disk sync is a wait, not
+        work), and nothing is sent before the write is done."""
         key = (self.ply(), self.gen, self.over())
         if key == self._sent:
+            await self._save()
             return
+        views, _ = await asyncio.gather(self._views({viewer for viewer, _ in self.listeners.values()}),
+                                        self._save())
         self._sent = key
-        views = await self._views({viewer for viewer, _ in self.listeners.values()})
         sent, held = self._log_sent, self._svg_held
         for page in [p for p in sent if p not in self.listeners]:
             del sent[page]
@@ -537,21 +540,19 @@ class Session:
 
     async def _views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any]]:
         """The ``state`` message of each viewer.  With picture workers (``self.pictures``),
-        the pictures and moves of a game under way are drawn there, all viewers at once,
-        while this loop serves other tables; a worker that fails (a game it cannot load)
-        leaves that view to this process."""
+        the pictures and moves of a game under way are drawn there, all viewers in one
+        task, while this loop serves other tables; if the workers fail (a game they cannot
+        load, a pool stopped), this process draws the views."""
         drawn: dict[int | None, Any] = {}
         if self.pictures is not None and not self.over() and viewers:
             loop, key, snapshot = asyncio.get_running_loop(), game_key(self.game), self.state.serialize()
             order = list(viewers)
             try:
-                asked = [loop.run_in_executor(self.pictures, worker_view, key, snapshot, PUBLIC if v is None else v)
-                         for v in order]
-            except Exception:  # the workers were stopped (or one died): draw here
+                got = await loop.run_in_executor(self.pictures, worker_views, key, snapshot,
+                                                 [PUBLIC if v is None else v for v in order])
+                drawn = dict(zip(order, got))
+            except Exception:  # the workers were stopped (or one died, or failed): draw here
                 log.warning("picture workers unavailable: drawing in the server's loop", exc_info=True)
-                asked = []
-            got = await asyncio.gather(*asked, return_exceptions=True)
-            drawn = {v: g for v, g in zip(order, got) if isinstance(g, dict)}
         return {v: self.update(v, view=drawn.get(v)) for v in viewers}
 
     def kick(self) -> None:

@@ -284,9 +284,10 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
         _FRAGMENTS[:] = [_board_fragment(), _vertices_fragment(), _labels_fragment()]
     board = c.group("state", transform=f"translate(0,{top:.1f})")
     c.include(_FRAGMENTS[0], bottom=top + BOARD_H, parent=board)
-    _hills(c, base, board)
-    _tiles(c, base, board)
-    _sites(c, base, board)
+    # the layers drawn once for each position of theirs (the board changes a piece a move)
+    c.cached(_hills, base["hills"], parent=board)
+    c.cached(_tiles, base["tiles"], parent=board)
+    c.cached(_sites, phase in _SITE_PHASES, base["hills"], sorted(_marked_sites(base)), base["sites"], parent=board)
     # vertices take clicks only while a piece may reach one, so they never cover a site's middle
     c.include(_FRAGMENTS[1], parent=c.group("vertex-targets", parent=board,
                                             pointer_events="all" if phase in _PIPE_PHASES else "none"))
@@ -309,20 +310,20 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
                  ("text", "q,r", "vertex coordinates (as moves name them)"), ("text", "\u25b6", "whose turn")])
 
 
-def _hills(c: Canvas, base: dict, board: Element) -> None:
+def _hills(c: Canvas, hills: list) -> None:
     """Each revealed hill: its six triangles under one key that no move names."""
-    for s, t in base["hills"]:
-        g = c.group("hill", parent=board, data_target=hill_key((s, t)))
+    for s, t in hills:
+        g = c.group("hill", data_target=hill_key((s, t)))
         for tri in _B.site_triangles(_B.site_id[(s, t)]):
             c.polygon(_tri_points(_B.tri_verts[tri], 0), fill=HILL_FILL, stroke="#8c6a40", parent=g,
                       title=f"hill ({s},{t})")
 
 
-def _tiles(c: Canvas, base: dict, board: Element) -> None:
+def _tiles(c: Canvas, tiles_seen: list) -> None:
     """Each tile as its two triangles (each keyed as the board's triangle below it, so the
     place a tile went stays marked after the move), its outline, and its magistrate."""
-    tiles = c.group("tiles", parent=board)
-    for tile in base["tiles"]:
+    tiles = c.group("tiles")
+    for tile in tiles_seen:
         a, b = (tuple(map(tuple, tri)) for tri in tile["triangles"])
         quad = sorted(set(a) | set(b))
         outer = [v for v in a if v not in b] + [v for v in b if v not in a]
@@ -361,24 +362,23 @@ def _marked_sites(base: dict) -> set[tuple[int, int]]:
     return set()
 
 
-def _sites(c: Canvas, base: dict, board: Element) -> None:
+def _sites(c: Canvas, clickable: bool, hill_list: list, marked_list: list, sites: list) -> None:
     """Each site but the hills as an unpainted hexagon with its key (it takes clicks while
-    the moves are sites; the sites the decision is about are outlined), then the marks of
-    the completed sites."""
-    phase = base["phase"]
-    hills = {tuple(h) for h in base["hills"]}
-    g = c.group("sites", parent=board)
-    marked = _marked_sites(base)
+    the moves are sites, ``clickable``; the sites the decision is about, ``marked_list``, are
+    outlined), then the marks of the completed sites."""
+    hills = {tuple(h) for h in hill_list}
+    marked = set(marked_list)
+    g = c.group("sites")
     for site in _B.sites:
         if site in hills:
             continue
         here = site in marked
         c.polygon(_hexagon(site), fill="none", stroke=INK if here else "none", parent=g,
                   stroke_width=2.5 if here else None, stroke_dasharray="6 3" if here else None,
-                  pointer_events="all" if phase in _SITE_PHASES else "none", data_target=site_key(site),
-                  title=f"site ({site[0]},{site[1]})" if phase in _SITE_PHASES else None)
-    marks = c.group("site-marks", parent=board, pointer_events="none")
-    for site in base["sites"]:
+                  pointer_events="all" if clickable else "none", data_target=site_key(site),
+                  title=f"site ({site[0]},{site[1]})" if clickable else None)
+    marks = c.group("site-marks", pointer_events="none")
+    for site in sites:
         s, t = site["site"]
         x, y = _xy((2 * s + t, t - s), 0)
         if site.get("fountain"):
@@ -432,6 +432,43 @@ def _space(c: Canvas, x: float, y: float, w: float, label: str, fill: str, key: 
     c.text(x + 5, y + 13, label, size=10 if len(label) > 2 else 11, fill=INK if stroke == INK else MUTED, parent=g)
 
 
+def _player_box(c: Canvas, p: int, x: float, y: float, w: float, you: bool, mark: str, pd: dict,
+                bridges: str) -> float:
+    """Seat ``p``'s box: points and coins, tiles in hand, Imperium, magistrates, bridges;
+    returns the height it takes."""
+    colour = PLAYER_COLOURS[p]
+    g = c.group("player")
+    h = 112
+    c.rect(x, y, w, h, fill="#ffffff", stroke=colour, rx=6, parent=g, stroke_width=2 if you else 1)
+    c.text(x + 8, y + 18, f"{mark}{player_name(p)}" + ("  (you)" if you else ""), size=14,
+           weight="bold", fill=colour, parent=g)
+    c.text(x + 120, y + 18, f"{pd['points']} pts   {pd['coins']} coins", parent=g)
+    c.text(x + 8, y + 38, "tiles", parent=g)
+    c.text(x + 8, y + 60, "imperium", parent=g)
+    mags = pd["magistrates"]
+    for i, (col, k) in enumerate(pd["tiles"].items()):
+        c.card(x + 70 + i * 48, y + 26, 44, 18, str(k), fill=TILE_FILL[col], size=11, parent=g,
+               title=f"{k} {col} tile(s) in hand", target=hand_key(p, col))
+    for i, (col, k) in enumerate(pd["imperium"].items()):
+        cx = x + 70 + i * 48
+        _space(c, cx, y + 48, 44, str(k), TILE_FILL[col], imperium_key(p, col),
+               f"{col} Imperium space: {k} Imperium tile(s)", g)
+        _mag_marks(c, cx + 38, y + 57, mags["imperium"][col], p, f"imperium:{col}", g,
+                   f"{player_name(p)}'s magistrate on the {col} Imperium space")
+    right = x + 70 + 4 * 48 + 8
+    _space(c, right, y + 26, 86, "centre", "#ffffff", None, "centre box", g, stroke=MUTED)
+    _mag_marks(c, right + 78, y + 35, mags["centre"], p, "centre", g,
+               f"{player_name(p)}'s magistrate in the centre box")
+    _space(c, right, y + 48, 86, "Treasury", "#ffffff", treasury_key(p), "Treasury", g)
+    _mag_marks(c, right + 78, y + 57, mags["treasury"], p, "treasury", g,
+               f"{player_name(p)}'s magistrate on the Treasury")
+    placed = _data.MAGISTRATES - mags["centre"] - mags["treasury"] - sum(mags["imperium"].values())
+    c.text(x + 8, y + 84, f"magistrates: {mags['centre']} centre, {mags['treasury']} treasury, "
+           f"{sum(mags['imperium'].values())} imperium, {placed} on tiles", size=11, parent=g)
+    c.text(x + 8, y + 102, bridges, size=11, parent=g)
+    return h + 8
+
+
 def _side(c: Canvas, views, base, player, n, top, scores) -> None:
     x = BOARD_W + 20
     w = WIDTH - x - 12
@@ -453,44 +490,14 @@ def _side(c: Canvas, views, base, player, n, top, scores) -> None:
     y += 26
     for p in range(n):
         pd = base["players"][p]
-        colour = PLAYER_COLOURS[p]
-        g = c.group("player")
-        h = 112
-        c.rect(x, y, w, h, fill="#ffffff", stroke=colour, rx=6, parent=g, stroke_width=2 if p == player else 1)
         mark = "\u25b6 " if p == base["turn_player"] and base["phase"] != "over" else ""
-        c.text(x + 8, y + 18, f"{mark}{player_name(p)}" + ("  (you)" if p == player else ""), size=14,
-               weight="bold", fill=colour, parent=g)
-        c.text(x + 120, y + 18, f"{pd['points']} pts   {pd['coins']} coins", parent=g)
-        c.text(x + 8, y + 38, "tiles", parent=g)
-        c.text(x + 8, y + 60, "imperium", parent=g)
-        mags = pd["magistrates"]
-        for i, (col, k) in enumerate(pd["tiles"].items()):
-            c.card(x + 70 + i * 48, y + 26, 44, 18, str(k), fill=TILE_FILL[col], size=11, parent=g,
-                   title=f"{k} {col} tile(s) in hand", target=hand_key(p, col))
-        for i, (col, k) in enumerate(pd["imperium"].items()):
-            cx = x + 70 + i * 48
-            _space(c, cx, y + 48, 44, str(k), TILE_FILL[col], imperium_key(p, col),
-                   f"{col} Imperium space: {k} Imperium tile(s)", g)
-            _mag_marks(c, cx + 38, y + 57, mags["imperium"][col], p, f"imperium:{col}", g,
-                       f"{player_name(p)}'s magistrate on the {col} Imperium space")
-        right = x + 70 + 4 * 48 + 8
-        _space(c, right, y + 26, 86, "centre", "#ffffff", None, "centre box", g, stroke=MUTED)
-        _mag_marks(c, right + 78, y + 35, mags["centre"], p, "centre", g,
-                   f"{player_name(p)}'s magistrate in the centre box")
-        _space(c, right, y + 48, 86, "Treasury", "#ffffff", treasury_key(p), "Treasury", g)
-        _mag_marks(c, right + 78, y + 57, mags["treasury"], p, "treasury", g,
-                   f"{player_name(p)}'s magistrate on the Treasury")
-        placed = _data.MAGISTRATES - mags["centre"] - mags["treasury"] - sum(mags["imperium"].values())
-        c.text(x + 8, y + 84, f"magistrates: {mags['centre']} centre, {mags['treasury']} treasury, "
-               f"{sum(mags['imperium'].values())} imperium, {placed} on tiles", size=11, parent=g)
         own = views[p]["players"][p] if p in views else pd  # bridge values: their owner's knowledge
         if own.get("bridges") is not None:
             bridges = f"bridges: {', '.join(map(str, own['bridges'])) or 'none'}"
         else:
             count = pd.get("bridge_count", 0)
             bridges = f"bridges: {count} face down" if count else "bridges: none"
-        c.text(x + 8, y + 102, bridges, size=11, parent=g)
-        y += h + 8
+        y += c.cached(_player_box, p, x, y, w, p == player, mark, pd, bridges)
     if scores is not None and base["phase"] == "over":
         best = max(scores)
         c.text(x, y + 14, "final: " + ", ".join(f"{player_name(q)} {scores[q]}" for q in range(n)), weight="bold")

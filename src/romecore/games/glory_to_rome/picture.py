@@ -218,13 +218,32 @@ def _zone_label(c: Canvas, x: float, y: float, label: str, key: str | None, pare
 
 
 def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
+    """Seat ``q``'s panel, drawn from what it shows (a panel no move changed comes from the
+    picture cache); returns its height."""
+    mark = ("\u25b6 " if q == base["current_player"] else "") + ("\u2605 " if q == base["leader"] else "")
+    head = f"influence {base['influence'][q]}" + (f"   score {scores[q]}" if scores else "")
     colour = PLAYER_COLOURS[q]
     g = c.group("player")
     frame = c.rect(x, y, w, 10, fill="#ffffff", stroke=colour, rx=6, parent=g, stroke_width=2 if q == player else 1)
-    mark = ("\u25b6 " if q == base["current_player"] else "") + ("\u2605 " if q == base["leader"] else "")
     c.text(x + 10, y + 20, f"{mark}{player_name(q)}" + ("  (you)" if q == player else ""), size=14,
            weight="bold", fill=colour, parent=g)
-    c.text(x + 130, y + 20, f"influence {base['influence'][q]}" + (f"   score {scores[q]}" if scores else ""), parent=g)
+    c.text(x + 130, y + 20, head, parent=g)
+    hand, hidden = _hand(views, base, q)
+    h = c.cached(_panel_rows, q, x, y, w, hand + ["Jack"] * base["jacks"][q], hidden, _petitions(views, q),
+                 _vault(views, base, q), base["clienteles"][q], base["stockpiles"][q],
+                 base["camps"][q] + ["Jack"] * base["jacks_played"][q],
+                 [sd for sd in base["structures"] if sd["owner"] == q], parent=g)
+    frame.set("height", str(h))
+    c.grow(y + h)
+    return h
+
+
+def _panel_rows(c: Canvas, q: int, x: float, y: float, w: float, hand: list[str], hidden: int, chips: list[str],
+                vault_seen: tuple[list[str], int], clientele: list[str], stockpile: list[str], camp: list[str],
+                structures: list[dict]) -> float:
+    """The rows of seat ``q``'s panel at (x, y) (what changes only when a card moves);
+    returns the panel's height."""
+    g = None  # the rows go straight into the panel's group
     right = x + w - 6
     cy = y + 28
 
@@ -239,28 +258,24 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
             c.text(x + 80, cy + 14, "-", fill=MUTED, parent=g)
         cy += 24
 
-    hand, hidden = _hand(views, base, q)
-    row("hand", hand + ["Jack"] * base["jacks"][q], _card_fill, hidden, "card(s) in hand", zone="hand",
-        key=lambda nm: f"hand:{q}:{_slug(nm)}")
-    chips = _petitions(views, q)
+    row("hand", hand, _card_fill, hidden, "card(s) in hand", zone="hand", key=lambda nm: f"hand:{q}:{_slug(nm)}")
     if chips:
         _zone_label(c, x + 8, cy, "petition", None, g)
         _, cy = c.row_of_cards(x + 80, cy, chips, w=74, h=20, fill=lambda s: _material_fill(s.split()[1]),
                                parent=g, size=9, wrap=right,
                                target=lambda i, s: f"petition:{q}:{s.split()[1]}")
         cy += 24
-    vault, vhidden = _vault(views, base, q)
+    vault, vhidden = vault_seen
     row("vault", vault, _card_fill, vhidden, "face-down vault card(s)", zone="vault")
-    row("clientele", [_CARD_MAT[nm].role for nm in base["clienteles"][q]], lambda r: MATERIAL_FILL[_ROLE[r].colour],
+    row("clientele", [_CARD_MAT[nm].role for nm in clientele], lambda r: MATERIAL_FILL[_ROLE[r].colour],
         zone="clientele", key=lambda r: f"clientele:{q}:{r}")
-    row("stockpile", [_CARD_MAT[nm].name for nm in base["stockpiles"][q]], _material_fill,
+    row("stockpile", [_CARD_MAT[nm].name for nm in stockpile], _material_fill,
         zone="stockpile", key=lambda m: f"stockpile:{q}:{m}")
-    camp = base["camps"][q] + ["Jack"] * base["jacks_played"][q]
     if camp:  # the cards and Jacks played this turn: a Sewer takes a card by material, a Senate a Jack
         row("camp", camp, _card_fill, key=lambda nm: f"camp:{q}:{nm if nm == 'Jack' else _CARD_MAT[nm].name}")
     _zone_label(c, x + 8, cy, "buildings", None, g)
     bx = x + 80
-    for sd in (s for s in base["structures"] if s["owner"] == q):
+    for sd in structures:
         need = _MAT[sd["site"]].value
         state = "\u2713" if sd["complete"] else f"{len(sd['materials'])}/{need}"
         label = f"{sd['building']} {state}" + (" out" if sd["out_of_town"] else "")
@@ -274,10 +289,7 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
     if bx == x + 80:
         c.text(bx, cy + 14, "-", fill=MUTED, parent=g)
     cy += 26
-    h = cy - y + 2
-    frame.set("height", str(h))
-    c.grow(y + h)
-    return h
+    return cy - y + 2
 
 
 # -- board keys ---------------------------------------------------------------------------------

@@ -269,6 +269,34 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
                  ("text", "\u25b6", "to move"), ("dot", PLAYER_COLOURS[0], "emissary (seat colour)")])
 
 
+def _city(c: Canvas, q: int, bx: float, by: float, city: list) -> None:
+    """Seat ``q``'s city on its 8x8 board at (bx, by), the 4x4 reach left open."""
+    rows = [b[1] for b in city]
+    cols = [b[2] for b in city]
+    r0, r1 = (max(0, max(rows) - 3), min(BOARD - 1, min(rows) + 3)) if city else (0, BOARD - 1)
+    c0, c1 = (max(0, max(cols) - 3), min(BOARD - 1, min(cols) + 3)) if city else (0, BOARD - 1)
+    for col in range(BOARD):
+        c.text(bx + col * CELL + CELL / 2, by - 4, col, size=10, anchor="middle", fill=MUTED)
+    for r in range(BOARD):
+        c.text(bx - 6, by + r * CELL + CELL / 2 + 4, r, size=10, anchor="end", fill=MUTED)
+    c.rect(bx, by, BOARD * CELL, BOARD * CELL, fill="#e6e1d6", stroke=None)
+    c.grid(bx, by, BOARD, BOARD, CELL, stroke=GRID)
+    c.text(bx + BOARD * CELL / 2, by + BOARD * CELL + 14, "(row, col)", size=10, anchor="middle", fill=MUTED)
+    built = {(b[1], b[2]): b for b in city}
+    reach = {(r, col) for r in range(r0, r1 + 1) for col in range(c0, c1 + 1)}
+    for r, col in sorted(reach | set(built)):  # each cell on its own, keyed, so a click can pick it
+        cx, cy = bx + col * CELL, by + r * CELL
+        b = built.get((r, col))
+        if b is None:
+            c.rect(cx, cy, CELL, CELL, fill="#ffffff", stroke=GRID, data_target=city_key(q, r, col),
+                   title=f"open cell ({r},{col}): the city may still grow here")
+        else:
+            name, tokens = b[0], b[3]
+            c.card(cx + 1, cy + 1, CELL - 2, CELL - 2, _label(name), fill=_fill(name),
+                   sub=f"+{tokens}" if tokens else None, size=8, title=f"{name} at ({r},{col})",
+                   target=city_key(q, r, col))
+
+
 def _player_panel(c: Canvas, views, base, q, x, y, w, h, score, player) -> None:
     g = c.group("player")
     colour = PLAYER_COLOURS[q]
@@ -281,34 +309,9 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, h, score, player) -> None:
            + (f"   cards {'+'.join(held)}" if held else "")
            + (f"   score {score[q]}" if score is not None else ""), parent=g)
 
-    # The city on its 8x8 board, the 4x4 reach left open.
-    city = base["cities"][q]
-    rows = [b[1] for b in city]
-    cols = [b[2] for b in city]
-    r0, r1 = (max(0, max(rows) - 3), min(BOARD - 1, min(rows) + 3)) if city else (0, BOARD - 1)
-    c0, c1 = (max(0, max(cols) - 3), min(BOARD - 1, min(cols) + 3)) if city else (0, BOARD - 1)
+    # The city on its 8x8 board (drawn once for each layout: it changes one move in many).
     bx, by = x + 28, y + 46
-    for col in range(BOARD):
-        c.text(bx + col * CELL + CELL / 2, by - 4, col, size=10, anchor="middle", fill=MUTED, parent=g)
-    for r in range(BOARD):
-        c.text(bx - 6, by + r * CELL + CELL / 2 + 4, r, size=10, anchor="end", fill=MUTED, parent=g)
-    c.rect(bx, by, BOARD * CELL, BOARD * CELL, fill="#e6e1d6", stroke=None, parent=g)
-    c.grid(bx, by, BOARD, BOARD, CELL, stroke=GRID, parent=g)
-    c.text(bx + BOARD * CELL / 2, by + BOARD * CELL + 14, "(row, col)", size=10, anchor="middle",
-           fill=MUTED, parent=g)
-    built = {(b[1], b[2]): b for b in city}
-    reach = {(r, col) for r in range(r0, r1 + 1) for col in range(c0, c1 + 1)}
-    for r, col in sorted(reach | set(built)):  # each cell on its own, keyed, so a click can pick it
-        cx, cy = bx + col * CELL, by + r * CELL
-        b = built.get((r, col))
-        if b is None:
-            c.rect(cx, cy, CELL, CELL, fill="#ffffff", stroke=GRID, parent=g, data_target=city_key(q, r, col),
-                   title=f"open cell ({r},{col}): the city may still grow here")
-        else:
-            name, tokens = b[0], b[3]
-            c.card(cx + 1, cy + 1, CELL - 2, CELL - 2, _label(name), fill=_fill(name),
-                   sub=f"+{tokens}" if tokens else None, size=8, parent=g, title=f"{name} at ({r},{col})",
-                   target=city_key(q, r, col))
+    c.cached(_city, q, bx, by, base["cities"][q], parent=g)
 
     # The hand (the card being placed marked), then nothing more: drawn cards lie on the table.
     hx = bx + BOARD * CELL + 16

@@ -290,14 +290,29 @@ def _name_tag(c: Canvas, q: int, x: float, y: float, label: str, parent) -> None
 
 
 def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
+    """Seat ``q``'s panel, drawn from what it shows (a panel no move changed comes from the
+    picture cache); returns its height."""
     pd = base["players"][q]
     colour = PLAYER_COLOURS[q]
-    exhausted_p, exhausted_s = set(base["exhausted"]["provinces"]), set(base["exhausted"]["senate"])
     g = c.group("player")
     frame = c.rect(x, y, w, 10, fill="#ffffff", stroke=colour, rx=6, parent=g, stroke_width=2 if q == player else 1)
     mark = "\u25b6 " if q == base["current_player"] else ""
     _name_tag(c, q, x + 4, y, f"{mark}{player_name(q)}" + ("  (you)" if q == player else ""), g)
     vp = f"VP {scores[q]}   " if scores is not None else ""
+    h = c.cached(_panel_rows, q, x, y, w, vp, pd, base["exhausted"], _arena(views, base, q), q in views,
+                 base["phase"] == "show", parent=g)
+    frame.set("height", str(h))
+    c.grow(y + h)
+    return h
+
+
+def _panel_rows(c: Canvas, q: int, x: float, y: float, w: float, vp: str, pd: dict, exhausted: dict,
+                arena: tuple, own: bool, show_phase: bool) -> float:
+    """The rows of seat ``q``'s panel at (x, y) (what changes only when a die or a card
+    moves); returns the panel's height."""
+    colour = PLAYER_COLOURS[q]
+    exhausted_p, exhausted_s = set(exhausted["provinces"]), set(exhausted["senate"])
+    g = None  # the rows go straight into the panel's group
     c.text(x + 140, y + 20, f"{vp}forum {pd['vp_forum']}  arena {pd['vp_arena']}", parent=g)
     cy = y + 32
     # The forum tracks.
@@ -335,15 +350,14 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
     keys = senate_keys(q, pd["senate"])
     _, cy = c.row_of_cards(x + 74, cy, [s["card"] for s in pd["senate"]], w=108, h=20, fill=SENATE_FILL,
                            parent=g, size=9, wrap=x + w - 6, target=lambda i, name: keys[i])
-    for card in g.iter("g"):
+    for card in c.root.iter("g"):
         key = card.get("data-target", "")
         if key in keys and pd["senate"][keys.index(key)]["id"] in exhausted_s:
             _dim(card)
     if not pd["senate"]:
         c.text(x + 74, cy + 14, "-", fill=MUTED, parent=g)
     cy += 26
-    hand, hidden, show, show_hidden = _arena(views, base, q)
-    own = q in views  # keys on the cards the owner alone knows to be in hand
+    hand, hidden, show, show_hidden = arena  # keys on the cards the owner alone (own) knows in hand
     _chip(c, x + 8, cy, "arena", f"hand:{q}", g)
     ax, cy = c.row_of_cards(x + 74, cy, sorted(hand), w=80, h=20, fill=_arena_fill, parent=g, size=9, wrap=x + w - 6,
                             target=(lambda i, name: f"hand:{q}:{name}") if own else None)
@@ -351,7 +365,7 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
     if not hand and not hidden:
         c.text(x + 74, cy + 14, "-", fill=MUTED, parent=g)
     cy += 24
-    if show or show_hidden or base["phase"] == "show":
+    if show or show_hidden or show_phase:
         _chip(c, x + 8, cy, "show", f"show:{q}", g)
         sx, cy = c.row_of_cards(x + 74, cy, sorted(show), w=80, h=20, fill=_arena_fill, parent=g, size=9,
                                 wrap=x + w - 6)
@@ -359,7 +373,4 @@ def _player_panel(c: Canvas, views, base, q, x, y, w, player, scores) -> float:
         if not show and not show_hidden:
             c.text(x + 74, cy + 14, "-", fill=MUTED, parent=g)
         cy += 24
-    h = cy - y + 4
-    frame.set("height", str(h))
-    c.grow(y + h)
-    return h
+    return cy - y + 4
