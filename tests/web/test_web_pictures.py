@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,17 @@ pytest.importorskip("starlette")
 
 import romecore  # noqa: E402
 from romecore.picture import PUBLIC, to_svg  # noqa: E402
-from romecore.web.sessions import HUMAN, SVG_CUT, Session, game_key, human_view, svg_delta, worker_views  # noqa: E402
+from romecore.web.sessions import (  # noqa: E402
+    HUMAN,
+    SVG_CUT,
+    Session,
+    game_key,
+    held_pieces,
+    human_view,
+    svg_delta,
+    svg_pieces,
+    worker_views,
+)
 from romecore.web.storage import MemoryStorage, Seat, TableRow  # noqa: E402
 
 GAMES = sorted(romecore.list_games())
@@ -46,24 +57,28 @@ def test_a_worker_draws_what_the_loop_draws(game_id):
     for state in _positions(game_id, 5):
         snapshot = state.serialize()
         seat0, public, seat1 = worker_views(key, snapshot, [0, PUBLIC, 1])
-        assert [seat0, seat1] == [human_view(state, 0), human_view(state, 1)]
-        assert public == {"svg": to_svg(state, PUBLIC), "moves": []}
+        for (view, cut), want in ((seat0, human_view(state, 0)), (seat1, human_view(state, 1)),
+                                  (public, {"svg": to_svg(state, PUBLIC), "moves": []})):
+            assert view == {"moves": want["moves"]}
+            assert SVG_CUT.join(cut[0]) == want["svg"] and cut == svg_pieces(want["svg"])
 
 
-def _messages(pictures: ProcessPoolExecutor | None, game_id: str, seed: int) -> list[str]:
+def _messages(pictures: ProcessPoolExecutor | None, game_id: str, seed: int) -> list[Any]:
     """Every state message both seats of one table get along a random game."""
 
-    async def play() -> list[str]:
-        got: list[str] = []
+    async def play() -> list[Any]:
+        got: list[Any] = []
         seats = [Seat(HUMAN, HUMAN, HUMAN) for _ in range(2)]
         storage = MemoryStorage()
         session = Session(romecore.load_game(game_id, players=2), seats, seed, delay=0, storage=storage,
                           table_id="0" * 32, pictures=pictures)
         storage.create_table(TableRow(session.id, game_id, seed, seats))
-        for seat in (0, 1, None):
-            async def send(msg, seat=seat):
-                got.append(json.dumps([seat, msg]))
+        for seat, delta in ((0, False), (1, False), (None, False), (0, True)):
+            async def send(msg, seat=seat, delta=delta):
+                got.append(json.loads(json.dumps([seat, delta, msg])))  # as the page reads it
             session.listeners[send] = (seat, None)
+            if delta:  # a page that takes deltas (its first picture comes whole)
+                session.deltas.add(send)
         rng = random.Random(seed)
         session.kick()
         await session.task
@@ -82,8 +97,8 @@ def _messages(pictures: ProcessPoolExecutor | None, game_id: str, seed: int) -> 
 def test_a_table_sends_the_same_messages_with_picture_workers():
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         state = _positions(GAMES[0], 6)[-1]  # the worker draws (a failed one would leave it to the loop)
-        drawn = pool.submit(worker_views, game_key(state.game), state.serialize(), [1]).result()
-        assert drawn == [human_view(state, 1)]
+        (view, cut), = pool.submit(worker_views, game_key(state.game), state.serialize(), [1]).result()
+        assert (view, SVG_CUT.join(cut[0])) == ({"moves": human_view(state, 1)["moves"]}, human_view(state, 1)["svg"])
         for game_id in GAMES:
             assert _messages(pool, game_id, 3) == _messages(None, game_id, 3)
 
@@ -138,6 +153,7 @@ def test_a_page_that_asks_for_deltas_rebuilds_every_picture(game_id):
     assert len(delta) == len(whole) + 1 > 10
     held = delta[0]["svg"].split(SVG_CUT)
     saved = 0
+    pieces: dict[int, str] = {}  # each fingerprint and the piece it was made from
     for w, d in zip(whole, delta[1:]):
         assert "svg" not in d and "svg" in w
         svg = _rebuild(held, d["svg_parts"])
@@ -145,13 +161,17 @@ def test_a_page_that_asks_for_deltas_rebuilds_every_picture(game_id):
         assert {k: v for k, v in d.items() if k != "svg_parts"} == {k: v for k, v in w.items() if k != "svg"}
         held = svg.split(SVG_CUT)
         saved += len(w["svg"]) - len(json.dumps(d["svg_parts"]))
+        for piece, mark in zip(*svg_pieces(svg)):
+            assert pieces.setdefault(mark, piece) == piece  # one piece a fingerprint
     assert saved > 0  # deltas are smaller than the pictures
+    assert len(pieces) > 50
 
 
 def test_svg_delta_names_new_pieces_and_runs_of_held_ones():
-    held = {"a": 0, "b": 1, "c": 2, "d": 3}
-    assert svg_delta(["a", "b", "x", "c", "d", "a"], held) == [[0, 2], "x", [2, 2], [0, 1]]
-    assert svg_delta(["y"], held) == ["y"] and svg_delta([], held) == []
+    held = held_pieces(svg_pieces(SVG_CUT.join(["a", "b", "c", "d"])))
+    assert svg_delta(svg_pieces(SVG_CUT.join(["a", "b", "x", "c", "d", "a"])), held) == [[0, 2], "x", [2, 2], [0, 1]]
+    assert svg_delta(svg_pieces("y"), held) == ["y"] and svg_delta(([], []), held) == []
+    assert len(set(svg_pieces(SVG_CUT.join(["ab", "ba", "a", "b", ""]))[1])) == 5  # distinct pieces, distinct prints
 
 
 def _children(pid: int) -> list[int]:

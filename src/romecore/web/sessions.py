@@ -43,6 +43,7 @@ import threading
 import time
 import traceback
 import uuid
+import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -169,18 +170,24 @@ def game_key(game: romecore.Game) -> GameKey:
     return game.game_id, game.num_players(), options
 
 
-def worker_views(key: GameKey, snapshot: bytes, seats: Sequence[int | str]) -> list[dict[str, Any]]:
+def worker_views(key: GameKey, snapshot: bytes, seats: Sequence[int | str]) -> list[tuple[dict[str, Any], Cut]]:
     """In a picture worker: each seat's :func:`human_view` (or, for ``PUBLIC``, a
     spectator's picture) of the position ``snapshot`` (``state.serialize()``) of the game
-    ``key``.  The same function of the same position as in the server's loop, so the pages
-    get the same bytes; only the core that draws them differs.  One task for all the
-    viewers of a move: the position crosses to the worker and is loaded once."""
+    ``key``, as its moves (``{"moves": [...]}``) and its picture cut for deltas
+    (:func:`svg_pieces`: the picture is the pieces joined by :data:`SVG_CUT`).  The same
+    function of the same position as in the server's loop, so the pages get the same bytes;
+    only the core that draws them differs.  One task for all the viewers of a move: the
+    position crosses to the worker and is loaded once."""
     game = _WORKER_GAMES.get(key)
     if game is None:
         game = _WORKER_GAMES[key] = romecore.load_game(key[0], players=key[1], **dict(key[2]))
     state = game.deserialize(snapshot)
-    return [{"svg": render_svg(state, PUBLIC), "moves": []} if seat == PUBLIC else human_view(state, int(seat))
-            for seat in seats]
+    out = []
+    for seat in seats:
+        view: dict[str, Any] = ({"svg": render_svg(state, PUBLIC), "moves": []} if seat == PUBLIC
+                                else human_view(state, int(seat)))
+        out.append(({"moves": view["moves"]}, svg_pieces(view["svg"])))
+    return out
 
 
 def _orphan_watch(parent: int, every: float = 0.5) -> None:
@@ -209,25 +216,36 @@ def warm_worker() -> int:
 SVG_CUT = "<g "
 
 
-def svg_pieces(svg: str) -> tuple[list[str], dict[str, int]]:
-    """A picture cut where a delta may reuse it: its pieces, and each piece's index (what
-    a page that was sent this picture holds, for :func:`svg_delta`)."""
+#: A picture cut for deltas: its pieces and each piece's fingerprint (see :func:`svg_pieces`).
+Cut = tuple[list[str], list[int]]
+
+
+def svg_pieces(svg: str) -> Cut:
+    """A picture cut where a delta may reuse it: its pieces, and a fingerprint of each (its
+    length, CRC-32 and Adler-32 as one int, the same in every process), which is what
+    :func:`svg_delta` compares.  Made where the picture is drawn (a picture worker), so the
+    server's loop neither cuts nor hashes the text."""
     pieces = svg.split(SVG_CUT)
-    return pieces, {p: i for i, p in enumerate(pieces)}
+    prints = []
+    for piece in pieces:
+        b = piece.encode()
+        prints.append(len(b) << 64 | zlib.crc32(b) << 32 | zlib.adler32(b))
+    return pieces, prints
 
 
-def svg_delta(pieces: list[str], held: Mapping[str, int]) -> list[Any]:
-    """The picture cut into ``pieces`` (``svg.split(SVG_CUT)``) as a page can rebuild it
-    from the pieces of the picture it holds (``held``: piece -> its index there): a new
-    piece as its text, a run of held ones as ``[first index, count]``.
+def svg_delta(cut: Cut, held: Mapping[int, int]) -> list[Any]:
+    """The picture ``cut`` (:func:`svg_pieces`) as a page can rebuild it from the pieces of
+    the picture it holds (``held``: a piece's fingerprint -> its index there): a new piece
+    as its text, a run of held ones as ``[first index, count]``.
 
-    >>> svg_delta(["<svg>", 'a"/>', 'c"/>', 'b"/></svg>'], {"<svg>": 0, 'a"/>': 1, 'b"/></svg>': 2})
+    >>> held = held_pieces(svg_pieces('<svg><g a"/><g b"/></svg>'))
+    >>> svg_delta(svg_pieces('<svg><g a"/><g c"/><g b"/></svg>'), held)
     [[0, 2], 'c"/>', [2, 1]]
     """
     out: list[Any] = []
     run: list[int] | None = None
-    for piece in pieces:
-        i = held.get(piece)
+    for piece, mark in zip(*cut):
+        i = held.get(mark)
         if i is None:
             out.append(piece)
             run = None
@@ -237,6 +255,11 @@ def svg_delta(pieces: list[str], held: Mapping[str, int]) -> list[Any]:
             run = [i, 1]
             out.append(run)
     return out
+
+
+def held_pieces(cut: Cut) -> dict[int, int]:
+    """What a page that was sent the picture ``cut`` holds, for :func:`svg_delta`."""
+    return {mark: i for i, mark in enumerate(cut[1])}
 
 
 def _seen(state: romecore.State, seat: int, player: int, action: int) -> str | None:
@@ -252,9 +275,20 @@ def _seen(state: romecore.State, seat: int, player: int, action: int) -> str | N
 
 def _round(state: romecore.State) -> int | None:
     """The round the game counts (public: every seat's observation says it), for grouping
-    the log; None where the game counts none."""
+    the log; None where the game counts none (its observation has no ``round``, which is
+    learnt once per game: a move's log entry then costs no observation)."""
+    game_id = state.game.game_id
+    if _COUNTS_ROUNDS.get(game_id) is False:
+        return None
     r = state.observation(0).get("round")
-    return r if isinstance(r, int) and not isinstance(r, bool) else None
+    counted = isinstance(r, int) and not isinstance(r, bool)
+    if game_id not in _COUNTS_ROUNDS:
+        _COUNTS_ROUNDS[game_id] = counted
+    return r if counted else None
+
+
+#: Whether a game's observations carry a ``round`` (a fixed part of each game's schema).
+_COUNTS_ROUNDS: dict[str, bool] = {}
 
 
 def score_line(scores: list[Any], seat: int | None) -> str:
@@ -346,9 +380,11 @@ class Session:
         self.log_epoch = 0  # bumped when the log loses entries (undo): pages then get it whole
         self._log_sent: dict[Listener, tuple[int, int]] = {}  # page -> (epoch, log entries it holds)
         self.deltas: set[Listener] = set()  # pages that take the picture as a delta (svg_parts)
-        self._svg_held: dict[Listener, dict[str, int]] = {}  # such a page -> its picture's pieces
+        self._svg_held: dict[Listener, dict[int, int]] = {}  # such a page -> its picture's pieces
         self._log_made: dict[int | None, tuple[int, int, list[dict[str, Any]]]] = {}  # see _log
         self._truth: str | None = None  # the finished game's picture (see _truth_svg)
+        # (ply, gen, seat, action -> board keys) of the moves last sent to the seat to move
+        self._mover_keys: tuple[int, int, int, dict[int, list[str]]] | None = None
 
     # -- who is who ----------------------------------------------------------------------------
     @property
@@ -449,6 +485,8 @@ class Session:
             msg.update(human_view(self.state, viewer))
         else:
             msg.update({"svg": render_svg(self.state, PUBLIC), "moves": []})
+        if msg["moves"] and viewer == to_move:
+            self._mover_keys = (self.ply(), self.gen, viewer, {m["id"]: m["targets"] for m in msg["moves"]})
         return msg
 
     def _truth_svg(self) -> str:
@@ -496,8 +534,8 @@ class Session:
         if key == self._sent:
             await self._save()
             return
-        views, _ = await asyncio.gather(self._views({viewer for viewer, _ in self.listeners.values()}),
-                                        self._save())
+        (views, cuts), _ = await asyncio.gather(self._views({viewer for viewer, _ in self.listeners.values()}),
+                                                self._save())
         self._sent = key
         sent, held = self._log_sent, self._svg_held
         for page in [p for p in sent if p not in self.listeners]:
@@ -505,7 +543,7 @@ class Session:
         for page in [p for p in held if p not in self.listeners]:
             del held[page]
         self.deltas &= set(self.listeners)
-        cut: dict[int | None, tuple[list[str], dict[str, int]]] = {}
+        holds: dict[int | None, dict[int, int]] = {}  # what a page holds once sent a viewer's picture
         for send, (viewer, token) in list(self.listeners.items()):
             if viewer not in views:  # a page that came while the pictures were drawn
                 views[viewer] = self.update(viewer)
@@ -516,13 +554,18 @@ class Session:
             msg = {**msg, "log": full[start:], "log_from": start} if start else dict(msg)
             if token is not None:
                 msg["token"] = token
+            cut = cuts.get(viewer)
             if send in self.deltas:
-                if viewer not in cut:
-                    cut[viewer] = svg_pieces(msg["svg"])
+                if cut is None:
+                    cut = cuts[viewer] = svg_pieces(msg["svg"])
                 if send in held:
-                    msg["svg_parts"] = svg_delta(cut[viewer][0], held[send])
-                    del msg["svg"]
-                held[send] = cut[viewer][1]  # before the send: a join's answer may go between
+                    msg["svg_parts"] = svg_delta(cut, held[send])
+                    msg.pop("svg", None)
+                if viewer not in holds:
+                    holds[viewer] = held_pieces(cut)
+                held[send] = holds[viewer]  # before the send: a join's answer may go between
+            if "svg" not in msg and "svg_parts" not in msg and cut is not None:
+                msg["svg"] = SVG_CUT.join(cut[0])
             try:
                 await send(msg)
                 sent[send] = (self.log_epoch, len(full))
@@ -536,13 +579,15 @@ class Session:
         about to go to the page ``send``: its picture is the one the page's next delta
         builds on."""
         if send in self.deltas:
-            self._svg_held[send] = svg_pieces(msg["svg"])[1]
+            self._svg_held[send] = held_pieces(svg_pieces(msg["svg"]))
 
-    async def _views(self, viewers: set[int | None]) -> dict[int | None, dict[str, Any]]:
-        """The ``state`` message of each viewer.  With picture workers (``self.pictures``),
-        the pictures and moves of a game under way are drawn there, all viewers in one
-        task, while this loop serves other tables; if the workers fail (a game they cannot
-        load, a pool stopped), this process draws the views."""
+    async def _views(self, viewers: set[int | None]) -> tuple[dict[int | None, dict[str, Any]],
+                                                              dict[int | None, Cut]]:
+        """The ``state`` message of each viewer, and the pictures that come cut for deltas
+        (:func:`svg_pieces`; such a message has no ``svg`` yet).  With picture workers
+        (``self.pictures``), the pictures and moves of a game under way are drawn there, all
+        viewers in one task, while this loop serves other tables; if the workers fail (a
+        game they cannot load, a pool stopped), this process draws the views."""
         drawn: dict[int | None, Any] = {}
         if self.pictures is not None and not self.over() and viewers:
             loop, key, snapshot = asyncio.get_running_loop(), game_key(self.game), self.state.serialize()
@@ -553,7 +598,8 @@ class Session:
                 drawn = dict(zip(order, got))
             except Exception:  # the workers were stopped (or one died, or failed): draw here
                 log.warning("picture workers unavailable: drawing in the server's loop", exc_info=True)
-        return {v: self.update(v, view=drawn.get(v)) for v in viewers}
+        views = {v: self.update(v, view=drawn[v][0] if v in drawn else None) for v in viewers}
+        return views, {v: d[1] for v, d in drawn.items()}
 
     def kick(self) -> None:
         """Lets the agents (and chance) move until a human is to move or the game ends."""
@@ -657,7 +703,9 @@ class Session:
         text = state.action_to_string(action)
         seen = [_seen(state, q, player, action) for q in range(self.game.num_players())]
         public = text if all(t == text for t in seen) else (None if player < 0 else "a hidden move")
-        keys = _targets(state, action) if player >= 0 else []
+        keys = self._keys_sent(player, action)
+        if keys is None:
+            keys = _targets(state, action) if player >= 0 else []
         state.apply_action(action)
         self.actions.append(action)
         self.players.append(player)
@@ -665,6 +713,15 @@ class Session:
         self.events.append({"ply": len(self.actions), "player": "chance" if player < 0 else player, "text": text,
                             "keys": keys, "seen": seen, "public": public, "round": _round(state)})
         return text
+
+    def _keys_sent(self, player: int, action: int) -> list[str] | None:
+        """The board keys of ``action`` as the mover's page was sent them with its moves at
+        this position (so the log does not work them out again), or None if not sent."""
+        sent = self._mover_keys
+        if sent is None or sent[:3] != (self.ply(), self.gen, player):
+            return None
+        keys = sent[3].get(action)
+        return None if keys is None else list(keys)
 
     def _note(self, text: str, public: bool = True) -> None:
         """A line of the server's in the log (every seat sees it; spectators too if public)."""
