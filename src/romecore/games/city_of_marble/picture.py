@@ -134,6 +134,23 @@ def _send_destination(obs: dict, p: int) -> str:
     return imperium_key(p, _BUILDING_COLOUR[status["building"]])
 
 
+#: The observation :func:`targets` read last: ((game, position hash, player), observation).  A
+#: page's moves ask for the keys of every legal move of one position in turn.
+_LAST_VIEW: list[Any] = [None]
+
+
+def _mover_view(state: Any, p: int) -> dict:
+    """``state.observation(p)``, read once for the keys of all of a position's moves (an
+    observation here is a function of the position's bytes, which ``state_hash`` hashes)."""
+    key = (id(state.game), state.state_hash(), p)
+    last = _LAST_VIEW[0]
+    if last is not None and last[0] == key:
+        return last[1]
+    obs = state.observation(p)
+    _LAST_VIEW[0] = (key, obs)
+    return obs
+
+
 def targets(state, action: int) -> tuple[str, ...]:
     """The board keys of a legal ``action`` of ``state`` (see
     :func:`romecore.picture.action_targets`), read from the observation of the player to
@@ -155,7 +172,7 @@ def targets(state, action: int) -> tuple[str, ...]:
     p = state.current_player()
     if p < 0:
         return ()
-    obs = state.observation(p)
+    obs = _mover_view(state, p)
     a = int(action)
     if a < _A["A_TILE"]:                                            # a site
         return (site_key(_B.sites[a - _A["A_SITE"]]),)

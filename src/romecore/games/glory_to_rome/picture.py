@@ -108,7 +108,7 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
     info = (f"phase {base['phase']}   leader {player_name(base['leader'])} (\u2605)"
             + (f"   {player_name(mover)} to move" if mover >= 0 else "") + _placing(views))
     y = c.title("Glory to Rome", player, info)
-    y = _supply(c, base, y)
+    y = c.cached(_supply, {k: base[k] for k in ("pool", "deck_size", "jack_pile", "sites", "role")}, y)
 
     tops = [y, y]
     panel_w = (WIDTH - 36) / 2

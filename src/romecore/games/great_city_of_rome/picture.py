@@ -201,6 +201,40 @@ def _drawn_row(c: Canvas, views: dict[int, dict], base: dict, x: float, y: float
                    target=(lambda i, nm: drawn_key(mover, nm)) if mover >= 0 else None)
 
 
+def _table(c: Canvas, y: float, face: list | None, emissaries: list, offer: list, deck_sizes: dict,
+           influence_cards: list) -> None:
+    """What lies on the table from ``y``: the action strip (its five spaces, the emissary on
+    each), the offer, the decks, and below them the influence cards."""
+    # The action strip: five spaces, the emissary on each.
+    c.text(12, y + 17, "strip", weight="bold")
+    for k in range(5):
+        x = 70 + k * 70
+        label = f"{k + 1}: {SPACE.get(face[k], '?')}" if face else f"{k + 1}"
+        g = c.card(x, y, 64, 26, label, fill="#f4ead8" if face else HIDDEN_FILL, target=strip_key(k + 1),
+                   title=f"strip space {k + 1}" + (f": {SPACE.get(face[k], '?')}" if face else ""))
+        owner = emissaries[k] if k < len(emissaries) else None
+        if owner is not None:
+            c.circle(x + 58, y + 6, 6, fill=PLAYER_COLOURS[owner], title=f"{player_name(owner)}'s emissary", parent=g)
+    # The offer and the decks.
+    x = 440
+    c.text(x, y + 17, "offer", weight="bold")
+    for i, nm in enumerate(offer):
+        c.card(x + 42 + i * 50, y, 46, 26, _label(nm), fill=_fill(nm), size=10, title=nm, target=offer_key(nm))
+    c.text(WIDTH - 12 - 4 * 42, y + 17, "decks", anchor="end", weight="bold")
+    for i, (deck, size) in enumerate(deck_sizes.items()):
+        c.card(WIDTH - 12 - (4 - i) * 42 + 4, y, 38, 26, f"{deck} {size}", fill=HIDDEN_FILL, size=10,
+               title=f"deck {deck}: {size} cards", target=deck_key(deck))
+    y += 34
+    # The influence cards, then the cards drawn to pick from (the draft, the School).
+    c.text(12, y + 15, "influence", weight="bold")
+    for i, ic in enumerate(influence_cards):
+        h = ic["holder"]
+        c.card(90 + i * 84, y, 80, 22, f"{ic['value']}: {_holder(h)}", size=10,
+               fill="#fff4c2" if isinstance(h, int) else "#ffffff",
+               stroke=PLAYER_COLOURS[h] if isinstance(h, int) else INK,
+               title=f"influence card {ic['value']}: {_holder(h)}", target=influence_key(ic["value"]))
+
+
 def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | None) -> None:
     """The picture of ``views[player]`` (a seat's view, the public view for ``PUBLIC``: every
     seat drawn as an opponent is), or of every seat's view for the whole truth (None)."""
@@ -214,35 +248,10 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
             + f"first player {player_name(base['first_player'])} (\u2605)")
     y = c.title("The Great City of Rome", player, info)
 
-    # The action strip: five spaces, the emissary on each.
-    c.text(12, y + 17, "strip", weight="bold")
-    face = base.get("face")
-    for k in range(5):
-        x = 70 + k * 70
-        label = f"{k + 1}: {SPACE.get(face[k], '?')}" if face else f"{k + 1}"
-        g = c.card(x, y, 64, 26, label, fill="#f4ead8" if face else HIDDEN_FILL, target=strip_key(k + 1),
-                   title=f"strip space {k + 1}" + (f": {SPACE.get(face[k], '?')}" if face else ""))
-        owner = base["emissaries"][k] if k < len(base["emissaries"]) else None
-        if owner is not None:
-            c.circle(x + 58, y + 6, 6, fill=PLAYER_COLOURS[owner], title=f"{player_name(owner)}'s emissary", parent=g)
-    # The offer and the decks.
-    x = 440
-    c.text(x, y + 17, "offer", weight="bold")
-    for i, nm in enumerate(base["offer"]):
-        c.card(x + 42 + i * 50, y, 46, 26, _label(nm), fill=_fill(nm), size=10, title=nm, target=offer_key(nm))
-    c.text(WIDTH - 12 - 4 * 42, y + 17, "decks", anchor="end", weight="bold")
-    for i, (deck, size) in enumerate(base["deck_sizes"].items()):
-        c.card(WIDTH - 12 - (4 - i) * 42 + 4, y, 38, 26, f"{deck} {size}", fill=HIDDEN_FILL, size=10,
-               title=f"deck {deck}: {size} cards", target=deck_key(deck))
+    # The strip, the offer, the decks and the influence cards (alike in every seat's picture)
+    c.cached(_table, y, base.get("face"), base["emissaries"], base["offer"], base["deck_sizes"],
+             base["influence_cards"])
     y += 34
-    # The influence cards, then the cards drawn to pick from (the draft, the School).
-    c.text(12, y + 15, "influence", weight="bold")
-    for i, ic in enumerate(base["influence_cards"]):
-        h = ic["holder"]
-        c.card(90 + i * 84, y, 80, 22, f"{ic['value']}: {_holder(h)}", size=10,
-               fill="#fff4c2" if isinstance(h, int) else "#ffffff",
-               stroke=PLAYER_COLOURS[h] if isinstance(h, int) else INK,
-               title=f"influence card {ic['value']}: {_holder(h)}", target=influence_key(ic["value"]))
     _drawn_row(c, views, base, 440, y)
     y += 32
     # The players: two panels a row.

@@ -221,44 +221,9 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
             + (f"   {player_name(mover)} to move" if mover >= 0 else ""))
     y = c.title("Rome: Rise to Power", player, info)
 
-    # The tracks: each player's dice on them, in the order placed.
-    for t, key in enumerate(TRACK_KEYS):
-        g = c.group("track")
-        row = c.group("row", g, data_target=f"track:{key}")
-        c.rect(12, y, WIDTH - 24, 28, fill="#f4ecdc", stroke="#c9bfa9", rx=4, parent=row,
-               title=f"{_data.TRACKS[t]} track")
-        c.text(20, y + 19, _data.TRACKS[t], weight="bold", parent=row)
-        x = 130
-        for grp in base["tracks"][key]:
-            for k, v in enumerate(grp["dice"]):
-                _die(c, x, y + 4, v, grp["player"], parent=g, key=f"track:{key}:{grp['player']}:{k}")
-                x += 23
-            x += 14
-        y += 32
-    y += 6
-
-    # The rows and decks.
-    c.text(12, y + 16, "provinces", weight="bold")
-    x = 100
-    for nm in base["rows"]["provinces"]:
-        name, fill, sub = _province(nm)
-        c.card(x, y, 150, 34, name, fill=fill, sub=sub, size=10, target=f"row:provinces:{nm}")
-        x += 154
-    y += 40
-    c.text(12, y + 16, "senate", weight="bold")
-    c.row_of_cards(100, y, base["rows"]["senate"], w=120, fill=SENATE_FILL,
-                   target=lambda i, name: f"row:senate:{name}")
-    y += 32
-    decks = base["decks"]
-    c.text(12, y + 16, "arena", weight="bold")
-    ax, _ = c.row_of_cards(100, y, base["rows"]["arena"], w=100, fill=_arena_fill,
-                           target=lambda i, name: f"row:arena:{name}")
-    c.card(max(ax, 100) + 8, y, 84, 26, f"deck {decks['arena_size']}", fill=HIDDEN_FILL, target="deck:arena",
-           title=f"the Arena deck: {decks['arena_size']} face-down cards ({_data.FACE_DOWN_COST} coins each)")
-    y += 32
-    c.text(12, y + 14, f"decks: provinces {len(decks['provinces'])}, senate {len(decks['senate'])}, "
-           f"arena {decks['arena_size']}   removed from the arena: {len(base['arena_removed'])}", fill=MUTED)
-    y += 24
+    # The tracks, then the rows and decks (the same in every seat's picture of a position)
+    y = c.cached(_tracks, y, base["tracks"])
+    y = c.cached(_rows, y, base["rows"], base["decks"], len(base["arena_removed"]))
 
     panel_w = (WIDTH - 36) / 2
     tops = [y, y]  # two columns of panels, each as tall as its contents
@@ -278,6 +243,48 @@ def draw(c: Canvas, views: dict, player: int | str | None, game, scores: list | 
                  ("box", CATEGORY_FILL[_data.ROMAN], "roman"), ("box", CATEGORY_FILL[_data.BEAST], "beast"),
                  ("box", CATEGORY_FILL[_data.BARBARIAN], "barbarian"), ("box", HIDDEN_FILL, "face-down card"),
                  ("text", "faded", "exhausted this round"), ("text", "\u25b6", "to move")])
+
+
+def _tracks(c: Canvas, y: float, tracks: dict) -> float:
+    """The tracks from ``y``: each player's dice on them, in the order placed; returns the
+    y below them."""
+    for t, key in enumerate(TRACK_KEYS):
+        g = c.group("track")
+        row = c.group("row", g, data_target=f"track:{key}")
+        c.rect(12, y, WIDTH - 24, 28, fill="#f4ecdc", stroke="#c9bfa9", rx=4, parent=row,
+               title=f"{_data.TRACKS[t]} track")
+        c.text(20, y + 19, _data.TRACKS[t], weight="bold", parent=row)
+        x = 130
+        for grp in tracks[key]:
+            for k, v in enumerate(grp["dice"]):
+                _die(c, x, y + 4, v, grp["player"], parent=g, key=f"track:{key}:{grp['player']}:{k}")
+                x += 23
+            x += 14
+        y += 32
+    return y + 6
+
+
+def _rows(c: Canvas, y: float, rows: dict, decks: dict, removed: int) -> float:
+    """The rows of provinces, Senate and Arena cards and the decks from ``y``; returns the
+    y below them."""
+    c.text(12, y + 16, "provinces", weight="bold")
+    x = 100
+    for nm in rows["provinces"]:
+        name, fill, sub = _province(nm)
+        c.card(x, y, 150, 34, name, fill=fill, sub=sub, size=10, target=f"row:provinces:{nm}")
+        x += 154
+    y += 40
+    c.text(12, y + 16, "senate", weight="bold")
+    c.row_of_cards(100, y, rows["senate"], w=120, fill=SENATE_FILL, target=lambda i, name: f"row:senate:{name}")
+    y += 32
+    c.text(12, y + 16, "arena", weight="bold")
+    ax, _ = c.row_of_cards(100, y, rows["arena"], w=100, fill=_arena_fill, target=lambda i, name: f"row:arena:{name}")
+    c.card(max(ax, 100) + 8, y, 84, 26, f"deck {decks['arena_size']}", fill=HIDDEN_FILL, target="deck:arena",
+           title=f"the Arena deck: {decks['arena_size']} face-down cards ({_data.FACE_DOWN_COST} coins each)")
+    y += 32
+    c.text(12, y + 14, f"decks: provinces {len(decks['provinces'])}, senate {len(decks['senate'])}, "
+           f"arena {decks['arena_size']}   removed from the arena: {removed}", fill=MUTED)
+    return y + 24
 
 
 def _name_tag(c: Canvas, q: int, x: float, y: float, label: str, parent) -> None:
