@@ -14,7 +14,9 @@ rest (unlimited world samples, the most visited move, information-state keys, UC
 consistent action sets) and :class:`romecore.interop.openspiel.PlayoutEvaluator` (one
 uniformly random playout per leaf, run in C: the estimate of OpenSpiel's
 ``RandomRolloutEvaluator``, faster); ``--os-c`` sets ``uct_c`` (2.0, as in
-tests/test_interop_openspiel.py and OpenSpiel's examples).
+tests/test_interop_openspiel.py and OpenSpiel's examples).  The bot's resampler is its own
+call, ``state.resample_from_infostate(player, sampler)``, with a seeded sampler in place of
+the unseeded ``pyspiel.UniformProbabilitySampler``, so a game is reproducible.
 
     nice -n 19 python bench/parity.py --game rise_to_power --sims 100 --games 100 \\
         --workers 2 --out bench/results/parity.jsonl
@@ -86,6 +88,10 @@ class OpenSpielISMCTS:
         evaluator = ros.PlayoutEvaluator(1, np.random.RandomState(seed % (1 << 32)))
         self.bot = ismcts.ISMCTSBot(self.game, evaluator, uct_c, sims,
                                     random_state=np.random.RandomState((seed + 1) % (1 << 32)))
+        # The bot's own resampler draws from an unseeded pyspiel.UniformProbabilitySampler;
+        # the same call with a seeded sampler makes a game reproducible from its seeds.
+        draws = np.random.RandomState((seed + 2) % (1 << 32))
+        self.bot.set_resampler(lambda state, player: state.resample_from_infostate(player, draws.random_sample))
 
     def step(self, view: romecore.State) -> int:
         return int(self.bot.step(self._ros.RomeState(self.game, view)))

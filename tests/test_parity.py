@@ -65,3 +65,5 @@ def test_one_game_against_openspiel_and_resume(tmp_path):
         assert d["cpu_openspiel"] > 0 and sum(d["moves"]) > 10
     assert parity.main(args) == 0  # resumed: nothing left to play
     assert len(out.read_text().splitlines()) == 2
+    again = parity.play_one({k: lines[0][k] for k in ("game", "sims", "spec", "os_c", "seed", "seat")})
+    assert again["returns"] == lines[0]["returns"] and again["moves"] == lines[0]["moves"]  # seeded
