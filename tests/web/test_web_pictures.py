@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import multiprocessing
 import os
 import random
 import signal
@@ -14,7 +13,6 @@ import socket
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
@@ -35,6 +33,7 @@ from romecore.web.sessions import (  # noqa: E402
     worker_views,
 )
 from romecore.web.storage import MemoryStorage, Seat, TableRow  # noqa: E402
+from romecore.web.workers import WorkerError, Workers  # noqa: E402
 
 GAMES = sorted(romecore.list_games())
 
@@ -63,7 +62,7 @@ def test_a_worker_draws_what_the_loop_draws(game_id):
             assert SVG_CUT.join(cut[0]) == want["svg"] and cut == svg_pieces(want["svg"])
 
 
-def _messages(pictures: ProcessPoolExecutor | None, game_id: str, seed: int) -> list[Any]:
+def _messages(pictures: Workers | None, game_id: str, seed: int) -> list[Any]:
     """Every state message both seats of one table get along a random game."""
 
     async def play() -> list[Any]:
@@ -95,18 +94,48 @@ def _messages(pictures: ProcessPoolExecutor | None, game_id: str, seed: int) -> 
 
 
 def test_a_table_sends_the_same_messages_with_picture_workers():
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    workers = Workers(1)
+    try:
         state = _positions(GAMES[0], 6)[-1]  # the worker draws (a failed one would leave it to the loop)
-        (view, cut), = pool.submit(worker_views, game_key(state.game), state.serialize(), [1]).result()
+        (view, cut), = asyncio.run(workers.call(worker_views, game_key(state.game), state.serialize(), [1]))
         assert (view, SVG_CUT.join(cut[0])) == ({"moves": human_view(state, 1)["moves"]}, human_view(state, 1)["svg"])
         for game_id in GAMES:
-            assert _messages(pool, game_id, 3) == _messages(None, game_id, 3)
+            assert _messages(workers, game_id, 3) == _messages(None, game_id, 3)
+        assert workers.alive == 1
+    finally:
+        workers.close()
 
 
-def test_a_stopped_pool_leaves_the_pictures_to_the_loop():
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    pool.shutdown()
-    assert _messages(pool, GAMES[0], 4) == _messages(None, GAMES[0], 4)
+def test_stopped_or_dead_workers_leave_the_pictures_to_the_loop():
+    stopped = Workers(1)
+    stopped.close()
+    assert _messages(stopped, GAMES[0], 4) == _messages(None, GAMES[0], 4)
+    dead = Workers(1)
+    try:
+        os.kill(dead.pids[0], signal.SIGKILL)
+        assert _messages(dead, GAMES[1], 4) == _messages(None, GAMES[1], 4)
+        assert dead.alive == 0
+        with pytest.raises(WorkerError, match="no picture worker"):
+            asyncio.run(dead.call(os.getpid))
+    finally:
+        dead.close()
+
+
+def test_a_worker_says_what_failed_and_goes_on():
+    workers = Workers(2)
+    try:
+        async def calls() -> list[Any]:
+            return await asyncio.gather(workers.call(int, "x"), workers.call(int, "12"),
+                                        *[workers.call(os.getpid) for _ in range(6)], return_exceptions=True)
+
+        failed, twelve, *pids = asyncio.run(calls())
+        assert isinstance(failed, WorkerError) and "ValueError" in str(failed)
+        assert twelve == 12
+        assert set(pids) == set(workers.pids) and os.getpid() not in pids  # both workers, not this process
+        assert workers.alive == 2
+    finally:
+        workers.close()
+    assert workers.alive == 0
 
 
 def _rebuild(held: list[str], parts: list) -> str:

@@ -35,17 +35,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import random
 import re
-import threading
 import time
 import traceback
 import uuid
 import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 import romecore
@@ -69,6 +67,7 @@ from romecore.web.storage import (
     new_token,
     token_matches,
 )
+from romecore.web.workers import Workers
 
 __all__ = ["Session", "Sessions", "SessionError", "human_view", "render_svg", "HUMAN",
            "DEFAULT_OPPONENT", "DEFAULT_HINT", "DEFAULT_DELAY", "DEFAULT_PICTURE_WORKERS"]
@@ -188,21 +187,6 @@ def worker_views(key: GameKey, snapshot: bytes, seats: Sequence[int | str]) -> l
                                 else human_view(state, int(seat)))
         out.append(({"moves": view["moves"]}, svg_pieces(view["svg"])))
     return out
-
-
-def _orphan_watch(parent: int, every: float = 0.5) -> None:
-    """In a picture worker: ends this process once its server is gone (even by ``kill -9``,
-    which leaves no one to stop the pool; a spawned worker holds its own end of the pool's
-    queue, so it would wait for work forever)."""
-    while True:
-        time.sleep(every)
-        if os.getppid() != parent:
-            os._exit(0)
-
-
-def start_worker(parent: int) -> None:
-    """A picture worker's start: it watches its server (:func:`_orphan_watch`)."""
-    threading.Thread(target=_orphan_watch, args=(parent,), daemon=True, name="romecore-orphan-watch").start()
 
 
 def warm_worker() -> int:
@@ -340,7 +324,7 @@ class Session:
                  hint: str = DEFAULT_HINT, records_dir: str | None = None,
                  settings: Mapping[str, Any] | None = None, storage: Storage | None = None,
                  table_id: str | None = None, writer: Executor | None = None,
-                 pictures: Executor | None = None) -> None:
+                 pictures: Workers | None = None) -> None:
         n = game.num_players()
         self.id = table_id or uuid.uuid4().hex
         self.game, self.seed, self.delay = game, seed, delay
@@ -590,11 +574,10 @@ class Session:
         game they cannot load, a pool stopped), this process draws the views."""
         drawn: dict[int | None, Any] = {}
         if self.pictures is not None and not self.over() and viewers:
-            loop, key, snapshot = asyncio.get_running_loop(), game_key(self.game), self.state.serialize()
             order = list(viewers)
             try:
-                got = await loop.run_in_executor(self.pictures, worker_views, key, snapshot,
-                                                 [PUBLIC if v is None else v for v in order])
+                got = await self.pictures.call(worker_views, game_key(self.game), self.state.serialize(),
+                                               [PUBLIC if v is None else v for v in order])
                 drawn = dict(zip(order, got))
             except Exception:  # the workers were stopped (or one died, or failed): draw here
                 log.warning("picture workers unavailable: drawing in the server's loop", exc_info=True)
@@ -975,11 +958,7 @@ class Sessions:
         # that wait at once share one disk sync (SQLiteStorage's group commit)
         self.writer = ThreadPoolExecutor(STORAGE_THREADS, thread_name_prefix="romecore-storage")
         # processes that draw the pages' pictures, so a busy server uses more than one core
-        # (spawned, not forked: this process has threads)
-        self.pictures: ProcessPoolExecutor | None = None
-        if picture_workers > 0:
-            self.pictures = ProcessPoolExecutor(picture_workers, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=start_worker, initargs=(os.getpid(),))
+        self.pictures: Workers | None = Workers(picture_workers) if picture_workers > 0 else None
         self.picture_workers = picture_workers
         self.games: dict[str, Session] = {}
         self.background: set[asyncio.Task] = set()  # pauses under way (kept from the collector)
@@ -989,14 +968,12 @@ class Sessions:
     async def start(self) -> None:
         """Starts the picture workers (each loads every game), so no page waits for them."""
         if self.pictures is not None:
-            loop = asyncio.get_running_loop()
-            await asyncio.gather(*[loop.run_in_executor(self.pictures, warm_worker)
-                                   for _ in range(self.picture_workers)])
+            await self.pictures.call_each(warm_worker)
 
     def close(self) -> None:
         """Stops the picture workers (their tables draw here from then on)."""
         if self.pictures is not None:
-            self.pictures.shutdown(wait=False, cancel_futures=True)
+            self.pictures.close()
 
     # -- what one address may do ------------------------------------------------------------------
     def connect(self, address: str) -> bool:
