@@ -41,7 +41,7 @@ WEB_HINT = "the web app needs its extra: pip install 'romecore[web]' (starlette,
               help="messages a second one page may send, on average")
 @click.option("--picture-workers", default=DEFAULT_PICTURE_WORKERS, show_default=True, type=click.IntRange(0, 64),
               help="processes that draw the pages' pictures, so a busy server uses more cores (0: the server "
-                   "draws them; the default is 1 from 4 cores on: on 2 cores the extra work costs more than it frees)")
+                   "draws them; the default is 1 from 2 cores on)")
 def command(host: str, port: int, open_browser: bool, records_dir: str, hint: str, delay: float,
             max_games: int, max_think: float, levels_only: bool, db: str | None, expire_days: float,
             engines: tuple[str, ...], rate: float, picture_workers: int) -> None:

@@ -86,9 +86,8 @@ MAX_CLOCK = 24 * 3600.0
 MAX_SEED = 2**63 - 1
 _GAME_ID = re.compile(r"[0-9a-f]{32}\Z")
 #: ``serve --picture-workers``'s default: one worker from 2 cores on.  A worker costs some CPU
-#: (the position sent, the picture sent back) but frees the event loop: on 2 cores that the
-#: server has to itself, 100 tables of issue 55 ran 316-352 moves/s with one against 285
-#: without (bench/results/web-rooms-load.md); on a machine busy with other work, none is better.
+#: (the position sent, the picture sent back) but frees the event loop, the bottleneck of
+#: issue 55's 100 tables on 2 cores (bench/results/web-rooms-load.md).
 DEFAULT_PICTURE_WORKERS = 1 if (os.cpu_count() or 1) >= 2 else 0
 #: Threads that run storage calls: writes waiting at once are committed together, so up to
 #: this many tables share a disk sync.
