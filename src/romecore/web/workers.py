@@ -185,7 +185,7 @@ class Workers:
 
     def _readable(self, w: _Worker) -> None:
         try:
-            chunk = os.read(w.fd, 1 << 20)
+            chunk = os.read(w.fd, 1 << 16)
         except BlockingIOError:
             return
         except OSError:
@@ -206,7 +206,7 @@ class Workers:
             except Exception as e:  # an answer nobody asked for, or garbled: this worker is done
                 self._lost(w, f"it answered out of turn ({type(e).__name__})")
                 return
-            if fut.done():  # its caller went away
+            if fut.done() or fut.get_loop().is_closed():  # its caller went away
                 continue
             if ok:
                 fut.set_result(value)
@@ -224,7 +224,7 @@ class Workers:
         w.conn.close()
         while w.pending:
             fut = w.pending.popleft()
-            if not fut.done():
+            if not fut.done() and not fut.get_loop().is_closed():
                 fut.set_exception(WorkerError(f"a picture worker stopped: {why}"))
 
     def close(self) -> None:
