@@ -147,40 +147,39 @@ class Workers:
         """Reads the worker's socket from ``loop`` (again, when a test runs a new loop)."""
         if w.loop is loop:
             return
-        if w.loop is not None and not w.loop.is_closed():
-            w.loop.remove_reader(w.fd)
-            w.loop.remove_writer(w.fd)
+        self._unbind(w)
         w.loop = loop
         loop.add_reader(w.fd, self._readable, w)
         if w.outbox:
-            loop.add_writer(w.fd, self._writable, w)
+            loop.add_writer(w.fd, self._flush, w)
+
+    @staticmethod
+    def _unbind(w: _Worker) -> None:
+        if w.loop is not None and not w.loop.is_closed():
+            w.loop.remove_reader(w.fd)
+            w.loop.remove_writer(w.fd)
 
     def _send(self, w: _Worker, frame: bytes) -> None:
-        if w.outbox:  # earlier calls still going out: these wait behind them
-            w.outbox += frame
-            return
+        """Queues a frame; written now unless earlier ones still wait for the socket."""
+        waiting = bool(w.outbox)
+        w.outbox += frame
+        if not waiting:
+            self._flush(w)
+
+    def _flush(self, w: _Worker) -> None:
+        """Writes what the socket takes; the loop calls again when it takes more."""
         try:
-            sent = os.write(w.fd, frame)
+            sent = os.write(w.fd, w.outbox)
         except BlockingIOError:
             sent = 0
         except OSError:
             self._lost(w, "its socket is closed")
             return
-        if sent < len(frame):
-            w.outbox += frame[sent:]
-            assert w.loop is not None
-            w.loop.add_writer(w.fd, self._writable, w)
-
-    def _writable(self, w: _Worker) -> None:
-        try:
-            sent = os.write(w.fd, w.outbox)
-        except BlockingIOError:
-            return
-        except OSError:
-            self._lost(w, "its socket is closed")
-            return
         del w.outbox[:sent]
-        if not w.outbox and w.loop is not None:
+        assert w.loop is not None
+        if w.outbox:
+            w.loop.add_writer(w.fd, self._flush, w)
+        else:
             w.loop.remove_writer(w.fd)
 
     def _readable(self, w: _Worker) -> None:
@@ -218,9 +217,7 @@ class Workers:
         if not w.alive:
             return
         w.alive = False
-        if w.loop is not None and not w.loop.is_closed():
-            w.loop.remove_reader(w.fd)
-            w.loop.remove_writer(w.fd)
+        self._unbind(w)
         w.conn.close()
         while w.pending:
             fut = w.pending.popleft()
