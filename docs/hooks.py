@@ -34,6 +34,7 @@ import importlib
 import importlib.util
 import logging
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -376,14 +377,19 @@ def primer_page(game_id: str) -> str | None:
             f"actions and the encodings.\n\n{text}")
 
 
+def _defaults(name: str, players: int | None, params: Mapping[str, Any]) -> str:
+    """One group of a game's agent defaults: `name` (at N players): `k=v`, ..."""
+    where = "" if players is None else f" at {players} players"
+    return f"`{name}`{where}: " + ", ".join(f"`{k}={v}`" for k, v in params.items())
+
+
 def game_page(game_id: str) -> str:
     spec = registry.game(game_id)
     game = romecore.load_game(game_id)
     table, doc = action_table(game_id)
     tensors = tensor_table(game_id, doc)
-    defaults = "".join(
-        f"\n- `{agent}`: " + ", ".join(f"`{k}={v}`" for k, v in params.items())
-        for agent, params in spec.agent_defaults.items()) or " none."
+    defaults = "".join(f"\n- {_defaults(agent, players, params)}"
+                       for agent, players, params in spec.agent_default_groups()) or " none."
     return f"""# {spec.name}
 
 {spec.description}
@@ -443,7 +449,7 @@ The rulebook text comes first; these rulings (`docs/rules/`) fill its gaps.
 
 def agents_section() -> str:
     out = []
-    game_defaults = {gid: spec.agent_defaults for gid, spec in registry.games().items()}
+    game_defaults = {gid: spec.agent_default_groups() for gid, spec in registry.games().items()}
     for name, spec in registry.agents().items():
         out.append(f"### `{name}`\n\n{spec.description}\n")
         factory = spec.factory
@@ -459,8 +465,8 @@ def agents_section() -> str:
             out.append("")
         else:
             out.append("No parameters.\n")
-        per_game = [f"`{gid}`: " + ", ".join(f"`{k}={v}`" for k, v in d[name].items())
-                    for gid, d in game_defaults.items() if name in d]
+        per_game = [_defaults(gid, players, params) for gid, groups in game_defaults.items()
+                    for agent, players, params in groups if agent == name]
         if per_game:
             out.append("Game defaults: " + "; ".join(per_game) + ".\n")
     return "\n".join(out)

@@ -83,6 +83,10 @@ class GameSpec:
     #: Per-agent parameter defaults for this game (``{"ismcts": {"cutoff": 2}}``): what
     #: measured strongest here; :meth:`AgentSpec.build` applies them under the user's own.
     agent_defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: Per-agent defaults at one player count, over ``agent_defaults``
+    #: (``{2: {"ismcts": {"evaluator": "learned"}}}``): for what measured strongest at some
+    #: player counts only, such as a learned evaluator trained for two players.
+    agent_defaults_by_players: Mapping[int, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
     #: Named levels for players to choose from, level name -> agent spec, in the order of
     #: :data:`LEVELS` (weakest first; empty: the game offers none).  Each spec's budget
     #: counts iterations or CPU seconds (``clock=cpu``), never wall time, so a loaded
@@ -116,6 +120,22 @@ class GameSpec:
             except AgentSpecError as e:
                 raise PluginError(f"game {self.game_id!r}: level {level}: {e}") from None
 
+    def agent_defaults_for(self, agent: str, players: int) -> dict[str, Any]:
+        """This game's defaults for ``agent`` at ``players`` players: ``agent_defaults``
+        with those of ``agent_defaults_by_players`` for that count over them."""
+        return {**self.agent_defaults.get(agent, {}),
+                **self.agent_defaults_by_players.get(players, {}).get(agent, {})}
+
+    def agent_default_groups(self) -> list[tuple[str, int | None, Mapping[str, Any]]]:
+        """Every group of defaults, for listing: (agent, player count or None for every
+        count, the parameters), the general ones first."""
+        groups: list[tuple[str, int | None, Mapping[str, Any]]] = [
+            (agent, None, params) for agent, params in self.agent_defaults.items()]
+        for players in sorted(self.agent_defaults_by_players):
+            groups += [(agent, players, params)
+                       for agent, params in self.agent_defaults_by_players[players].items()]
+        return groups
+
     def normalise_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Players plus every declared option, defaults filled in, each value checked."""
         known = {o.name: o for o in self.options}
@@ -148,10 +168,12 @@ class AgentSpec:
     description: str = ""
 
     def build(self, game: Any, seed: int | None, given: Mapping[str, Any]) -> Any:
-        """The agent for ``game``: the game's ``agent_defaults`` for this agent, overridden
-        by ``given``, over the table's defaults."""
-        game_defaults = getattr(getattr(game, "spec", None), "agent_defaults", None) or {}
-        given = {**game_defaults.get(self.name, {}), **given}
+        """The agent for ``game``: the game's defaults for this agent at its player count
+        (:meth:`GameSpec.agent_defaults_for`), overridden by ``given``, over the table's
+        defaults."""
+        spec = getattr(game, "spec", None)
+        if spec is not None:
+            given = {**spec.agent_defaults_for(self.name, game.num_players()), **given}
         values = param_values(self.name, self.params, given)
         for key, raw in given.items():
             values[key] = _convert(self.name, key, self.params[key][0], raw)

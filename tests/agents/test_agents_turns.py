@@ -112,10 +112,11 @@ def test_priors_with_a_full_arena_still_play():
     assert agent.stats["iterations"] == 300
 
 
-def game_with_defaults(defaults) -> Game:
-    base = romecore.load_game("rise_to_power", players=2)  # a game with no defaults of its own
-    spec = dataclasses.replace(base.spec, agent_defaults=defaults)
-    opts = spec.normalise_options({"players": 2})
+def game_with_defaults(defaults, by_players=None, players=2) -> Game:
+    """Rise to Power with these defaults in place of its own."""
+    base = romecore.load_game("rise_to_power", players=players)
+    spec = dataclasses.replace(base.spec, agent_defaults=defaults, agent_defaults_by_players=by_players or {})
+    opts = spec.normalise_options({"players": players})
     return Game(spec, opts, list(spec.encode_options(opts)))
 
 
@@ -124,11 +125,36 @@ def test_game_defaults_apply_under_the_users_parameters():
     assert romecore.make_agent("ismcts:simulations=10", game=game).c == pytest.approx(0.3)
     assert romecore.make_agent("ismcts:simulations=10,c=0.9", game=game).c == pytest.approx(0.9)
     assert romecore.make_agent("mcts", game=game).c == pytest.approx(1.5)
-    plain = romecore.load_game("rise_to_power", players=2)
+    plain = romecore.load_game("rise_to_power", players=3)
     from romecore_ismcts import PARAMS
 
     assert romecore.make_agent("ismcts", game=plain).c == pytest.approx(PARAMS["c"][1])
-    assert plain.spec.agent_defaults == {}
+    assert plain.spec.agent_defaults == {} and 3 not in plain.spec.agent_defaults_by_players
+
+
+def test_a_player_counts_defaults_apply_at_that_count_only():
+    """agent_defaults_by_players[n] goes over agent_defaults at n players, under the user's."""
+    defaults, by_players = {"ismcts": {"c": 0.3, "bias": 2.0}}, {2: {"ismcts": {"c": 0.5}}, 4: {"mcts": {"c": 1.5}}}
+    two = game_with_defaults(defaults, by_players, players=2)
+    agent = romecore.make_agent("ismcts:simulations=10", game=two)
+    assert (agent.c, agent.bias) == (pytest.approx(0.5), pytest.approx(2.0))
+    assert romecore.make_agent("ismcts:simulations=10,c=0.9", game=two).c == pytest.approx(0.9)
+    three = game_with_defaults(defaults, by_players, players=3)
+    assert romecore.make_agent("ismcts:simulations=10", game=three).c == pytest.approx(0.3)
+    assert two.spec.agent_defaults_for("mcts", 4) == {"c": 1.5}
+    assert two.spec.agent_default_groups() == [("ismcts", None, {"c": 0.3, "bias": 2.0}),
+                                               ("ismcts", 2, {"c": 0.5}), ("mcts", 4, {"c": 1.5})]
+
+
+@pytest.mark.parametrize("game_id", ["rise_to_power"])
+def test_two_player_searches_judge_with_the_learned_net(game_id):
+    """Where the learned net measured stronger inside ismcts (two players: the weights
+    README), the game's default search uses it at two players and not at four, where no
+    net is shipped."""
+    two = romecore.make_agent("ismcts:simulations=10", game=romecore.load_game(game_id, players=2))
+    assert "LearnedEvaluator" in repr(two.evaluator)
+    four = romecore.make_agent("ismcts:simulations=10", game=romecore.load_game(game_id, players=4))
+    assert "LearnedEvaluator" not in repr(four.evaluator)
 
 
 def test_a_bad_game_default_is_refused():

@@ -20,9 +20,10 @@ def command(params: bool) -> None:
         if params:
             for level, agent_spec in spec.levels.items():
                 click.echo(f"  level {level:9} {agent_spec}")
-            for agent_name, defaults in spec.agent_defaults.items():
+            for agent_name, players, defaults in spec.agent_default_groups():
                 shown = ", ".join(f"{k}={v!r}" for k, v in defaults.items())
-                _echo_wrapped(f"{agent_name} defaults here: {shown}", "  ", "      ")
+                where = "here" if players is None else f"at {players} players"
+                _echo_wrapped(f"{agent_name} defaults {where}: {shown}", "  ", "      ")
     _echo_wrapped("agents: " + ", ".join(registry.agents()), "", "  ")
     if params:
         for name, agent in registry.agents().items():

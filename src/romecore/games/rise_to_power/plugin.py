@@ -82,6 +82,8 @@ SPEC = GameSpec(
     picture="romecore.games.rise_to_power.picture",
     # Reviews judge with this search (bench/results/review.md measured its speed and agreement).
     review="ismcts:simulations=3000",
+    # Two players: the learned value net mixed into the playouts' rewards (weights README).
+    agent_defaults_by_players={2: {"ismcts": {"mix": 0.5, "evaluator": "learned"}}},
     levels={
         "Beginner": "ismcts:simulations=30",
         "Casual": "greedy:nodes=20000",
