@@ -77,15 +77,17 @@ SPEC = GameSpec(
     playing_time='five rounds, about 45 decisions a player',
     ends_when='after round 5 and its end-game scoring',
     tie_break='more provinces, then the costliest Arena hand',
-    # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
-    # them; calibrated with `romecore ladder` (bench/results/levels-rise_to_power.md).
+    # Two players: the learned value net mixed into the playouts' rewards (weights README;
+    # +122 Elo over baseline 0.1 at 0.1 s a move, bench/results/elo-history.md).
+    agent_defaults_by_players={2: {"ismcts": {"mix": 0.5, "evaluator": "learned"}}},
     picture="romecore.games.rise_to_power.picture",
     # Reviews judge with this search (bench/results/review.md measured its speed and agreement).
     review="ismcts:simulations=3000",
-    # Two players: the learned value net mixed into the playouts' rewards (weights README).
-    agent_defaults_by_players={2: {"ismcts": {"mix": 0.5, "evaluator": "learned"}}},
+    # Named levels, weakest first: iteration or CPU-second budgets, so load does not weaken
+    # them; calibrated with `romecore ladder` (bench/results/levels-rise_to_power.md).
+    # Beginner plays plain playouts (mix=0): with the 2-player net it beat Casual.
     levels={
-        "Beginner": "ismcts:simulations=30",
+        "Beginner": "ismcts:simulations=30,mix=0",
         "Casual": "greedy:nodes=20000",
         "Strong": "ismcts:simulations=300",
         "Expert": "ismcts:simulations=3000",
