@@ -146,7 +146,7 @@ def test_a_player_counts_defaults_apply_at_that_count_only():
                                                ("ismcts", 2, {"c": 0.5}), ("mcts", 4, {"c": 1.5})]
 
 
-@pytest.mark.parametrize("game_id", ["rise_to_power"])
+@pytest.mark.parametrize("game_id", ["rise_to_power", "great_city_of_rome", "glory_to_rome"])
 def test_two_player_searches_judge_with_the_learned_net(game_id):
     """Where the learned net measured stronger inside ismcts (two players: the weights
     README), the game's default search uses it at two players and not at four, where no

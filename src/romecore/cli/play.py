@@ -37,7 +37,7 @@ PROMPT = ("your move (N or #N: menu item N; id:N: action id N; or a name; "
           "? lists; hint; undo; q resigns)")
 
 #: The opponents a human meets when no ``--agent`` is given: the strongest agent, with the
-#: game's own defaults (``GameSpec.agent_defaults``), at a pace a person can wait for.
+#: game's own defaults (``GameSpec.agent_defaults_for``), at a pace a person can wait for.
 DEFAULT_OPPONENT = "ismcts:time=0.5"
 
 

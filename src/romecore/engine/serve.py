@@ -26,7 +26,7 @@ from romecore.spec import parse_agent_spec
 __all__ = ["EngineServer", "budgeted_spec", "DEFAULT_AGENT", "serve"]
 
 #: What ``romecore engine`` plays without ``--agent`` or ``--level``: the default search,
-#: with each game's own parameters (``GameSpec.agent_defaults``).
+#: with each game's own parameters at its player count (``GameSpec.agent_defaults_for``).
 DEFAULT_AGENT = "ismcts"
 
 

@@ -33,6 +33,9 @@ SPEC = GameSpec(
     "(Chudyk, Cambridge Games Factory, I.V edition 2007).",
     # Node-by-node expansion beat whole-turn expansion in a screen: bench/archive/agent-defaults-notes.md.
     agent_defaults={"ismcts": {"expand": "node"}},
+    # Two players: the learned value net mixed into the playouts' rewards (weights README;
+    # against baseline 0.1: bench/results/elo-history.md).
+    agent_defaults_by_players={2: {"ismcts": {"mix": 0.5, "evaluator": "learned"}}},
     playing_time='about 60 minutes',
     ends_when=('the draw pile ran out, the last site in town was taken, a Catacomb was finished, '
                'or a Forum won outright'),

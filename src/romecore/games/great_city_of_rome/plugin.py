@@ -31,6 +31,9 @@ SPEC = GameSpec(
     "(Dunstan and Gilbert, 2018).",
     # Heuristic priors and leaf values in ismcts, PVS and LMR in alphabeta: bench/archive/agent-defaults-notes.md.
     agent_defaults={"ismcts": {"bias": 2.0, "mix": 0.5}, "alphabeta": {"pvs": True, "lmr": 2}},
+    # Two players: the learned value net judges the leaves, the heuristic the priors (weights
+    # README; against baseline 0.1: bench/results/elo-history.md).
+    agent_defaults_by_players={2: {"ismcts": {"evaluator": "learned", "prior": "heuristic"}}},
     playing_time='about 70 decisions a player',
     ends_when="after the last round's influence check",
     tie_break='most influence tokens, then most coins',
