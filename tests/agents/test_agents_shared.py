@@ -85,7 +85,7 @@ def test_direct_construction_moves_like_make_agent(name, game):
     key, value = budget.split("=")
     state = midgame(game, 5)
     made = romecore.make_agent(f"{name}:{budget}", game=game, seed=9)
-    # make_agent applies the game's own defaults for the agent (GameSpec.agent_defaults)
+    # make_agent applies the game's own defaults for the agent (GameSpec.agent_defaults_for)
     direct = cls(game, 9, **{**game.spec.agent_defaults_for(name, game.num_players()), key: int(value)})
     assert direct.step(state) == made.step(state)
     assert direct.stats["iterations"] == made.stats["iterations"]

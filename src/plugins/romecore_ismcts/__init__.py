@@ -5,9 +5,9 @@ romecore game, registered through the ``romecore`` entry point ``ismcts``.
 (``simulations``/``time``, ``c``, ``rollout``/``eps``/``cutoff``/``evaluator``,
 ``expand``/``bias``/``widen``/``widen_k`` (turn-aware expansion and the progressive
 strategies), ``max_nodes``, ``workers``; a game's ``GameSpec.agent_defaults`` and
-``agent_defaults_by_players`` may set its own defaults).  Each iteration resamples a world from the searching
-player's information state; tree nodes are the player's information sets, and UCB uses
-availability counts.  The search itself is :class:`romecore_ismcts.ismcts.ISMCTSAgent`.
+``agent_defaults_by_players`` may set its own defaults).  Each iteration resamples a world
+from the searching player's information state; tree nodes are the player's information
+sets, and UCB uses availability counts.  The search itself is :class:`romecore_ismcts.ismcts.ISMCTSAgent`.
 """
 
 from __future__ import annotations
