@@ -548,7 +548,8 @@ class Session:
                     holds[viewer] = held_pieces(cut)
                 held[send] = holds[viewer]  # before the send: a join's answer may go between
             if "svg" not in msg and "svg_parts" not in msg and cut is not None:
-                msg["svg"] = SVG_CUT.join(cut[0])
+                # joined once a viewer: a viewer's other pages (spectators) copy it
+                msg["svg"] = views[viewer]["svg"] = SVG_CUT.join(cut[0])
             try:
                 await send(msg)
                 sent[send] = (self.log_epoch, len(full))
