@@ -8,7 +8,6 @@ derived from :class:`State` supplies the readable parts through a handful of und
 hooks (``_action_to_string``, ``_to_dict``, ``_load_dict``, ``_observation``,
 ``_score_breakdown``, ``_render``, ``_why_illegal``).
 """
-import json
 import operator
 
 import msgpack
@@ -27,6 +26,7 @@ from romecore.core.kernel cimport (
     RC_ABI_VERSION, RC_CHANCE, RC_TERMINAL, RC_MAX_PLAYERS, RC_MAX_PARAMS, RC_HIDDEN,
 )
 from romecore.core.dictread import read_int, read_list, show as _show
+from romecore.core.canonical import canonical_json
 from romecore.core.seeds import seed64
 from romecore.errors import (
     ArgumentTypeError, IllegalActionError, InvalidArgumentError, PluginError, SerializationError,
@@ -824,8 +824,9 @@ cdef class State:
         return self.to_svg()
 
     def observation_string(self, player):
-        """The observation as canonical JSON."""
-        return json.dumps(self.observation(player), sort_keys=True, separators=(",", ":"))
+        """The observation as canonical JSON (keys sorted, no spaces; see
+        :mod:`romecore.core.canonical`)."""
+        return canonical_json(self.observation(player))
 
     def information_state_string(self, player):
         """A string equal for two states exactly when ``player`` cannot tell them apart.
