@@ -1642,24 +1642,31 @@ cdef int gr_forced(GRState *s, int32_t *buf) noexcept nogil:
     of the game, else -1 (a draw: not listed)."""
     cdef int ph, n = -1, _i
     cdef uint8_t forum
+    cdef bint effects = True   # a step's effects since the Forum was last looked at
     for _i in range(GR_FORCED_MAX):
         ph = s.phase
         if ph == PH_OVER:
             break
-        forum = forum_winners(s)
-        if forum:
-            game_over(s, forum)
-            break
+        # Only a step's effects hire clients or change buildings' functions: the
+        # bookkeeping steps between them cannot make a Forum win.
+        if effects:
+            effects = False
+            forum = forum_winners(s)
+            if forum:
+                game_over(s, forum)
+                break
         if ph == PH_SETUP:
             if setup_step(s):
                 continue
             if single_chance(s):
                 step_effects(s, first_chance(s))
+                effects = True
                 continue
             break
         if ph == PH_DRAW or ph == PH_ACT_DRAW:
             if single_chance(s):
                 step_effects(s, first_chance(s))
+                effects = True
                 continue
             break
         if ph == PH_ACT:
@@ -1674,6 +1681,7 @@ cdef int gr_forced(GRState *s, int32_t *buf) noexcept nogil:
         n = gr_legal(s, buf)
         if n == 1:
             step_effects(s, buf[0])
+            effects = True
             n = -1
             continue
         break
@@ -1800,12 +1808,22 @@ cdef int gr_chance_outcomes(const void *vs, int32_t *acts, double *probs) noexce
 
 
 cdef int32_t gr_sample_chance(const void *vs, rc_rng *rng) noexcept nogil:
+    """The k-th card of the draw pile by building: eight buildings' counts are summed at
+    once (bytes of at most MAX_COPIES, so eight fit in the multiply's top byte)."""
     cdef const GRState *s = <const GRState *>vs
-    cdef int b, k
+    cdef int b = 0, k, eight
+    cdef uint64_t v
     if s.deck_total == 0:
         return CH_CARD
     k = rc_rng_below(rng, s.deck_total)
-    for b in range(GR_NBUILD):
+    while b < GR_NBUILD - 8:
+        memcpy(&v, &s.deck_n[b], 8)
+        eight = <int>((v * 0x0101010101010101ULL) >> 56)
+        if k < eight:
+            break
+        k -= eight
+        b += 8
+    for b in range(b, GR_NBUILD):
         if k < s.deck_n[b]:
             return CH_CARD + b
         k -= s.deck_n[b]
@@ -2621,6 +2639,7 @@ def _load_tables():
     STATUE_POINTS, WALL_PER = _data.STATUE_POINTS, _data.WALL_MATERIALS_PER_POINT
     MERCHANT_BONUS, SITES_PER_MAT = _data.MERCHANT_BONUS, _data.SITES_PER_MATERIAL
     MAX_COPIES = max(md.copies for md in _data.MATERIALS)
+    assert GR_NBUILD % 8 == 0 and 8 * MAX_COPIES < 256      # gr_sample_chance's sums
     INFL_BOUND = START_INFL + SITES_PER_MAT * sum(md.value for md in _data.MATERIALS)
     STRUCT_MAT_BOUND = max(md.value for md in _data.MATERIALS) + 1
     for z in range(Z_END):
