@@ -116,7 +116,10 @@ def test_play_reprompts_on_bad_input_and_quits_cleanly():
 
 
 def test_play_a_whole_game_by_numbers():
-    out = run("play", GAME, "--players", "2", "--seed", "4", input="0\n" * 400)
+    # a quick opponent: the default one (half a second a move) made this a 30-second test;
+    # test_play_by_name seats the default
+    out = run("play", GAME, "--players", "2", "--seed", "4", "-a", "ismcts:simulations=30",
+              input="0\n" * 400)
     assert out.exit_code == 0, out.output[-2000:]
     assert "scores" in out.output and "returns" in out.output
 
